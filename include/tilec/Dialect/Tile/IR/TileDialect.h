@@ -1,0 +1,49 @@
+//===- TileDialect.h - The tile dialect -------------------------*- C++ -*-===//
+//
+// Declares the tile dialect, its pointer type, enums and operations. Include
+// this header to use any of them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILE_IR_TILEDIALECT_H
+#define TILEC_DIALECT_TILE_IR_TILEDIALECT_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h.inc"
+#include "tilec/Dialect/Tile/IR/TileEnums.h.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/Tile/IR/TileTypes.h.inc"
+
+namespace mlir::tile {
+/// The type a load through `ptrLike` yields: the pointee type of a pointer,
+/// or a tensor of the pointee type of the same shape for a block of pointers.
+Type getPointeeTypeLike(Type ptrLike);
+/// `i1` for a scalar, or a tensor of `i1` of the same shape.
+Type getI1TypeLike(Type type);
+/// The element count of a ranked tensor type, or 1 for a scalar.
+int64_t getNumElements(Type type);
+/// Whether `attr` is an integer or float constant (scalar or splat) of
+/// value zero.
+bool isZeroConstant(Attribute attr);
+
+/// Names of the attributes on a kernel's `func.func`.
+inline constexpr llvm::StringLiteral kKernelAttrName = "tile.kernel";
+inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
+inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
+} // namespace mlir::tile
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/Tile/IR/TileOps.h.inc"
+
+#endif // TILEC_DIALECT_TILE_IR_TILEDIALECT_H

@@ -1,0 +1,407 @@
+//===- TileOps.td - Operations of the tile dialect ---------*- tablegen -*-===//
+//
+// Every operation a .tile kernel needs beyond `arith`, `math` and `scf`:
+// program indexing, index ranges, shape manipulation, pointer arithmetic,
+// memory access, `dot`, reductions, hints and debug printing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILE_IR_TILEOPS_TD
+#define TILEC_DIALECT_TILE_IR_TILEOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "tilec/Dialect/Tile/IR/TileDialect.td"
+include "tilec/Dialect/Tile/IR/TileTypes.td"
+include "tilec/Dialect/Tile/IR/TileAttrs.td"
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+def Tile_GridAxis : ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>;
+
+//===----------------------------------------------------------------------===//
+// Program indexing
+//===----------------------------------------------------------------------===//
+
+def Tile_ProgramIdOp : Tile_Op<"program_id", [Pure]> {
+  let summary = "Index of this program along a grid axis";
+  let description = [{
+    The index (0-based) of the running program along grid axis `axis`
+    (0, 1 or 2). One program is one CUDA thread block.
+
+    Example:
+    ```mlir
+    %pid = tile.program_id 0 : i32
+    ```
+  }];
+  let arguments = (ins Tile_GridAxis:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+def Tile_NumProgramsOp : Tile_Op<"num_programs", [Pure]> {
+  let summary = "Number of programs along a grid axis";
+  let description = [{
+    The grid size along axis `axis` (0, 1 or 2).
+
+    Example:
+    ```mlir
+    %n = tile.num_programs 1 : i32
+    ```
+  }];
+  let arguments = (ins Tile_GridAxis:$axis);
+  let results = (outs I32:$result);
+  let assemblyFormat = "$axis attr-dict `:` type($result)";
+}
+
+def Tile_MakeRangeOp : Tile_Op<"make_range", [Pure]> {
+  let summary = "The block [start, end) of consecutive i32";
+  let description = [{
+    A 1-D block holding `start, start + 1, ..., end - 1`. `end - start` must
+    be a power of two and equal the block's length.
+
+    Example:
+    ```mlir
+    %r = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins I32Attr:$start, I32Attr:$end);
+  let results = (outs Tile_I32Tensor:$result);
+  let assemblyFormat = "attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+def Tile_SplatOp : Tile_Op<"splat", [Pure,
+    TypesMatchWith<"source type matches the result's element type",
+                   "result", "src", "::mlir::getElementTypeOrSelf($_self)">]> {
+  let summary = "A block with every element equal to a scalar";
+  let description = [{
+    Example:
+    ```mlir
+    %b = tile.splat %x : tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Scalar:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+  let hasFolder = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Repeat a block along its unit dimensions";
+  let description = [{
+    Each dimension of the source is either equal to the result's or 1, in
+    which case it is repeated. Ranks are equal: insert unit dimensions with
+    `tile.expand_dims` first.
+
+    Example:
+    ```mlir
+    %b = tile.broadcast %x : tensor<1x128xf32> -> tensor<64x128xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_ExpandDimsOp : Tile_Op<"expand_dims", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Insert a unit dimension at `axis`";
+  let description = [{
+    `x[:, None]` in the language.
+
+    Example:
+    ```mlir
+    %e = tile.expand_dims %x {axis = 1 : i32} : tensor<128xi32> -> tensor<128x1xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src, I32Attr:$axis);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Reinterpret a block with another shape, same element count";
+  let description = [{
+    Elements keep their row-major order.
+
+    Example:
+    ```mlir
+    %r = tile.reshape %x : tensor<16x16xf32> -> tensor<256xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_TransOp : Tile_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
+  let summary = "Transpose a 2-D block";
+  let description = [{
+    Example:
+    ```mlir
+    %t = tile.trans %x : tensor<32x64xf16> -> tensor<64x32xf16>
+    ```
+  }];
+  let arguments = (ins Tile_Tensor:$src);
+  let results = (outs Tile_Tensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Pointers and memory
+//===----------------------------------------------------------------------===//
+
+def Tile_AddPtrOp : Tile_Op<"addptr", [Pure, AllTypesMatch<["ptr", "result"]>]> {
+  let summary = "Advance pointers by offsets counted in elements";
+  let description = [{
+    `ptr + offset` in the language: each pointer is advanced by its offset
+    times the size of the pointee. `ptr` and `offset` have the same shape
+    (both scalars, or blocks of one shape).
+
+    Example:
+    ```mlir
+    %p = tile.addptr %base, %offs : tensor<128x!tile.ptr<f32>>, tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_IntLike:$offset);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat =
+      "$ptr `,` $offset attr-dict `:` type($result) `,` type($offset)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_LoadOp : Tile_Op<"load", [AttrSizedOperandSegments,
+    MemoryEffects<[MemRead]>,
+    TypesMatchWith<"result has the pointee type of ptr", "ptr", "result",
+                   "::mlir::tile::getPointeeTypeLike($_self)">,
+    TypesMatchWith<"mask is i1 of the shape of ptr", "ptr", "mask",
+                   "::mlir::tile::getI1TypeLike($_self)",
+                   "($_op.getOperands().size() <= 1) || std::equal_to<>()">,
+    TypesMatchWith<"other has the pointee type of ptr", "ptr", "other",
+                   "::mlir::tile::getPointeeTypeLike($_self)",
+                   "($_op.getOperands().size() <= 2) || std::equal_to<>()">]> {
+  let summary = "Load from global memory, lanes guarded by a mask";
+  let description = [{
+    Loads the element each pointer points at. Where `mask` is false nothing
+    is read and the result is `other`, or zero without `other`.
+
+    Example:
+    ```mlir
+    %x = tile.load %p, %m, %other : tensor<128x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Optional<Tile_BoolLike>:$mask,
+                   Optional<Tile_Any>:$other);
+  let results = (outs Tile_Any:$result);
+  let assemblyFormat =
+      "$ptr (`,` $mask^)? (`,` $other^)? attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$ptr, CArg<"::mlir::Value", "{}">:$mask,
+                   CArg<"::mlir::Value", "{}">:$other)>
+  ];
+}
+
+def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
+    TypesMatchWith<"value has the pointee type of ptr", "ptr", "value",
+                   "::mlir::tile::getPointeeTypeLike($_self)">,
+    TypesMatchWith<"mask is i1 of the shape of ptr", "ptr", "mask",
+                   "::mlir::tile::getI1TypeLike($_self)",
+                   "($_op.getOperands().size() <= 2) || std::equal_to<>()">]> {
+  let summary = "Store to global memory, lanes guarded by a mask";
+  let description = [{
+    Where `mask` is false nothing is written.
+
+    Example:
+    ```mlir
+    tile.store %p, %v, %m : tensor<128x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Any:$value,
+                   Optional<Tile_BoolLike>:$mask);
+  let assemblyFormat = "$ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)";
+  let hasCanonicalizer = 1;
+}
+
+def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"value has the pointee type of ptr", "ptr", "value",
+                   "::mlir::tile::getPointeeTypeLike($_self)">,
+    TypesMatchWith<"result has the pointee type of ptr", "ptr", "result",
+                   "::mlir::tile::getPointeeTypeLike($_self)">,
+    TypesMatchWith<"mask is i1 of the shape of ptr", "ptr", "mask",
+                   "::mlir::tile::getI1TypeLike($_self)",
+                   "($_op.getOperands().size() <= 2) || std::equal_to<>()">]> {
+  let summary = "Atomically add to global memory; yields the old values";
+  let description = [{
+    Each lane atomically adds its value at its pointer (relaxed ordering, GPU
+    scope). Masked-off lanes touch no memory and yield zero.
+
+    Example:
+    ```mlir
+    %old = tile.atomic_add %p, %v, %m : tensor<128x!tile.ptr<f32>>
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$ptr, Tile_Any:$value,
+                   Optional<Tile_BoolLike>:$mask);
+  let results = (outs Tile_Any:$result);
+  let assemblyFormat = "$ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)";
+  let hasVerifier = 1;
+}
+
+def Tile_PtrToIntOp : Tile_Op<"ptr_to_int", [Pure]> {
+  let summary = "The 64-bit address held by pointers";
+  let description = [{
+    Example:
+    ```mlir
+    %a = tile.ptr_to_int %p : !tile.ptr<f32> -> i64
+    ```
+  }];
+  let arguments = (ins Tile_PtrLike:$src);
+  let results = (outs Tile_IntLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_IntToPtrOp : Tile_Op<"int_to_ptr", [Pure]> {
+  let summary = "Pointers from 64-bit addresses";
+  let description = [{
+    Example:
+    ```mlir
+    %p = tile.int_to_ptr %a : i64 -> !tile.ptr<f32>
+    ```
+  }];
+  let arguments = (ins Tile_IntLike:$src);
+  let results = (outs Tile_PtrLike:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_BitcastOp : Tile_Op<"bitcast", [Pure]> {
+  let summary = "Reinterpret bits: same shape, same element width";
+  let description = [{
+    Also turns a pointer into a pointer to another pointee type. Numeric
+    conversions (`x.to(f16)`) use `arith` (`extf`, `truncf`, `sitofp`, ...).
+
+    Example:
+    ```mlir
+    %b = tile.bitcast %x : tensor<64xf32> -> tensor<64xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Any:$src);
+  let results = (outs Tile_Any:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix multiply and reductions
+//===----------------------------------------------------------------------===//
+
+def Tile_DotOp : Tile_Op<"dot", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "Matrix product with accumulator: result = a * b + acc";
+  let description = [{
+    `a` is MxK, `b` is KxN, `acc` and the result MxN; every dimension is at
+    least 16. f16 and bf16 inputs accumulate in f32; f32 inputs are rounded
+    to tf32 unless `inputPrecision = ieee`.
+
+    Example:
+    ```mlir
+    %d = tile.dot %a, %b, %c : tensor<64x32xf16> * tensor<32x64xf16> -> tensor<64x64xf32>
+    %e = tile.dot %x, %y, %z inputPrecision = ieee : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf32>
+    ```
+  }];
+  let arguments = (ins Tile_FloatTensor:$a, Tile_FloatTensor:$b,
+                   Tile_FloatTensor:$acc,
+                   DefaultValuedAttr<Tile_InputPrecision,
+                       "::mlir::tile::InputPrecision::TF32">:$inputPrecision);
+  let results = (outs Tile_FloatTensor:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc (`inputPrecision` `=` $inputPrecision^)? attr-dict `:`
+    type($a) `*` type($b) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "Reduce a block along one axis";
+  let description = [{
+    `sum`, `max`, `min` give the element type; `argmax`/`argmin` give the i32
+    index of the first extreme element. The result has the axis removed; a
+    1-D source gives a scalar.
+
+    Example:
+    ```mlir
+    %m = tile.reduce max %x axis = 1 : tensor<4x128xf32> -> tensor<4xf32>
+    %s = tile.reduce sum %y axis = 0 : tensor<128xf32> -> f32
+    ```
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind, Tile_Tensor:$src, I32Attr:$axis);
+  let results = (outs Tile_Any:$result);
+  let assemblyFormat = [{
+    $kind $src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Hints and debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_HintOp : Tile_Op<"hint", [Pure, AllTypesMatch<["src", "result"]>]> {
+  let summary = "Promises about a value's divisibility and contiguity";
+  let description = [{
+    `multiple_of(x, n)` and `max_contiguous(x, n)` in the language. The
+    result is the source; the attributes hold one entry per dimension (one for
+    a scalar): `divisibility` (each element is a multiple of it) and
+    `contiguity` (runs of this many consecutive values along the dimension).
+    Coalescing reads them; lowering drops the op.
+
+    Example:
+    ```mlir
+    %h = tile.hint %x {contiguity = array<i64: 128>, divisibility = array<i64: 16>} : tensor<128xi32>
+    ```
+  }];
+  let arguments = (ins Tile_Any:$src,
+                   OptionalAttr<DenseI64ArrayAttr>:$divisibility,
+                   OptionalAttr<DenseI64ArrayAttr>:$contiguity);
+  let results = (outs Tile_Any:$result);
+  let assemblyFormat = "$src attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Print values from the device at run time";
+  let description = [{
+    `device_print("fmt", x)`: each thread prints the prefix and the
+    elements it holds, with the program id.
+
+    Example:
+    ```mlir
+    tile.print "x = ", %x : tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$prefix, Variadic<Tile_Any>:$args);
+  let assemblyFormat = "$prefix (`,` $args^ `:` type($args))? attr-dict";
+}
+
+#endif // TILEC_DIALECT_TILE_IR_TILEOPS_TD

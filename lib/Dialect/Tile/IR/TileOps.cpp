@@ -1,0 +1,337 @@
+//===- TileOps.cpp - Verifiers and folders of tile ops --------------------===//
+//
+// What the operation traits cannot say: shape rules of the shape ops, the
+// type rules of `dot`, `reduce` and the casts, and the folders that remove
+// no-op shape changes and propagate splat constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/Tile/IR/TileOps.cpp.inc"
+
+namespace {
+/// Shape of a tensor type, or the empty shape of a scalar.
+ArrayRef<int64_t> shapeOf(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return tensor.getShape();
+  return {};
+}
+
+/// Prints a shape as `[a, b]` (scalars as `[]`) for diagnostics.
+std::string shapeStr(ArrayRef<int64_t> shape) {
+  std::string result = "[";
+  llvm::raw_string_ostream os(result);
+  llvm::interleaveComma(shape, os);
+  os << "]";
+  return result;
+}
+
+/// If `attr` is a splat constant, the same splat value with type `type`.
+OpFoldResult resplat(Attribute attr, Type type) {
+  auto splat = dyn_cast_or_null<SplatElementsAttr>(attr);
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!splat || !shaped)
+    return {};
+  return SplatElementsAttr::get(shaped, splat.getSplatValue<Attribute>());
+}
+
+/// Bit width of a scalar element, pointers counting 64.
+unsigned elementBitWidth(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  if (isa<PointerType>(element))
+    return 64;
+  return element.getIntOrFloatBitWidth();
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// MakeRangeOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult MakeRangeOp::verify() {
+  auto type = getType();
+  if (type.getRank() != 1)
+    return emitOpError("result must be 1-D, got ") << type;
+  int64_t start = getStart(), end = getEnd();
+  if (end <= start)
+    return emitOpError("end (") << end << ") must be greater than start ("
+                                << start << ")";
+  int64_t length = end - start;
+  if (!llvm::isPowerOf2_64(length))
+    return emitOpError("length end - start = ")
+           << length << " must be a power of two";
+  if (type.getDimSize(0) != length)
+    return emitOpError("result length ")
+           << type.getDimSize(0) << " must equal end - start = " << length;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Shape ops
+//===----------------------------------------------------------------------===//
+
+OpFoldResult SplatOp::fold(FoldAdaptor adaptor) {
+  Attribute value = adaptor.getSrc();
+  if (!value || !isa<IntegerAttr, FloatAttr>(value))
+    return {};
+  return SplatElementsAttr::get(getType(), value);
+}
+
+LogicalResult BroadcastOp::verify() {
+  auto srcShape = getSrc().getType().getShape();
+  auto resShape = getType().getShape();
+  if (srcShape.size() != resShape.size())
+    return emitOpError("source rank ")
+           << srcShape.size() << " must equal result rank " << resShape.size()
+           << " (insert unit dimensions with tile.expand_dims)";
+  for (auto [i, dims] : llvm::enumerate(llvm::zip(srcShape, resShape))) {
+    auto [src, res] = dims;
+    if (src != res && src != 1)
+      return emitOpError("cannot broadcast shape ")
+             << shapeStr(srcShape) << " to " << shapeStr(resShape)
+             << ": dimension " << i << " is " << src << ", not 1 or " << res;
+  }
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return resplat(adaptor.getSrc(), getType());
+}
+
+LogicalResult ExpandDimsOp::verify() {
+  auto srcShape = getSrc().getType().getShape();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis > static_cast<int64_t>(srcShape.size()))
+    return emitOpError("axis ") << axis << " out of range [0, "
+                                << srcShape.size() << "]";
+  SmallVector<int64_t> expected(srcShape);
+  expected.insert(expected.begin() + axis, 1);
+  if (ArrayRef<int64_t>(expected) != getType().getShape())
+    return emitOpError("result shape must be ")
+           << shapeStr(expected) << ", got " << shapeStr(getType().getShape());
+  return success();
+}
+
+OpFoldResult ExpandDimsOp::fold(FoldAdaptor adaptor) {
+  return resplat(adaptor.getSrc(), getType());
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto srcType = getSrc().getType();
+  if (srcType.getNumElements() != getType().getNumElements())
+    return emitOpError("cannot reshape ")
+           << shapeStr(srcType.getShape()) << " ("
+           << srcType.getNumElements() << " elements) to "
+           << shapeStr(getType().getShape()) << " ("
+           << getType().getNumElements() << " elements)";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  if (auto inner = getSrc().getDefiningOp<ReshapeOp>()) {
+    getSrcMutable().assign(inner.getSrc());
+    return getResult();
+  }
+  return resplat(adaptor.getSrc(), getType());
+}
+
+LogicalResult TransOp::verify() {
+  auto srcShape = getSrc().getType().getShape();
+  if (srcShape.size() != 2)
+    return emitOpError("source must be 2-D, got ") << shapeStr(srcShape);
+  auto resShape = getType().getShape();
+  if (resShape.size() != 2 || resShape[0] != srcShape[1] ||
+      resShape[1] != srcShape[0])
+    return emitOpError("result shape must be [")
+           << srcShape[1] << ", " << srcShape[0] << "], got "
+           << shapeStr(resShape);
+  return success();
+}
+
+OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
+  if (auto inner = getSrc().getDefiningOp<TransOp>())
+    return inner.getSrc();
+  return resplat(adaptor.getSrc(), getType());
+}
+
+//===----------------------------------------------------------------------===//
+// Pointer and memory ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult AddPtrOp::verify() {
+  bool ptrIsTensor = isa<RankedTensorType>(getPtr().getType());
+  bool offsetIsTensor = isa<RankedTensorType>(getOffset().getType());
+  if (ptrIsTensor != offsetIsTensor ||
+      shapeOf(getPtr().getType()) != shapeOf(getOffset().getType()))
+    return emitOpError("pointer shape ")
+           << shapeStr(shapeOf(getPtr().getType()))
+           << " and offset shape " << shapeStr(shapeOf(getOffset().getType()))
+           << " must be equal";
+  return success();
+}
+
+OpFoldResult AddPtrOp::fold(FoldAdaptor adaptor) {
+  if (isZeroConstant(adaptor.getOffset()))
+    return getPtr();
+  return {};
+}
+
+void LoadOp::build(OpBuilder &builder, OperationState &state, Value ptr,
+                   Value mask, Value other) {
+  Type resultType = getPointeeTypeLike(ptr.getType());
+  build(builder, state, resultType, ptr, mask, other);
+}
+
+LogicalResult LoadOp::verify() {
+  if (getOther() && !getMask())
+    return emitOpError("'other' requires a 'mask'");
+  return success();
+}
+
+LogicalResult AtomicAddOp::verify() {
+  Type element = getElementTypeOrSelf(getValue().getType());
+  if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element) ||
+      element.isInteger(32) || element.isInteger(64))
+    return success();
+  return emitOpError("atomic add of ")
+         << element << " is not supported (f16, bf16, f32, f64, i32, i64)";
+}
+
+LogicalResult PtrToIntOp::verify() {
+  if (shapeOf(getSrc().getType()) != shapeOf(getType()))
+    return emitOpError("source and result shapes must be equal");
+  if (!getElementTypeOrSelf(getType()).isInteger(64))
+    return emitOpError("result elements must be i64");
+  return success();
+}
+
+LogicalResult IntToPtrOp::verify() {
+  if (shapeOf(getSrc().getType()) != shapeOf(getType()))
+    return emitOpError("source and result shapes must be equal");
+  if (!getElementTypeOrSelf(getSrc().getType()).isInteger(64))
+    return emitOpError("source elements must be i64");
+  return success();
+}
+
+LogicalResult BitcastOp::verify() {
+  Type srcType = getSrc().getType(), resType = getType();
+  if (isa<RankedTensorType>(srcType) != isa<RankedTensorType>(resType) ||
+      shapeOf(srcType) != shapeOf(resType))
+    return emitOpError("source and result shapes must be equal");
+  bool srcPtr = isa<PointerType>(getElementTypeOrSelf(srcType));
+  bool resPtr = isa<PointerType>(getElementTypeOrSelf(resType));
+  if (srcPtr != resPtr)
+    return emitOpError("cannot bitcast between pointers and numbers; use "
+                       "tile.ptr_to_int or tile.int_to_ptr");
+  if (elementBitWidth(srcType) != elementBitWidth(resType))
+    return emitOpError("element widths differ: ")
+           << elementBitWidth(srcType) << " vs " << elementBitWidth(resType)
+           << " bits";
+  return success();
+}
+
+OpFoldResult BitcastOp::fold(FoldAdaptor adaptor) {
+  if (getSrc().getType() == getType())
+    return getSrc();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// DotOp and ReduceOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult DotOp::verify() {
+  auto aType = getA().getType(), bType = getB().getType();
+  auto cType = getAcc().getType();
+  if (aType.getRank() != 2 || bType.getRank() != 2 || cType.getRank() != 2)
+    return emitOpError("operands must be 2-D, got ")
+           << shapeStr(aType.getShape()) << ", " << shapeStr(bType.getShape())
+           << " and " << shapeStr(cType.getShape());
+  int64_t m = aType.getDimSize(0), k = aType.getDimSize(1);
+  int64_t kb = bType.getDimSize(0), n = bType.getDimSize(1);
+  if (k != kb)
+    return emitOpError("inner dimensions differ: a is ")
+           << shapeStr(aType.getShape()) << ", b is "
+           << shapeStr(bType.getShape());
+  if (cType.getDimSize(0) != m || cType.getDimSize(1) != n)
+    return emitOpError("accumulator shape ")
+           << shapeStr(cType.getShape()) << " must be [" << m << ", " << n
+           << "]";
+  if (m < 16 || n < 16 || k < 16)
+    return emitOpError("every dimension must be at least 16, got M=")
+           << m << " N=" << n << " K=" << k;
+  Type aElem = aType.getElementType(), bElem = bType.getElementType();
+  Type cElem = cType.getElementType();
+  if (aElem != bElem)
+    return emitOpError("operand element types differ: ")
+           << aElem << " and " << bElem;
+  if (isa<Float16Type, BFloat16Type>(aElem) && !cElem.isF32())
+    return emitOpError("f16/bf16 inputs accumulate in f32, got ") << cElem;
+  if (aElem.isF32() && !cElem.isF32())
+    return emitOpError("f32 inputs accumulate in f32, got ") << cElem;
+  if (aElem.isF64())
+    return emitOpError("f64 inputs are not supported");
+  return success();
+}
+
+LogicalResult ReduceOp::verify() {
+  auto srcType = getSrc().getType();
+  int64_t axis = getAxis();
+  if (axis < 0 || axis >= srcType.getRank())
+    return emitOpError("axis ") << axis << " out of range for a "
+                                << srcType.getRank() << "-D source";
+  bool isArg = getKind() == ReduceKind::ArgMax ||
+               getKind() == ReduceKind::ArgMin;
+  Type element = srcType.getElementType();
+  if (isa<PointerType>(element))
+    return emitOpError("cannot reduce pointers");
+  Type expectedElement =
+      isArg ? IntegerType::get(getContext(), 32) : element;
+  SmallVector<int64_t> shape(srcType.getShape());
+  shape.erase(shape.begin() + axis);
+  Type expected = shape.empty()
+                      ? expectedElement
+                      : Type(RankedTensorType::get(shape, expectedElement));
+  if (getType() != expected)
+    return emitOpError("result type must be ") << expected << ", got "
+                                               << getType();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// HintOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult HintOp::verify() {
+  size_t rank = std::max<size_t>(1, shapeOf(getType()).size());
+  for (auto [name, values] :
+       {std::pair<StringRef, std::optional<ArrayRef<int64_t>>>{
+            "divisibility", getDivisibility()},
+        {"contiguity", getContiguity()}}) {
+    if (!values)
+      continue;
+    if (values->size() != rank)
+      return emitOpError("'") << name << "' needs " << rank
+                              << " entries, one per dimension, got "
+                              << values->size();
+    if (llvm::any_of(*values, [](int64_t v) { return v <= 0; }))
+      return emitOpError("'") << name << "' entries must be positive";
+  }
+  return success();
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian 12 machine for tilec and runs the main job:
+#   1. installs the packages the build needs (as root; skipped in seconds when
+#      everything is already installed),
+#   2. configures and builds tilec with CMake + Ninja (Release, ccache if any),
+#   3. compiles the example kernels (and runs them when a GPU is present).
+# Usage: scripts/setup.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${1:-build}
+
+PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libzstd-dev
+  zlib1g-dev libffi-dev libedit-dev libxml2-dev ninja-build cmake g++
+  googletest libgtest-dev python3 ccache)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed"; then
+    missing+=("$pkg")
+  fi
+done
+if ((${#missing[@]})); then
+  echo "== installing: ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+  echo "== all build packages present"
+fi
+
+scripts/build.sh "$BUILD_DIR"
+scripts/compile-examples.sh "$BUILD_DIR"

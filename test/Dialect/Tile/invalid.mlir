@@ -1,0 +1,343 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics
+// One case per verifier error of the tile dialect.
+
+// expected-error @+1 {{pointee type must be a signless integer or a floating-point type, got 'index'}}
+func.func @ptr_to_index(%p: !tile.ptr<index>)
+
+// -----
+
+func.func @program_id_axis() {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint}}
+  %0 = tile.program_id 3 : i32
+  return
+}
+
+// -----
+
+func.func @num_programs_axis() {
+  // expected-error @+1 {{attribute 'axis' failed to satisfy constraint}}
+  %0 = tile.num_programs -1 : i32
+  return
+}
+
+// -----
+
+func.func @make_range_rank() {
+  // expected-error @+1 {{result must be 1-D}}
+  %0 = tile.make_range {end = 16 : i32, start = 0 : i32} : tensor<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @make_range_order() {
+  // expected-error @+1 {{end (0) must be greater than start (16)}}
+  %0 = tile.make_range {end = 0 : i32, start = 16 : i32} : tensor<16xi32>
+  return
+}
+
+// -----
+
+func.func @make_range_pow2() {
+  // expected-error @+1 {{length end - start = 12 must be a power of two}}
+  %0 = tile.make_range {end = 12 : i32, start = 0 : i32} : tensor<12xi32>
+  return
+}
+
+// -----
+
+func.func @make_range_length() {
+  // expected-error @+1 {{result length 32 must equal end - start = 16}}
+  %0 = tile.make_range {end = 16 : i32, start = 0 : i32} : tensor<32xi32>
+  return
+}
+
+// -----
+
+// expected-note @+1 {{prior use here}}
+func.func @splat_type(%x: f16) {
+  // expected-error @+1 {{use of value '%x' expects different type than prior uses: 'f32' vs 'f16'}}
+  %0 = tile.splat %x : tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_rank(%x: tensor<16xf32>) {
+  // expected-error @+1 {{source rank 1 must equal result rank 2}}
+  %0 = tile.broadcast %x : tensor<16xf32> -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_dim(%x: tensor<2x16xf32>) {
+  // expected-error @+1 {{cannot broadcast shape [2, 16] to [4, 16]: dimension 0 is 2, not 1 or 4}}
+  %0 = tile.broadcast %x : tensor<2x16xf32> -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @broadcast_element(%x: tensor<1x16xf32>) {
+  // expected-error @+1 {{requires the same element type for all operands and results}}
+  %0 = tile.broadcast %x : tensor<1x16xf32> -> tensor<4x16xf16>
+  return
+}
+
+// -----
+
+func.func @expand_dims_axis(%x: tensor<16xf32>) {
+  // expected-error @+1 {{axis 2 out of range [0, 1]}}
+  %0 = tile.expand_dims %x {axis = 2 : i32} : tensor<16xf32> -> tensor<16x1xf32>
+  return
+}
+
+// -----
+
+func.func @expand_dims_shape(%x: tensor<16xf32>) {
+  // expected-error @+1 {{result shape must be [16, 1], got [1, 16]}}
+  %0 = tile.expand_dims %x {axis = 1 : i32} : tensor<16xf32> -> tensor<1x16xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_count(%x: tensor<16x16xf32>) {
+  // expected-error @+1 {{cannot reshape [16, 16] (256 elements) to [128] (128 elements)}}
+  %0 = tile.reshape %x : tensor<16x16xf32> -> tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @trans_rank(%x: tensor<16xf32>) {
+  // expected-error @+1 {{source must be 2-D, got [16]}}
+  %0 = tile.trans %x : tensor<16xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @trans_shape(%x: tensor<16x32xf32>) {
+  // expected-error @+1 {{result shape must be [32, 16], got [16, 32]}}
+  %0 = tile.trans %x : tensor<16x32xf32> -> tensor<16x32xf32>
+  return
+}
+
+// -----
+
+func.func @addptr_shape(%p: tensor<16x!tile.ptr<f32>>, %o: tensor<32xi32>) {
+  // expected-error @+1 {{pointer shape [16] and offset shape [32] must be equal}}
+  %0 = tile.addptr %p, %o : tensor<16x!tile.ptr<f32>>, tensor<32xi32>
+  return
+}
+
+// -----
+
+func.func @addptr_scalar_ptr(%p: !tile.ptr<f32>, %o: tensor<16xi32>) {
+  // expected-error @+1 {{pointer shape [] and offset shape [16] must be equal}}
+  %0 = tile.addptr %p, %o : !tile.ptr<f32>, tensor<16xi32>
+  return
+}
+
+// -----
+
+// Only the generic form can give `other` without `mask`.
+func.func @load_other_without_mask(%p: tensor<16x!tile.ptr<f32>>, %o: tensor<16xi1>) {
+  // expected-error @+1 {{'other' requires a 'mask'}}
+  %0 = "tile.load"(%p, %o) <{operandSegmentSizes = array<i32: 1, 0, 1>}> : (tensor<16x!tile.ptr<f32>>, tensor<16xi1>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @load_result_type(%p: tensor<16x!tile.ptr<f32>>) {
+  // expected-error @+1 {{failed to verify that result has the pointee type of ptr}}
+  %0 = "tile.load"(%p) <{operandSegmentSizes = array<i32: 1, 0, 0>}> : (tensor<16x!tile.ptr<f32>>) -> tensor<16xf16>
+  return
+}
+
+// -----
+
+func.func @load_mask_shape(%p: tensor<16x!tile.ptr<f32>>, %m: tensor<8xi1>) {
+  // expected-error @+1 {{failed to verify that mask is i1 of the shape of ptr}}
+  %0 = "tile.load"(%p, %m) <{operandSegmentSizes = array<i32: 1, 1, 0>}> : (tensor<16x!tile.ptr<f32>>, tensor<8xi1>) -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @store_value_type(%p: tensor<16x!tile.ptr<f16>>, %v: tensor<16xf32>) {
+  // expected-error @+1 {{failed to verify that value has the pointee type of ptr}}
+  "tile.store"(%p, %v) : (tensor<16x!tile.ptr<f16>>, tensor<16xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @atomic_add_type(%p: tensor<16x!tile.ptr<i16>>, %v: tensor<16xi16>) {
+  // expected-error @+1 {{atomic add of 'i16' is not supported (f16, bf16, f32, f64, i32, i64)}}
+  %0 = tile.atomic_add %p, %v : tensor<16x!tile.ptr<i16>>
+  return
+}
+
+// -----
+
+func.func @ptr_to_int_shape(%p: tensor<16x!tile.ptr<f32>>) {
+  // expected-error @+1 {{source and result shapes must be equal}}
+  %0 = tile.ptr_to_int %p : tensor<16x!tile.ptr<f32>> -> tensor<8xi64>
+  return
+}
+
+// -----
+
+func.func @ptr_to_int_width(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{result elements must be i64}}
+  %0 = tile.ptr_to_int %p : !tile.ptr<f32> -> i32
+  return
+}
+
+// -----
+
+func.func @int_to_ptr_shape(%a: tensor<16xi64>) {
+  // expected-error @+1 {{source and result shapes must be equal}}
+  %0 = tile.int_to_ptr %a : tensor<16xi64> -> !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @int_to_ptr_width(%a: i32) {
+  // expected-error @+1 {{source elements must be i64}}
+  %0 = tile.int_to_ptr %a : i32 -> !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @bitcast_shape(%x: tensor<16xf32>) {
+  // expected-error @+1 {{source and result shapes must be equal}}
+  %0 = tile.bitcast %x : tensor<16xf32> -> tensor<8xi32>
+  return
+}
+
+// -----
+
+func.func @bitcast_ptr(%p: !tile.ptr<f32>) {
+  // expected-error @+1 {{cannot bitcast between pointers and numbers}}
+  %0 = tile.bitcast %p : !tile.ptr<f32> -> i64
+  return
+}
+
+// -----
+
+func.func @bitcast_width(%x: tensor<16xf32>) {
+  // expected-error @+1 {{element widths differ: 32 vs 16 bits}}
+  %0 = tile.bitcast %x : tensor<16xf32> -> tensor<16xf16>
+  return
+}
+
+// -----
+
+func.func @dot_rank(%a: tensor<16xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{operands must be 2-D, got [16], [16, 16] and [16, 16]}}
+  %0 = tile.dot %a, %b, %c : tensor<16xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_inner(%a: tensor<16x32xf16>, %b: tensor<16x16xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{inner dimensions differ: a is [16, 32], b is [16, 16]}}
+  %0 = tile.dot %a, %b, %c : tensor<16x32xf16> * tensor<16x16xf16> -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_acc_shape(%a: tensor<16x16xf16>, %b: tensor<16x32xf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{accumulator shape [16, 16] must be [16, 32]}}
+  %0 = tile.dot %a, %b, %c : tensor<16x16xf16> * tensor<16x32xf16> -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_small(%a: tensor<8x16xf16>, %b: tensor<16x16xf16>, %c: tensor<8x16xf32>) {
+  // expected-error @+1 {{every dimension must be at least 16, got M=8 N=16 K=16}}
+  %0 = tile.dot %a, %b, %c : tensor<8x16xf16> * tensor<16x16xf16> -> tensor<8x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_mixed(%a: tensor<16x16xf16>, %b: tensor<16x16xbf16>, %c: tensor<16x16xf32>) {
+  // expected-error @+1 {{operand element types differ: 'f16' and 'bf16'}}
+  %0 = tile.dot %a, %b, %c : tensor<16x16xf16> * tensor<16x16xbf16> -> tensor<16x16xf32>
+  return
+}
+
+// -----
+
+func.func @dot_f16_acc(%a: tensor<16x16xf16>, %c: tensor<16x16xf16>) {
+  // expected-error @+1 {{f16/bf16 inputs accumulate in f32, got 'f16'}}
+  %0 = tile.dot %a, %a, %c : tensor<16x16xf16> * tensor<16x16xf16> -> tensor<16x16xf16>
+  return
+}
+
+// -----
+
+func.func @dot_f32_acc(%a: tensor<16x16xf32>, %c: tensor<16x16xf64>) {
+  // expected-error @+1 {{f32 inputs accumulate in f32, got 'f64'}}
+  %0 = tile.dot %a, %a, %c : tensor<16x16xf32> * tensor<16x16xf32> -> tensor<16x16xf64>
+  return
+}
+
+// -----
+
+func.func @dot_f64(%a: tensor<16x16xf64>) {
+  // expected-error @+1 {{f64 inputs are not supported}}
+  %0 = tile.dot %a, %a, %a : tensor<16x16xf64> * tensor<16x16xf64> -> tensor<16x16xf64>
+  return
+}
+
+// -----
+
+func.func @reduce_axis(%x: tensor<16x16xf32>) {
+  // expected-error @+1 {{axis 2 out of range for a 2-D source}}
+  %0 = tile.reduce sum %x axis = 2 : tensor<16x16xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_ptr(%x: tensor<16x!tile.ptr<f32>>) {
+  // expected-error @+1 {{cannot reduce pointers}}
+  %0 = tile.reduce max %x axis = 0 : tensor<16x!tile.ptr<f32>> -> !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @reduce_result(%x: tensor<4x16xf32>) {
+  // expected-error @+1 {{result type must be 'tensor<4xi32>', got 'tensor<4xf32>'}}
+  %0 = tile.reduce argmax %x axis = 1 : tensor<4x16xf32> -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @hint_count(%x: tensor<4x16xi32>) {
+  // expected-error @+1 {{'divisibility' needs 2 entries, one per dimension, got 1}}
+  %0 = tile.hint %x {divisibility = array<i64: 16>} : tensor<4x16xi32>
+  return
+}
+
+// -----
+
+func.func @hint_positive(%x: i32) {
+  // expected-error @+1 {{'contiguity' entries must be positive}}
+  %0 = tile.hint %x {contiguity = array<i64: 0>} : i32
+  return
+}

@@ -1,0 +1,46 @@
+# -*- Python -*-
+# lit configuration of the tilec test suite: FileCheck tests under test/ and
+# the GoogleTest executables under test/unit (their own lit.cfg.py).
+
+import os
+import shutil
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TILEC"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".tile", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
+config.excludes = ["Inputs", "unit", "CMakeLists.txt", "README.txt",
+                   "lit.cfg.py", "lit.site.cfg.py"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tilec_src_root", config.tilec_src_root))
+config.substitutions.append(("%examples", os.path.join(config.tilec_src_root,
+                                                       "examples")))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+tool_dirs = [config.tilec_tools_dir, config.llvm_tools_dir]
+tools = ["tile-opt"]
+if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec")):
+    tools.append("tilec")
+    config.available_features.add("tilec")
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# ptxas validates generated PTX when the CUDA toolkit is present.
+ptxas = None
+if config.cuda_path:
+    candidate = os.path.join(config.cuda_path, "bin", "ptxas")
+    if os.path.exists(candidate):
+        ptxas = candidate
+if ptxas is None:
+    ptxas = shutil.which("ptxas")
+if ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))

@@ -1,0 +1,30 @@
+//===- tile-opt.cpp - The tilec optimizer driver --------------------------===//
+//
+// mlir-opt for tilec: parses MLIR containing the tile dialect (and the
+// upstream dialects it uses), runs the passes named on the command line and
+// prints the result. Lit tests use it to exercise one pass at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "mlir/Transforms/Passes.h"
+
+int main(int argc, char **argv) {
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerInlinerPass();
+  mlir::registerSymbolDCEPass();
+  mlir::tile::registerTilePasses();
+
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect,
+                  mlir::cf::ControlFlowDialect, mlir::func::FuncDialect>();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "tilec optimizer driver\n", registry));
+}
