@@ -7,7 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -20,9 +22,12 @@ int main(int argc, char **argv) {
   mlir::registerInlinerPass();
   mlir::registerSymbolDCEPass();
   mlir::tile::registerTilePasses();
+  mlir::tilegpu::registerTileGPUPasses();
+  mlir::tilec::registerTilecConversionPasses();
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect,
+  registry.insert<mlir::tile::TileDialect, mlir::tilegpu::TileGPUDialect,
+                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect, mlir::arith::ArithDialect,
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
                   mlir::cf::ControlFlowDialect, mlir::func::FuncDialect>();
   return mlir::asMainReturnCode(

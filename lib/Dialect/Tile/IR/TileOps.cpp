@@ -308,7 +308,13 @@ LogicalResult ReduceOp::verify() {
   Type expected = shape.empty()
                       ? expectedElement
                       : Type(RankedTensorType::get(shape, expectedElement));
-  if (getType() != expected)
+  // Layout encodings (added by layout assignment) are not checked here.
+  auto resultTensor = dyn_cast<RankedTensorType>(getType());
+  Type actual = resultTensor ? Type(RankedTensorType::get(
+                                   resultTensor.getShape(),
+                                   resultTensor.getElementType()))
+                             : getType();
+  if (actual != expected)
     return emitOpError("result type must be ") << expected << ", got "
                                                << getType();
   return success();

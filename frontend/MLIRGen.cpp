@@ -1,0 +1,719 @@
+//===- MLIRGen.cpp - Checked kernel to the tile dialect -------------------===//
+//
+// A mechanical translation: every checked expression becomes one op (or a
+// few, for sigmoid and integer negation), variables are an environment from
+// names to SSA values, and structured statements become scf.if / scf.for /
+// scf.while whose results are the yielded or loop-carried names.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Frontend/MLIRGen.h"
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::checked;
+
+namespace {
+class MLIRGenImpl {
+public:
+  MLIRGenImpl(MLIRContext &context, const CheckedKernel &kernel)
+      : context(context), builder(&context), kernel(kernel) {}
+
+  OwningOpRef<ModuleOp> generate() {
+    OwningOpRef<ModuleOp> module = ModuleOp::create(loc(kernel.loc));
+    builder.setInsertionPointToEnd(module->getBody());
+    SmallVector<Type> argTypes;
+    for (const KernelParam &param : kernel.params)
+      argTypes.push_back(convertType(param.type));
+    auto func = func::FuncOp::create(builder, loc(kernel.loc), kernel.name,
+                                     builder.getFunctionType(argTypes, {}));
+    func->setAttr(tile::kKernelAttrName, builder.getUnitAttr());
+    func->setAttr(tile::kNumWarpsAttrName,
+                  builder.getI32IntegerAttr(kernel.numWarps));
+    func->setAttr(tile::kNumStagesAttrName,
+                  builder.getI32IntegerAttr(kernel.numStages));
+    mlir::Block *entry = func.addEntryBlock();
+    for (auto [param, arg] : llvm::zip(kernel.params, entry->getArguments())) {
+      arg.setLoc(loc(param.loc));
+      env[param.name] = arg;
+    }
+    builder.setInsertionPointToEnd(entry);
+    if (failed(genBlock(kernel.body)))
+      return nullptr;
+    func::ReturnOp::create(builder, loc(kernel.loc));
+    if (failed(verify(*module)))
+      return nullptr;
+    return module;
+  }
+
+private:
+  using Env = llvm::StringMap<Value>;
+
+  Location loc(SourceLoc sourceLoc) {
+    return FileLineColLoc::get(&context, kernel.filename, sourceLoc.line,
+                               sourceLoc.col);
+  }
+
+  Type convertScalar(ScalarKind kind) {
+    switch (kind) {
+    case ScalarKind::I1:
+      return builder.getI1Type();
+    case ScalarKind::I8:
+    case ScalarKind::U8:
+      return builder.getI8Type();
+    case ScalarKind::I16:
+    case ScalarKind::U16:
+      return builder.getI16Type();
+    case ScalarKind::I32:
+    case ScalarKind::U32:
+      return builder.getI32Type();
+    case ScalarKind::I64:
+    case ScalarKind::U64:
+      return builder.getI64Type();
+    case ScalarKind::F16:
+      return builder.getF16Type();
+    case ScalarKind::BF16:
+      return builder.getBF16Type();
+    case ScalarKind::F32:
+      return builder.getF32Type();
+    case ScalarKind::F64:
+      return builder.getF64Type();
+    }
+    return Type();
+  }
+
+  Type convertType(const TType &type) {
+    Type element = convertScalar(type.elem);
+    if (type.isPointer)
+      element = tile::PointerType::get(&context, element);
+    if (type.isScalar())
+      return element;
+    return RankedTensorType::get(type.shape, element);
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Statements
+  //===--------------------------------------------------------------------===//
+
+  LogicalResult genBlock(const checked::Block &block) {
+    for (const StmtPtr &stmt : block)
+      if (failed(genStmt(*stmt)))
+        return failure();
+    return success();
+  }
+
+  LogicalResult genStmt(const Stmt &stmt) {
+    switch (stmt.getKind()) {
+    case StmtKind::Assign: {
+      auto &assign = llvm::cast<AssignStmt>(stmt);
+      Value value = genExpr(*assign.value);
+      if (!value)
+        return failure();
+      env[assign.name] = value;
+      return success();
+    }
+    case StmtKind::Store: {
+      auto &store = llvm::cast<StoreStmt>(stmt);
+      Value ptr = genExpr(*store.ptr), value = genExpr(*store.value);
+      Value mask = store.mask ? genExpr(*store.mask) : Value();
+      if (!ptr || !value || (store.mask && !mask))
+        return failure();
+      tile::StoreOp::create(builder, loc(store.getLoc()), ptr, value, mask);
+      return success();
+    }
+    case StmtKind::Expr:
+      return success(genExpr(*llvm::cast<ExprStmt>(stmt).expr) != nullptr);
+    case StmtKind::If:
+      return genIf(llvm::cast<IfStmt>(stmt));
+    case StmtKind::For:
+      return genFor(llvm::cast<ForStmt>(stmt));
+    case StmtKind::While:
+      return genWhile(llvm::cast<WhileStmt>(stmt));
+    case StmtKind::DevicePrint: {
+      auto &print = llvm::cast<DevicePrintStmt>(stmt);
+      SmallVector<Value> args;
+      for (const ExprPtr &arg : print.args) {
+        Value value = genExpr(*arg);
+        if (!value)
+          return failure();
+        args.push_back(value);
+      }
+      tile::PrintOp::create(builder, loc(print.getLoc()), print.prefix, args);
+      return success();
+    }
+    }
+    return failure();
+  }
+
+  /// The values of `names` in the current environment.
+  FailureOr<SmallVector<Value>> lookup(ArrayRef<NamedType> names,
+                                       SourceLoc where) {
+    SmallVector<Value> values;
+    for (const NamedType &named : names) {
+      auto it = env.find(named.name);
+      if (it == env.end()) {
+        emitError(loc(where)) << "internal error: '" << named.name
+                              << "' has no value here";
+        return failure();
+      }
+      values.push_back(it->second);
+    }
+    return values;
+  }
+
+  SmallVector<Type> typesOf(ArrayRef<NamedType> names) {
+    SmallVector<Type> types;
+    for (const NamedType &named : names)
+      types.push_back(convertType(named.type));
+    return types;
+  }
+
+  LogicalResult genIf(const IfStmt &stmt) {
+    Location location = loc(stmt.getLoc());
+    Value cond = genExpr(*stmt.cond);
+    if (!cond)
+      return failure();
+    auto ifOp = scf::IfOp::create(builder, location, typesOf(stmt.yields),
+                                  cond, /*withElseRegion=*/true);
+    Env saved = env;
+    for (auto [body, region] : {std::pair{&stmt.thenBody, &ifOp.getThenRegion()},
+                                std::pair{&stmt.elseBody,
+                                          &ifOp.getElseRegion()}}) {
+      env = saved;
+      mlir::Block &block = region->front();
+      // scf.if builds a terminator when there are no results.
+      if (!block.empty())
+        block.back().erase();
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToEnd(&block);
+      if (failed(genBlock(*body)))
+        return failure();
+      FailureOr<SmallVector<Value>> yielded = lookup(stmt.yields, stmt.getLoc());
+      if (failed(yielded))
+        return failure();
+      scf::YieldOp::create(builder, location, *yielded);
+    }
+    env = saved;
+    for (auto [named, result] : llvm::zip(stmt.yields, ifOp.getResults()))
+      env[named.name] = result;
+    return success();
+  }
+
+  LogicalResult genFor(const ForStmt &stmt) {
+    Location location = loc(stmt.getLoc());
+    Value lo = genExpr(*stmt.lo), hi = genExpr(*stmt.hi),
+          step = genExpr(*stmt.step);
+    if (!lo || !hi || !step)
+      return failure();
+    FailureOr<SmallVector<Value>> inits = lookup(stmt.carried, stmt.getLoc());
+    if (failed(inits))
+      return failure();
+    auto forOp = scf::ForOp::create(builder, location, lo, hi, step, *inits);
+    Env saved = env;
+    mlir::Block *body = forOp.getBody();
+    env[stmt.inductionVar] = forOp.getInductionVar();
+    for (auto [named, arg] : llvm::zip(stmt.carried, forOp.getRegionIterArgs()))
+      env[named.name] = arg;
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      if (!body->empty() && isa<scf::YieldOp>(body->back()))
+        body->back().erase();
+      builder.setInsertionPointToEnd(body);
+      if (failed(genBlock(stmt.body)))
+        return failure();
+      FailureOr<SmallVector<Value>> yielded =
+          lookup(stmt.carried, stmt.getLoc());
+      if (failed(yielded))
+        return failure();
+      scf::YieldOp::create(builder, location, *yielded);
+    }
+    env = saved;
+    for (auto [named, result] : llvm::zip(stmt.carried, forOp.getResults()))
+      env[named.name] = result;
+    return success();
+  }
+
+  LogicalResult genWhile(const WhileStmt &stmt) {
+    Location location = loc(stmt.getLoc());
+    FailureOr<SmallVector<Value>> inits = lookup(stmt.carried, stmt.getLoc());
+    if (failed(inits))
+      return failure();
+    SmallVector<Type> types = typesOf(stmt.carried);
+    auto whileOp = scf::WhileOp::create(builder, location, types, *inits);
+    SmallVector<Location> locs(types.size(), location);
+    Env saved = env;
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      mlir::Block *before =
+          builder.createBlock(&whileOp.getBefore(), {}, types, locs);
+      for (auto [named, arg] : llvm::zip(stmt.carried, before->getArguments()))
+        env[named.name] = arg;
+      Value cond = genExpr(*stmt.cond);
+      if (!cond)
+        return failure();
+      scf::ConditionOp::create(builder, location, cond,
+                               before->getArguments());
+      env = saved;
+      mlir::Block *after = builder.createBlock(&whileOp.getAfter(), {}, types, locs);
+      for (auto [named, arg] : llvm::zip(stmt.carried, after->getArguments()))
+        env[named.name] = arg;
+      if (failed(genBlock(stmt.body)))
+        return failure();
+      FailureOr<SmallVector<Value>> yielded =
+          lookup(stmt.carried, stmt.getLoc());
+      if (failed(yielded))
+        return failure();
+      scf::YieldOp::create(builder, location, *yielded);
+    }
+    env = saved;
+    for (auto [named, result] : llvm::zip(stmt.carried, whileOp.getResults()))
+      env[named.name] = result;
+    return success();
+  }
+
+  //===--------------------------------------------------------------------===//
+  // Expressions
+  //===--------------------------------------------------------------------===//
+
+  Value genExpr(const Expr &expr);
+
+  Value constant(const TType &type, ConstValue value, Location location) {
+    Type mlirType = convertType(type);
+    Type element = getElementTypeOrSelf(mlirType);
+    TypedAttr scalar;
+    if (isa<FloatType>(element))
+      scalar = builder.getFloatAttr(element, value.getAsDouble());
+    else
+      scalar = builder.getIntegerAttr(
+          element, value.isFloat() ? static_cast<int64_t>(value.floatValue)
+                                   : value.intValue);
+    if (type.isScalar())
+      return arith::ConstantOp::create(builder, location, scalar);
+    return arith::ConstantOp::create(
+        builder, location,
+        SplatElementsAttr::get(cast<ShapedType>(mlirType), scalar));
+  }
+
+  Value genBinary(const BinaryExpr &expr, Location location);
+  Value genCast(Value value, const TType &from, const TType &to,
+                Location location);
+  Value genMath(const MathExpr &expr, Value operand, Location location);
+
+  MLIRContext &context;
+  OpBuilder builder;
+  const CheckedKernel &kernel;
+  Env env;
+};
+
+Value MLIRGenImpl::genExpr(const Expr &expr) {
+  Location location = loc(expr.getLoc());
+  Type type = convertType(expr.getType());
+  auto gen = [&](const ExprPtr &sub) -> Value {
+    return sub ? genExpr(*sub) : Value();
+  };
+  switch (expr.getKind()) {
+  case ExprKind::Constant:
+    return constant(expr.getType(), llvm::cast<ConstantExpr>(expr).value,
+                    location);
+  case ExprKind::VarRef: {
+    auto &ref = llvm::cast<VarRefExpr>(expr);
+    auto it = env.find(ref.name);
+    if (it == env.end()) {
+      emitError(location) << "internal error: unknown variable '" << ref.name
+                          << "'";
+      return Value();
+    }
+    return it->second;
+  }
+  case ExprKind::Unary: {
+    auto &unary = llvm::cast<UnaryExpr>(expr);
+    Value operand = gen(unary.operand);
+    if (!operand)
+      return Value();
+    if (unary.op == UnaryOp::Neg) {
+      if (expr.getType().isFloat())
+        return arith::NegFOp::create(builder, location, operand);
+      Value zero = constant(expr.getType(), ConstValue::getInt(0), location);
+      return arith::SubIOp::create(builder, location, zero, operand);
+    }
+    Value ones = constant(expr.getType(),
+                          expr.getType().isBool() ? ConstValue::getBool(true)
+                                                  : ConstValue::getInt(-1),
+                          location);
+    return arith::XOrIOp::create(builder, location, operand, ones);
+  }
+  case ExprKind::Binary:
+    return genBinary(llvm::cast<BinaryExpr>(expr), location);
+  case ExprKind::Select: {
+    auto &select = llvm::cast<SelectExpr>(expr);
+    Value cond = gen(select.cond), a = gen(select.trueValue),
+          b = gen(select.falseValue);
+    if (!cond || !a || !b)
+      return Value();
+    return arith::SelectOp::create(builder, location, cond, a, b);
+  }
+  case ExprKind::Fma: {
+    auto &fma = llvm::cast<FmaExpr>(expr);
+    Value a = gen(fma.a), b = gen(fma.b), c = gen(fma.c);
+    if (!a || !b || !c)
+      return Value();
+    return math::FmaOp::create(builder, location, a, b, c);
+  }
+  case ExprKind::Cast: {
+    auto &cast = llvm::cast<CastExpr>(expr);
+    Value operand = gen(cast.operand);
+    if (!operand)
+      return Value();
+    return genCast(operand, cast.operand->getType(), expr.getType(), location);
+  }
+  case ExprKind::Splat: {
+    Value operand = gen(llvm::cast<SplatExpr>(expr).operand);
+    if (!operand)
+      return Value();
+    return tile::SplatOp::create(builder, location, type, operand);
+  }
+  case ExprKind::Broadcast: {
+    Value operand = gen(llvm::cast<BroadcastExpr>(expr).operand);
+    if (!operand)
+      return Value();
+    return tile::BroadcastOp::create(builder, location, type, operand);
+  }
+  case ExprKind::ExpandDims: {
+    auto &expand = llvm::cast<ExpandDimsExpr>(expr);
+    Value operand = gen(expand.operand);
+    if (!operand)
+      return Value();
+    return tile::ExpandDimsOp::create(builder, location, type, operand,
+                                      expand.axis);
+  }
+  case ExprKind::Reshape: {
+    Value operand = gen(llvm::cast<ReshapeExpr>(expr).operand);
+    if (!operand)
+      return Value();
+    return tile::ReshapeOp::create(builder, location, type, operand);
+  }
+  case ExprKind::Trans: {
+    Value operand = gen(llvm::cast<TransExpr>(expr).operand);
+    if (!operand)
+      return Value();
+    return tile::TransOp::create(builder, location, type, operand);
+  }
+  case ExprKind::AddPtr: {
+    auto &addptr = llvm::cast<AddPtrExpr>(expr);
+    Value ptr = gen(addptr.ptr), offset = gen(addptr.offset);
+    if (!ptr || !offset)
+      return Value();
+    return tile::AddPtrOp::create(builder, location, type, ptr, offset);
+  }
+  case ExprKind::MakeRange: {
+    auto &range = llvm::cast<MakeRangeExpr>(expr);
+    return tile::MakeRangeOp::create(builder, location, type, range.start,
+                                     range.end);
+  }
+  case ExprKind::ProgramId:
+    return tile::ProgramIdOp::create(builder, location, type,
+                                     llvm::cast<ProgramIdExpr>(expr).axis);
+  case ExprKind::NumPrograms:
+    return tile::NumProgramsOp::create(builder, location, type,
+                                       llvm::cast<NumProgramsExpr>(expr).axis);
+  case ExprKind::Load: {
+    auto &load = llvm::cast<LoadExpr>(expr);
+    Value ptr = gen(load.ptr);
+    Value mask = gen(load.mask), other = load.mask ? gen(load.other) : Value();
+    if (!ptr || (load.mask && !mask) || (load.mask && load.other && !other))
+      return Value();
+    return tile::LoadOp::create(builder, location, ptr, mask, other);
+  }
+  case ExprKind::AtomicAdd: {
+    auto &atomic = llvm::cast<AtomicAddExpr>(expr);
+    Value ptr = gen(atomic.ptr), value = gen(atomic.value);
+    Value mask = gen(atomic.mask);
+    if (!ptr || !value || (atomic.mask && !mask))
+      return Value();
+    return tile::AtomicAddOp::create(builder, location, type, ptr, value,
+                                     mask);
+  }
+  case ExprKind::Dot: {
+    auto &dot = llvm::cast<DotExpr>(expr);
+    if (dot.a->getType().isInteger()) {
+      emitError(location) << "dot of integer blocks is not supported yet";
+      return Value();
+    }
+    Value a = gen(dot.a), b = gen(dot.b), acc = gen(dot.acc);
+    if (!a || !b || !acc)
+      return Value();
+    auto precision = dot.precision == InputPrecision::IEEE
+                         ? tile::InputPrecision::IEEE
+                         : tile::InputPrecision::TF32;
+    return tile::DotOp::create(builder, location, type, a, b, acc, precision);
+  }
+  case ExprKind::Reduce: {
+    auto &reduce = llvm::cast<ReduceExpr>(expr);
+    Value operand = gen(reduce.operand);
+    if (!operand)
+      return Value();
+    tile::ReduceKind kind = tile::ReduceKind::Sum;
+    switch (reduce.reduceKind) {
+    case ReduceKind::Sum:
+      kind = tile::ReduceKind::Sum;
+      break;
+    case ReduceKind::Max:
+      kind = tile::ReduceKind::Max;
+      break;
+    case ReduceKind::Min:
+      kind = tile::ReduceKind::Min;
+      break;
+    case ReduceKind::ArgMax:
+      kind = tile::ReduceKind::ArgMax;
+      break;
+    case ReduceKind::ArgMin:
+      kind = tile::ReduceKind::ArgMin;
+      break;
+    }
+    return tile::ReduceOp::create(builder, location, type, kind, operand,
+                                  reduce.axis);
+  }
+  case ExprKind::Math: {
+    auto &math = llvm::cast<MathExpr>(expr);
+    Value operand = gen(math.operand);
+    if (!operand)
+      return Value();
+    return genMath(math, operand, location);
+  }
+  case ExprKind::Hint: {
+    auto &hint = llvm::cast<HintExpr>(expr);
+    Value operand = gen(hint.operand);
+    if (!operand)
+      return Value();
+    size_t rank = std::max<size_t>(1, expr.getType().shape.size());
+    SmallVector<int64_t> values(hint.values.begin(), hint.values.end());
+    if (values.size() == 1 && rank > 1)
+      values.assign(rank, values.front());
+    auto op = tile::HintOp::create(builder, location, type, operand,
+                                   DenseI64ArrayAttr(), DenseI64ArrayAttr());
+    auto attr = builder.getDenseI64ArrayAttr(values);
+    if (hint.hintKind == HintKind::MultipleOf)
+      op.setDivisibilityAttr(attr);
+    else
+      op.setContiguityAttr(attr);
+    return op;
+  }
+  }
+  return Value();
+}
+
+Value MLIRGenImpl::genBinary(const BinaryExpr &expr, Location location) {
+  Value lhs = genExpr(*expr.lhs), rhs = genExpr(*expr.rhs);
+  if (!lhs || !rhs)
+    return Value();
+  const TType &operandType = expr.lhs->getType();
+  bool isFloat = operandType.isFloat();
+  bool isUnsigned = !isFloat && isUnsignedKind(operandType.elem);
+  if (operandType.isPointer && !isComparison(expr.op)) {
+    emitError(location) << "arithmetic on pointers other than 'pointer + "
+                           "integer' is not supported";
+    return Value();
+  }
+  if (operandType.isPointer) {
+    // Compare pointers by address.
+    Type i64 = builder.getI64Type();
+    Type intType = operandType.isScalar()
+                       ? i64
+                       : Type(RankedTensorType::get(operandType.shape, i64));
+    lhs = tile::PtrToIntOp::create(builder, location, intType, lhs);
+    rhs = tile::PtrToIntOp::create(builder, location, intType, rhs);
+    isUnsigned = true;
+  }
+  using arith::CmpFPredicate;
+  using arith::CmpIPredicate;
+  auto cmp = [&](CmpFPredicate f, CmpIPredicate s, CmpIPredicate u) -> Value {
+    if (isFloat)
+      return arith::CmpFOp::create(builder, location, f, lhs, rhs);
+    return arith::CmpIOp::create(builder, location, isUnsigned ? u : s, lhs,
+                                 rhs);
+  };
+  switch (expr.op) {
+  case BinaryOp::Add:
+    return isFloat ? Value(arith::AddFOp::create(builder, location, lhs, rhs))
+                   : Value(arith::AddIOp::create(builder, location, lhs, rhs));
+  case BinaryOp::Sub:
+    return isFloat ? Value(arith::SubFOp::create(builder, location, lhs, rhs))
+                   : Value(arith::SubIOp::create(builder, location, lhs, rhs));
+  case BinaryOp::Mul:
+    return isFloat ? Value(arith::MulFOp::create(builder, location, lhs, rhs))
+                   : Value(arith::MulIOp::create(builder, location, lhs, rhs));
+  case BinaryOp::FDiv:
+    return arith::DivFOp::create(builder, location, lhs, rhs);
+  case BinaryOp::IDiv:
+    if (isFloat) {
+      Value quotient = arith::DivFOp::create(builder, location, lhs, rhs);
+      return math::FloorOp::create(builder, location, quotient);
+    }
+    return isUnsigned
+               ? Value(arith::DivUIOp::create(builder, location, lhs, rhs))
+               : Value(arith::DivSIOp::create(builder, location, lhs, rhs));
+  case BinaryOp::Rem:
+    if (isFloat)
+      return arith::RemFOp::create(builder, location, lhs, rhs);
+    return isUnsigned
+               ? Value(arith::RemUIOp::create(builder, location, lhs, rhs))
+               : Value(arith::RemSIOp::create(builder, location, lhs, rhs));
+  case BinaryOp::And:
+    return arith::AndIOp::create(builder, location, lhs, rhs);
+  case BinaryOp::Or:
+    return arith::OrIOp::create(builder, location, lhs, rhs);
+  case BinaryOp::Xor:
+    return arith::XOrIOp::create(builder, location, lhs, rhs);
+  case BinaryOp::Shl:
+    return arith::ShLIOp::create(builder, location, lhs, rhs);
+  case BinaryOp::Shr:
+    return isUnsigned
+               ? Value(arith::ShRUIOp::create(builder, location, lhs, rhs))
+               : Value(arith::ShRSIOp::create(builder, location, lhs, rhs));
+  case BinaryOp::Max:
+    if (isFloat)
+      return arith::MaximumFOp::create(builder, location, lhs, rhs);
+    return isUnsigned
+               ? Value(arith::MaxUIOp::create(builder, location, lhs, rhs))
+               : Value(arith::MaxSIOp::create(builder, location, lhs, rhs));
+  case BinaryOp::Min:
+    if (isFloat)
+      return arith::MinimumFOp::create(builder, location, lhs, rhs);
+    return isUnsigned
+               ? Value(arith::MinUIOp::create(builder, location, lhs, rhs))
+               : Value(arith::MinSIOp::create(builder, location, lhs, rhs));
+  case BinaryOp::Eq:
+    return cmp(CmpFPredicate::OEQ, CmpIPredicate::eq, CmpIPredicate::eq);
+  case BinaryOp::Ne:
+    return cmp(CmpFPredicate::UNE, CmpIPredicate::ne, CmpIPredicate::ne);
+  case BinaryOp::Lt:
+    return cmp(CmpFPredicate::OLT, CmpIPredicate::slt, CmpIPredicate::ult);
+  case BinaryOp::Le:
+    return cmp(CmpFPredicate::OLE, CmpIPredicate::sle, CmpIPredicate::ule);
+  case BinaryOp::Gt:
+    return cmp(CmpFPredicate::OGT, CmpIPredicate::sgt, CmpIPredicate::ugt);
+  case BinaryOp::Ge:
+    return cmp(CmpFPredicate::OGE, CmpIPredicate::sge, CmpIPredicate::uge);
+  }
+  return Value();
+}
+
+Value MLIRGenImpl::genCast(Value value, const TType &from, const TType &to,
+                           Location location) {
+  Type target = convertType(to);
+  if (value.getType() == target && from.isPointer == to.isPointer)
+    return value;
+  if (from.isPointer && to.isPointer)
+    return tile::BitcastOp::create(builder, location, target, value);
+  if (from.isPointer || to.isPointer) {
+    emitError(location) << "cannot convert " << from.str() << " to "
+                        << to.str();
+    return Value();
+  }
+  Type fromElem = getElementTypeOrSelf(value.getType());
+  Type toElem = getElementTypeOrSelf(target);
+  bool fromFloat = isa<FloatType>(fromElem), toFloat = isa<FloatType>(toElem);
+  bool fromUnsigned = isUnsignedKind(from.elem) || from.elem == ScalarKind::I1;
+  if (!toFloat && toElem.isInteger(1)) {
+    // x != 0
+    TType zeroType = from;
+    Value zero = constant(zeroType, fromFloat ? ConstValue::getFloat(0.0)
+                                              : ConstValue::getInt(0),
+                          location);
+    if (fromFloat)
+      return arith::CmpFOp::create(builder, location,
+                                   arith::CmpFPredicate::UNE, value, zero);
+    return arith::CmpIOp::create(builder, location, arith::CmpIPredicate::ne,
+                                 value, zero);
+  }
+  if (fromFloat && toFloat) {
+    unsigned fromBits = fromElem.getIntOrFloatBitWidth();
+    unsigned toBits = toElem.getIntOrFloatBitWidth();
+    if (fromBits == toBits) { // f16 <-> bf16 through f32.
+      Type f32 = builder.getF32Type();
+      Type wide = isa<RankedTensorType>(target)
+                      ? Type(RankedTensorType::get(to.shape, f32))
+                      : f32;
+      value = arith::ExtFOp::create(builder, location, wide, value);
+      return arith::TruncFOp::create(builder, location, target, value);
+    }
+    if (fromBits < toBits)
+      return arith::ExtFOp::create(builder, location, target, value);
+    return arith::TruncFOp::create(builder, location, target, value);
+  }
+  if (!fromFloat && toFloat)
+    return fromUnsigned
+               ? Value(arith::UIToFPOp::create(builder, location, target,
+                                               value))
+               : Value(arith::SIToFPOp::create(builder, location, target,
+                                               value));
+  if (fromFloat && !toFloat)
+    return isUnsignedKind(to.elem)
+               ? Value(arith::FPToUIOp::create(builder, location, target,
+                                               value))
+               : Value(arith::FPToSIOp::create(builder, location, target,
+                                               value));
+  unsigned fromBits = fromElem.getIntOrFloatBitWidth();
+  unsigned toBits = toElem.getIntOrFloatBitWidth();
+  if (fromBits == toBits)
+    return value; // Signedness only.
+  if (fromBits > toBits)
+    return arith::TruncIOp::create(builder, location, target, value);
+  return fromUnsigned
+             ? Value(arith::ExtUIOp::create(builder, location, target, value))
+             : Value(arith::ExtSIOp::create(builder, location, target, value));
+}
+
+Value MLIRGenImpl::genMath(const MathExpr &expr, Value x, Location location) {
+  switch (expr.fn) {
+  case MathFn::Exp:
+    return math::ExpOp::create(builder, location, x);
+  case MathFn::Exp2:
+    return math::Exp2Op::create(builder, location, x);
+  case MathFn::Log:
+    return math::LogOp::create(builder, location, x);
+  case MathFn::Log2:
+    return math::Log2Op::create(builder, location, x);
+  case MathFn::Sqrt:
+    return math::SqrtOp::create(builder, location, x);
+  case MathFn::Rsqrt:
+    return math::RsqrtOp::create(builder, location, x);
+  case MathFn::Abs:
+    if (expr.getType().isFloat())
+      return math::AbsFOp::create(builder, location, x);
+    return math::AbsIOp::create(builder, location, x);
+  case MathFn::Sin:
+    return math::SinOp::create(builder, location, x);
+  case MathFn::Cos:
+    return math::CosOp::create(builder, location, x);
+  case MathFn::Tanh:
+    return math::TanhOp::create(builder, location, x);
+  case MathFn::Erf:
+    return math::ErfOp::create(builder, location, x);
+  case MathFn::Sigmoid: {
+    // 1 / (1 + exp(-x))
+    Value one = constant(expr.getType(), ConstValue::getFloat(1.0), location);
+    Value negated = arith::NegFOp::create(builder, location, x);
+    Value exp = math::ExpOp::create(builder, location, negated);
+    Value denominator = arith::AddFOp::create(builder, location, one, exp);
+    return arith::DivFOp::create(builder, location, one, denominator);
+  }
+  case MathFn::Floor:
+    return math::FloorOp::create(builder, location, x);
+  case MathFn::Ceil:
+    return math::CeilOp::create(builder, location, x);
+  }
+  return Value();
+}
+} // namespace
+
+OwningOpRef<ModuleOp> tilec::mlirGen(MLIRContext &context,
+                                     const CheckedKernel &kernel) {
+  return MLIRGenImpl(context, kernel).generate();
+}

@@ -1,0 +1,520 @@
+//===- ParserExpr.cpp - Expressions of the .tile parser -------------------===//
+//
+// Python's expression grammar with its precedence: conditional expressions,
+// `or`/`and`/`not`, comparisons, bitwise operators, shifts, arithmetic,
+// unary operators, `**`, and the postfix forms (calls with keyword
+// arguments, attributes, subscripts), tuples and lists.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Frontend/Parser.h"
+
+using namespace tilec;
+using namespace tilec::ast;
+
+/// tuple_or_expr := expr (',' expr)* [',']
+ExprPtr Parser::parseTupleOrExpr() {
+  SourceLoc loc = tok().loc;
+  ExprPtr first = parseExpr();
+  if (!first || !tok().is(TokKind::Comma))
+    return first;
+  auto tuple = std::make_unique<TupleExpr>(loc, /*isList=*/false);
+  tuple->elements.push_back(std::move(first));
+  while (consumeIf(TokKind::Comma)) {
+    if (tok().is(TokKind::Newline) || tok().is(TokKind::Equal) ||
+        tok().is(TokKind::Semi))
+      break;
+    ExprPtr el = parseExpr();
+    if (!el)
+      return nullptr;
+    tuple->elements.push_back(std::move(el));
+  }
+  return tuple;
+}
+
+/// expr := or_test ['if' or_test 'else' expr]
+ExprPtr Parser::parseExpr() {
+  ExprPtr value = parseOr();
+  if (!value || !tok().is(TokKind::kw_if))
+    return value;
+  SourceLoc loc = tok().loc;
+  consume();
+  ExprPtr cond = parseOr();
+  if (!cond)
+    return nullptr;
+  if (!expect(TokKind::kw_else, "'else' in conditional expression"))
+    return nullptr;
+  ExprPtr other = parseExpr();
+  if (!other)
+    return nullptr;
+  return std::make_unique<TernaryExpr>(loc, std::move(value), std::move(cond),
+                                       std::move(other));
+}
+
+/// or_test := and_test ('or' and_test)*
+ExprPtr Parser::parseOr() {
+  ExprPtr lhs = parseAnd();
+  while (lhs && tok().is(TokKind::kw_or)) {
+    SourceLoc loc = tok().loc;
+    consume();
+    ExprPtr rhs = parseAnd();
+    if (!rhs)
+      return nullptr;
+    lhs = std::make_unique<BinaryExpr>(loc, BinaryOp::Or, std::move(lhs),
+                                       std::move(rhs));
+  }
+  return lhs;
+}
+
+/// and_test := not_test ('and' not_test)*
+ExprPtr Parser::parseAnd() {
+  ExprPtr lhs = parseNot();
+  while (lhs && tok().is(TokKind::kw_and)) {
+    SourceLoc loc = tok().loc;
+    consume();
+    ExprPtr rhs = parseNot();
+    if (!rhs)
+      return nullptr;
+    lhs = std::make_unique<BinaryExpr>(loc, BinaryOp::And, std::move(lhs),
+                                       std::move(rhs));
+  }
+  return lhs;
+}
+
+/// not_test := 'not' not_test | comparison
+ExprPtr Parser::parseNot() {
+  if (!tok().is(TokKind::kw_not))
+    return parseComparison();
+  SourceLoc loc = tok().loc;
+  consume();
+  ExprPtr operand = parseNot();
+  if (!operand)
+    return nullptr;
+  return std::make_unique<UnaryExpr>(loc, UnaryOp::Not, std::move(operand));
+}
+
+/// comparison := bitor [compop bitor]
+/// compop := '==' | '!=' | '<' | '<=' | '>' | '>=' | 'is' ['not']
+/// (chained comparisons such as `a < b < c` are rejected)
+ExprPtr Parser::parseComparison() {
+  ExprPtr lhs = parseBitOr();
+  if (!lhs)
+    return nullptr;
+  bool seen = false;
+  while (true) {
+    std::optional<BinaryOp> op;
+    switch (tok().kind) {
+    case TokKind::EqEq:
+      op = BinaryOp::Eq;
+      break;
+    case TokKind::NotEq:
+      op = BinaryOp::Ne;
+      break;
+    case TokKind::Less:
+      op = BinaryOp::Lt;
+      break;
+    case TokKind::LessEq:
+      op = BinaryOp::Le;
+      break;
+    case TokKind::Greater:
+      op = BinaryOp::Gt;
+      break;
+    case TokKind::GreaterEq:
+      op = BinaryOp::Ge;
+      break;
+    case TokKind::kw_is:
+      op = BinaryOp::Is;
+      break;
+    case TokKind::kw_in:
+      diags.error(tok().loc, "the 'in' operator is not supported");
+      return nullptr;
+    case TokKind::kw_not:
+      if (peekTok().is(TokKind::kw_in)) {
+        diags.error(tok().loc, "the 'not in' operator is not supported");
+        return nullptr;
+      }
+      break;
+    default:
+      break;
+    }
+    if (!op)
+      return lhs;
+    SourceLoc loc = tok().loc;
+    if (seen) {
+      diags.error(loc, "chained comparisons are not supported; combine them "
+                       "with '&' (e.g. (a < b) & (b < c))");
+      return nullptr;
+    }
+    seen = true;
+    consume();
+    if (*op == BinaryOp::Is && consumeIf(TokKind::kw_not))
+      op = BinaryOp::IsNot;
+    ExprPtr rhs = parseBitOr();
+    if (!rhs)
+      return nullptr;
+    lhs =
+        std::make_unique<BinaryExpr>(loc, *op, std::move(lhs), std::move(rhs));
+  }
+}
+
+/// bitor := bitxor ('|' bitxor)*
+ExprPtr Parser::parseBitOr() {
+  ExprPtr lhs = parseBitXor();
+  while (lhs && tok().is(TokKind::Pipe)) {
+    SourceLoc loc = tok().loc;
+    consume();
+    ExprPtr rhs = parseBitXor();
+    if (!rhs)
+      return nullptr;
+    lhs = std::make_unique<BinaryExpr>(loc, BinaryOp::BitOr, std::move(lhs),
+                                       std::move(rhs));
+  }
+  return lhs;
+}
+
+/// bitxor := bitand ('^' bitand)*
+ExprPtr Parser::parseBitXor() {
+  ExprPtr lhs = parseBitAnd();
+  while (lhs && tok().is(TokKind::Caret)) {
+    SourceLoc loc = tok().loc;
+    consume();
+    ExprPtr rhs = parseBitAnd();
+    if (!rhs)
+      return nullptr;
+    lhs = std::make_unique<BinaryExpr>(loc, BinaryOp::BitXor, std::move(lhs),
+                                       std::move(rhs));
+  }
+  return lhs;
+}
+
+/// bitand := shift ('&' shift)*
+ExprPtr Parser::parseBitAnd() {
+  ExprPtr lhs = parseShift();
+  while (lhs && tok().is(TokKind::Amp)) {
+    SourceLoc loc = tok().loc;
+    consume();
+    ExprPtr rhs = parseShift();
+    if (!rhs)
+      return nullptr;
+    lhs = std::make_unique<BinaryExpr>(loc, BinaryOp::BitAnd, std::move(lhs),
+                                       std::move(rhs));
+  }
+  return lhs;
+}
+
+/// shift := arith (('<<' | '>>') arith)*
+ExprPtr Parser::parseShift() {
+  ExprPtr lhs = parseArith();
+  while (lhs && (tok().is(TokKind::Shl) || tok().is(TokKind::Shr))) {
+    BinaryOp op = tok().is(TokKind::Shl) ? BinaryOp::Shl : BinaryOp::Shr;
+    SourceLoc loc = tok().loc;
+    consume();
+    ExprPtr rhs = parseArith();
+    if (!rhs)
+      return nullptr;
+    lhs = std::make_unique<BinaryExpr>(loc, op, std::move(lhs), std::move(rhs));
+  }
+  return lhs;
+}
+
+/// arith := term (('+' | '-') term)*
+ExprPtr Parser::parseArith() {
+  ExprPtr lhs = parseTerm();
+  while (lhs && (tok().is(TokKind::Plus) || tok().is(TokKind::Minus))) {
+    BinaryOp op = tok().is(TokKind::Plus) ? BinaryOp::Add : BinaryOp::Sub;
+    SourceLoc loc = tok().loc;
+    consume();
+    ExprPtr rhs = parseTerm();
+    if (!rhs)
+      return nullptr;
+    lhs = std::make_unique<BinaryExpr>(loc, op, std::move(lhs), std::move(rhs));
+  }
+  return lhs;
+}
+
+/// term := factor (('*' | '/' | '//' | '%' | '@') factor)*
+ExprPtr Parser::parseTerm() {
+  ExprPtr lhs = parseFactor();
+  while (lhs) {
+    std::optional<BinaryOp> op;
+    switch (tok().kind) {
+    case TokKind::Star:
+      op = BinaryOp::Mul;
+      break;
+    case TokKind::Slash:
+      op = BinaryOp::Div;
+      break;
+    case TokKind::DoubleSlash:
+      op = BinaryOp::FloorDiv;
+      break;
+    case TokKind::Percent:
+      op = BinaryOp::Mod;
+      break;
+    case TokKind::At:
+      op = BinaryOp::MatMul;
+      break;
+    default:
+      break;
+    }
+    if (!op)
+      break;
+    SourceLoc loc = tok().loc;
+    consume();
+    ExprPtr rhs = parseFactor();
+    if (!rhs)
+      return nullptr;
+    lhs =
+        std::make_unique<BinaryExpr>(loc, *op, std::move(lhs), std::move(rhs));
+  }
+  return lhs;
+}
+
+/// factor := ('-' | '+' | '~') factor | power
+ExprPtr Parser::parseFactor() {
+  std::optional<UnaryOp> op;
+  if (tok().is(TokKind::Minus))
+    op = UnaryOp::Neg;
+  else if (tok().is(TokKind::Plus))
+    op = UnaryOp::Pos;
+  else if (tok().is(TokKind::Tilde))
+    op = UnaryOp::Invert;
+  if (!op)
+    return parsePower();
+  SourceLoc loc = tok().loc;
+  consume();
+  ExprPtr operand = parseFactor();
+  if (!operand)
+    return nullptr;
+  return std::make_unique<UnaryExpr>(loc, *op, std::move(operand));
+}
+
+/// power := postfix ['**' factor]
+ExprPtr Parser::parsePower() {
+  ExprPtr base = parsePostfix();
+  if (!base || !tok().is(TokKind::DoubleStar))
+    return base;
+  SourceLoc loc = tok().loc;
+  consume();
+  ExprPtr exponent = parseFactor();
+  if (!exponent)
+    return nullptr;
+  return std::make_unique<BinaryExpr>(loc, BinaryOp::Pow, std::move(base),
+                                      std::move(exponent));
+}
+
+/// postfix := atom trailer*
+/// trailer := '(' [args] ')' | '[' index (',' index)* ']' | '.' NAME
+ExprPtr Parser::parsePostfix() {
+  ExprPtr expr = parseAtom();
+  while (expr) {
+    if (tok().is(TokKind::LParen)) {
+      SourceLoc loc = expr->getLoc();
+      consume();
+      auto call = std::make_unique<CallExpr>(loc, std::move(expr));
+      if (!parseCallArgs(*call))
+        return nullptr;
+      expr = std::move(call);
+    } else if (tok().is(TokKind::LSquare)) {
+      SourceLoc loc = tok().loc;
+      consume();
+      auto sub = std::make_unique<SubscriptExpr>(loc, std::move(expr));
+      while (!tok().is(TokKind::RSquare)) {
+        ExprPtr index = parseSubscriptIndex();
+        if (!index)
+          return nullptr;
+        sub->indices.push_back(std::move(index));
+        if (!consumeIf(TokKind::Comma))
+          break;
+      }
+      if (!expect(TokKind::RSquare, "']' or ','"))
+        return nullptr;
+      if (sub->indices.empty()) {
+        diags.error(loc, "empty subscript");
+        return nullptr;
+      }
+      expr = std::move(sub);
+    } else if (tok().is(TokKind::Dot)) {
+      consume();
+      if (!tok().is(TokKind::Identifier)) {
+        errorExpected("attribute name after '.'");
+        return nullptr;
+      }
+      SourceLoc loc = expr->getLoc();
+      expr = std::make_unique<AttributeExpr>(loc, std::move(expr),
+                                             tok().spelling.str(), tok().loc);
+      consume();
+    } else {
+      break;
+    }
+  }
+  return expr;
+}
+
+/// args := arg (',' arg)* [',']
+/// arg  := expr | NAME '=' expr
+bool Parser::parseCallArgs(CallExpr &call) {
+  while (!tok().is(TokKind::RParen)) {
+    if (tok().is(TokKind::Star) || tok().is(TokKind::DoubleStar)) {
+      diags.error(tok().loc, "argument unpacking ('*', '**') is not "
+                             "supported");
+      return false;
+    }
+    if (tok().is(TokKind::Identifier) && peekTok().is(TokKind::Equal)) {
+      KeywordArg kw;
+      kw.name = tok().spelling.str();
+      kw.loc = tok().loc;
+      consume();
+      consume(); // '='
+      for (const KeywordArg &prev : call.kwargs)
+        if (prev.name == kw.name) {
+          diags.error(kw.loc, "keyword argument '" + kw.name +
+                                  "' given more than once");
+          return false;
+        }
+      kw.value = parseExpr();
+      if (!kw.value)
+        return false;
+      call.kwargs.push_back(std::move(kw));
+    } else {
+      SourceLoc loc = tok().loc;
+      ExprPtr arg = parseExpr();
+      if (!arg)
+        return false;
+      if (!call.kwargs.empty()) {
+        diags.error(loc, "positional argument follows keyword argument");
+        return false;
+      }
+      call.args.push_back(std::move(arg));
+    }
+    if (!consumeIf(TokKind::Comma))
+      break;
+  }
+  return expect(TokKind::RParen, "')' or ','");
+}
+
+/// index := expr | [expr] ':' [expr] [':' [expr]]
+ExprPtr Parser::parseSubscriptIndex() {
+  SourceLoc loc = tok().loc;
+  ExprPtr lower;
+  if (!tok().is(TokKind::Colon)) {
+    lower = parseExpr();
+    if (!lower || !tok().is(TokKind::Colon))
+      return lower;
+  }
+  consume(); // ':'
+  auto slice = std::make_unique<SliceExpr>(loc);
+  slice->lower = std::move(lower);
+  auto atEnd = [&] {
+    return tok().is(TokKind::Comma) || tok().is(TokKind::RSquare) ||
+           tok().is(TokKind::Colon);
+  };
+  if (!atEnd() && !(slice->upper = parseExpr()))
+    return nullptr;
+  if (consumeIf(TokKind::Colon) && !atEnd() && !(slice->step = parseExpr()))
+    return nullptr;
+  return slice;
+}
+
+/// atom := NAME | INTEGER | FLOAT | STRING+ | 'True' | 'False' | 'None'
+///       | '(' [tuple_or_expr] ')' | '[' [expr (',' expr)* [',']] ']'
+ExprPtr Parser::parseAtom() {
+  const Token &t = tok();
+  SourceLoc loc = t.loc;
+  switch (t.kind) {
+  case TokKind::Identifier: {
+    auto e = std::make_unique<NameExpr>(loc, t.spelling.str());
+    consume();
+    return e;
+  }
+  case TokKind::Integer: {
+    auto e = std::make_unique<IntLiteral>(loc, t.intValue);
+    consume();
+    return e;
+  }
+  case TokKind::Float: {
+    auto e = std::make_unique<FloatLiteral>(loc, t.floatValue);
+    consume();
+    return e;
+  }
+  case TokKind::String: {
+    std::string value;
+    while (tok().is(TokKind::String)) {
+      value += tok().stringValue;
+      consume();
+    }
+    return std::make_unique<StringLiteral>(loc, std::move(value));
+  }
+  case TokKind::kw_True:
+  case TokKind::kw_False: {
+    auto e = std::make_unique<BoolLiteral>(loc, t.is(TokKind::kw_True));
+    consume();
+    return e;
+  }
+  case TokKind::kw_None:
+    consume();
+    return std::make_unique<NoneLiteral>(loc);
+  case TokKind::LParen:
+    return parseParenOrTuple();
+  case TokKind::LSquare:
+    return parseList();
+  case TokKind::LBrace:
+    diags.error(loc, "dictionaries and sets are not supported");
+    return nullptr;
+  case TokKind::kw_unsupported:
+    diags.error(loc, "'" + t.spelling + "' is not supported");
+    return nullptr;
+  default:
+    errorExpected("an expression");
+    return nullptr;
+  }
+}
+
+/// paren := '(' ')' | '(' expr ')' | '(' expr ',' [expr (',' expr)*] [','] ')'
+ExprPtr Parser::parseParenOrTuple() {
+  SourceLoc loc = tok().loc;
+  consume(); // '('
+  if (consumeIf(TokKind::RParen))
+    return std::make_unique<TupleExpr>(loc, /*isList=*/false);
+  ExprPtr first = parseExpr();
+  if (!first)
+    return nullptr;
+  if (consumeIf(TokKind::RParen))
+    return first;
+  if (!tok().is(TokKind::Comma)) {
+    errorExpected("')' or ','");
+    return nullptr;
+  }
+  auto tuple = std::make_unique<TupleExpr>(loc, /*isList=*/false);
+  tuple->elements.push_back(std::move(first));
+  while (consumeIf(TokKind::Comma) && !tok().is(TokKind::RParen)) {
+    ExprPtr el = parseExpr();
+    if (!el)
+      return nullptr;
+    tuple->elements.push_back(std::move(el));
+  }
+  if (!expect(TokKind::RParen, "')' or ','"))
+    return nullptr;
+  return tuple;
+}
+
+/// list := '[' [expr (',' expr)* [',']] ']'
+ExprPtr Parser::parseList() {
+  SourceLoc loc = tok().loc;
+  consume(); // '['
+  auto list = std::make_unique<TupleExpr>(loc, /*isList=*/true);
+  while (!tok().is(TokKind::RSquare)) {
+    ExprPtr el = parseExpr();
+    if (!el)
+      return nullptr;
+    if (tok().is(TokKind::kw_for)) {
+      diags.error(tok().loc, "list comprehensions are not supported");
+      return nullptr;
+    }
+    list->elements.push_back(std::move(el));
+    if (!consumeIf(TokKind::Comma))
+      break;
+  }
+  if (!expect(TokKind::RSquare, "']' or ','"))
+    return nullptr;
+  return list;
+}

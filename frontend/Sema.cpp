@@ -1,0 +1,427 @@
+//===- Sema.cpp - Semantic analysis driver --------------------------------===//
+//
+// Entry points (kernel selection, constexpr bindings), the elaboration of a
+// kernel's signature, name binding with per-invocation unique names, and
+// inlining of helper functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SemaImpl.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tilec;
+using namespace tilec::sema;
+namespace ck = tilec::checked;
+
+//===----------------------------------------------------------------------===//
+// Value
+//===----------------------------------------------------------------------===//
+
+const ConstValue *Value::getConst() const {
+  if (!isExpr())
+    return nullptr;
+  auto *c = llvm::dyn_cast<ck::ConstantExpr>(expr.get());
+  return c && c->getType().isScalar() ? &c->value : nullptr;
+}
+
+Value Value::clone() const {
+  Value v;
+  v.kind = kind;
+  v.expr = expr ? ck::cloneExpr(*expr) : nullptr;
+  v.weak = weak;
+  v.dtype = dtype;
+  v.str = str;
+  for (const Value &el : elements)
+    v.elements.push_back(el.clone());
+  return v;
+}
+
+std::string Value::describe() const {
+  switch (kind) {
+  case Kind::Invalid:
+    return "invalid value";
+  case Kind::Expr:
+    return type().str();
+  case Kind::DType:
+    return "dtype " + getScalarKindName(dtype).str();
+  case Kind::String:
+    return "string";
+  case Kind::None:
+    return "None";
+  case Kind::Tuple:
+    return "tuple of " + std::to_string(elements.size());
+  }
+  return "value";
+}
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+bool tilec::parseConstexprDefine(llvm::StringRef define,
+                                 ConstexprBindings &bindings,
+                                 std::string &error) {
+  auto [name, value] = define.split('=');
+  name = name.trim();
+  if (name.empty() || !define.contains('=')) {
+    error = "expected NAME=VALUE in '-D " + define.str() + "'";
+    return false;
+  }
+  if (!llvm::all_of(name,
+                    [](char c) { return llvm::isAlnum(c) || c == '_'; }) ||
+      llvm::isDigit(name[0])) {
+    error = "'" + name.str() + "' is not a valid constexpr name";
+    return false;
+  }
+  std::optional<ConstValue> parsed = parseConstValue(value);
+  if (!parsed) {
+    error = "invalid value '" + value.str() + "' for constexpr '" + name.str() +
+            "'; expected an integer, a float, True or False";
+    return false;
+  }
+  bindings.values[name.str()] = *parsed;
+  return true;
+}
+
+std::vector<std::string> tilec::listKernels(const ast::Module &module) {
+  std::vector<std::string> names;
+  for (const ast::Function *fn : module.getKernels())
+    names.push_back(fn->name);
+  return names;
+}
+
+std::optional<ck::CheckedKernel>
+tilec::checkKernel(const ast::Module &module, llvm::StringRef kernelName,
+                   const ConstexprBindings &bindings, DiagnosticEngine &diags) {
+  const ast::Function *fn = module.lookup(kernelName);
+  if (!fn || !fn->isKernel) {
+    std::vector<std::string> kernels = listKernels(module);
+    std::string msg;
+    if (fn)
+      msg = "'" + kernelName.str() + "' is a helper, not a '@kernel'";
+    else
+      msg = "no kernel named '" + kernelName.str() + "' in " + module.filename;
+    if (kernels.empty())
+      msg += "; the file defines no '@kernel' functions";
+    else
+      msg += "; available kernels: " + llvm::join(kernels, ", ");
+    diags.error(SourceLoc(), msg);
+    return std::nullopt;
+  }
+  Sema sema(module, diags);
+  return sema.run(*fn, bindings);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernel
+//===----------------------------------------------------------------------===//
+
+/// Evaluates a parameter default: a constant expression with no names
+/// other than builtin constants.
+ExprPtr Sema::evalConstDefault(const ast::Expr &e) {
+  Value v = elabExpr(e);
+  if (v.isInvalid())
+    return nullptr;
+  if (!v.getConst()) {
+    error(e.getLoc(), "the default of a constexpr parameter must be a "
+                      "compile-time constant");
+    return nullptr;
+  }
+  return std::move(v.expr);
+}
+
+std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
+                                           const ConstexprBindings &bindings) {
+  unsigned errorsBefore = diags.getNumErrors();
+  ck::CheckedKernel result;
+  result.name = kernel.name;
+  result.filename = module.filename;
+  result.loc = kernel.loc;
+  result.numWarps = bindings.numWarps.value_or(kernel.numWarps.value_or(4));
+  result.numStages = bindings.numStages.value_or(kernel.numStages.value_or(3));
+  if (result.numWarps < 1 || result.numWarps > 32 ||
+      !llvm::isPowerOf2_64(result.numWarps))
+    error(kernel.loc, "num_warps must be a power of two between 1 and 32; "
+                      "got " +
+                          llvm::Twine(result.numWarps));
+  if (result.numStages < 1 || result.numStages > 16)
+    error(kernel.loc, "num_stages must be between 1 and 16; got " +
+                          llvm::Twine(result.numStages));
+
+  Frame kernelFrame;
+  kernelFrame.fn = &kernel;
+  kernelFrame.isKernel = true;
+  frame = &kernelFrame;
+  curBlock = &result.body;
+  callStack.push_back(&kernel);
+
+  for (const auto &[name, value] : bindings.values) {
+    auto it = llvm::find_if(
+        kernel.params, [&](const ast::Param &p) { return p.name == name; });
+    if (it == kernel.params.end())
+      diags.warning(SourceLoc(), "-D " + name +
+                                     " does not name a parameter "
+                                     "of kernel '" +
+                                     kernel.name + "'");
+    else if (it->type.kind != ast::TypeAnnotation::Kind::Constexpr)
+      error(it->loc, "'" + name + "' is a run-time parameter of '" +
+                         kernel.name +
+                         "', not a constexpr; it cannot be set "
+                         "with -D");
+  }
+
+  for (const ast::Param &p : kernel.params) {
+    usedNames.insert(p.name);
+    kernelFrame.checkedNames[p.name] = p.name;
+    switch (p.type.kind) {
+    case ast::TypeAnnotation::Kind::None:
+      error(p.loc, "kernel parameter '" + p.name +
+                       "' needs a type: a "
+                       "pointer (*f32), a scalar (i32, f32) or constexpr");
+      kernelFrame.env[p.name].value = Value::invalid();
+      continue;
+    case ast::TypeAnnotation::Kind::Constexpr: {
+      auto it = bindings.values.find(p.name);
+      Value v;
+      if (it != bindings.values.end()) {
+        v = makeConst(it->second, p.loc);
+      } else if (p.defaultValue) {
+        if (ExprPtr def = evalConstDefault(*p.defaultValue))
+          v = Value::ofExpr(std::move(def), /*weak=*/true);
+      } else {
+        error(p.loc, "constexpr '" + p.name +
+                         "' has no value; give it a "
+                         "default or set it with -D " +
+                         p.name + "=...");
+      }
+      if (const ConstValue *c = v.getConst())
+        result.constexprs.push_back({p.name, *c});
+      kernelFrame.env[p.name].value = std::move(v);
+      continue;
+    }
+    case ast::TypeAnnotation::Kind::Scalar:
+    case ast::TypeAnnotation::Kind::Pointer: {
+      if (p.defaultValue)
+        error(p.defaultValue->getLoc(),
+              "run-time parameter '" + p.name +
+                  "' cannot have a default; "
+                  "make it constexpr or drop the default");
+      TType type(p.type.elem,
+                 p.type.kind == ast::TypeAnnotation::Kind::Pointer);
+      result.params.push_back({p.name, type, p.loc});
+      kernelFrame.env[p.name].value =
+          Value::ofExpr(std::make_unique<ck::VarRefExpr>(type, p.loc, p.name));
+      continue;
+    }
+    }
+  }
+  if (diags.getNumErrors() == errorsBefore)
+    elabBlock(kernel.body);
+  callStack.pop_back();
+  frame = nullptr;
+  curBlock = nullptr;
+  if (diags.getNumErrors() != errorsBefore)
+    return std::nullopt;
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+std::string Sema::freshName(llvm::StringRef hint) {
+  while (true) {
+    std::string name = (hint + "." + llvm::Twine(++nameCounter)).str();
+    if (usedNames.insert(name).second)
+      return name;
+  }
+}
+
+std::string Sema::getCheckedName(llvm::StringRef name) {
+  auto it = frame->checkedNames.find(name.str());
+  if (it != frame->checkedNames.end())
+    return it->second;
+  std::string checkedName = name.str();
+  if (!frame->isKernel || !usedNames.insert(checkedName).second)
+    checkedName = freshName(name);
+  frame->checkedNames[name.str()] = checkedName;
+  return checkedName;
+}
+
+std::vector<std::string> Sema::visibleNames() const {
+  std::vector<std::string> names;
+  for (const auto &[name, binding] : frame->env)
+    if (binding.hiddenReason.empty())
+      names.push_back(name);
+  for (const auto &fn : module.functions)
+    names.push_back(fn->name);
+  for (std::string &b : builtinNames())
+    names.push_back(std::move(b));
+  return names;
+}
+
+Value Sema::lookupName(const std::string &name, SourceLoc loc) {
+  auto it = frame->env.find(name);
+  if (it == frame->env.end())
+    return Value::invalid();
+  if (!it->second.hiddenReason.empty()) {
+    error(loc, "unknown name '" + name + "' (" + it->second.hiddenReason + ")");
+    return Value::invalid();
+  }
+  Value v = it->second.value.clone();
+  // Uses of a constant or variable point at the use.
+  if (v.isExpr()) {
+    if (auto *c = llvm::dyn_cast<ck::ConstantExpr>(v.expr.get()))
+      v.expr = std::make_unique<ck::ConstantExpr>(c->getType(), loc, c->value);
+    else if (auto *r = llvm::dyn_cast<ck::VarRefExpr>(v.expr.get()))
+      v.expr = std::make_unique<ck::VarRefExpr>(r->getType(), loc, r->name);
+  }
+  return v;
+}
+
+Value Sema::materializeTrivial(Value v, SourceLoc loc, llvm::StringRef hint) {
+  if (v.kind == Value::Kind::Tuple) {
+    for (Value &el : v.elements)
+      el = materializeTrivial(std::move(el), loc, hint);
+    return v;
+  }
+  if (!v.isExpr() || v.getConst() || llvm::isa<ck::VarRefExpr>(*v.expr))
+    return v;
+  std::string name = freshName(hint);
+  TType type = v.type();
+  emit(std::make_unique<ck::AssignStmt>(loc, name, std::move(v.expr)));
+  return Value::ofExpr(std::make_unique<ck::VarRefExpr>(type, loc, name));
+}
+
+void Sema::bind(const std::string &name, Value value, SourceLoc loc) {
+  Binding &b = frame->env[name];
+  b.hiddenReason.clear();
+  if (value.kind == Value::Kind::Tuple) {
+    b.value = materializeTrivial(std::move(value), loc, name);
+    return;
+  }
+  if (!value.isExpr() || value.getConst()) {
+    b.value = std::move(value);
+    return;
+  }
+  std::string checkedName = getCheckedName(name);
+  TType type = value.type();
+  if (auto *ref = llvm::dyn_cast<ck::VarRefExpr>(value.expr.get()))
+    if (ref->name == checkedName) {
+      b.value = std::move(value);
+      return;
+    }
+  emit(std::make_unique<ck::AssignStmt>(loc, checkedName,
+                                        std::move(value.expr)));
+  b.value =
+      Value::ofExpr(std::make_unique<ck::VarRefExpr>(type, loc, checkedName));
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value Sema::callHelper(const ast::Function &fn, CallArgs &args, SourceLoc loc) {
+  if (llvm::is_contained(callStack, &fn)) {
+    error(loc, "recursive call to '" + fn.name +
+                   "' is not supported "
+                   "(helpers are inlined)");
+    return Value::invalid();
+  }
+  if (callStack.size() > 64) {
+    error(loc, "helper calls are nested too deeply");
+    return Value::invalid();
+  }
+  // Match arguments to parameters.
+  std::vector<Value> slots(fn.params.size());
+  std::vector<bool> given(fn.params.size(), false);
+  if (args.args.size() > fn.params.size()) {
+    error(args.argLocs[fn.params.size()],
+          "'" + fn.name + "' takes " + llvm::Twine(fn.params.size()) +
+              " argument" + (fn.params.size() == 1 ? "" : "s") + " but " +
+              llvm::Twine(args.args.size()) + " were given");
+    return Value::invalid();
+  }
+  for (size_t i = 0; i < args.args.size(); ++i) {
+    slots[i] = std::move(args.args[i]);
+    given[i] = true;
+  }
+  for (size_t k = 0; k < args.kwargs.size(); ++k) {
+    auto &[kwName, kwValue] = args.kwargs[k];
+    auto it = llvm::find_if(
+        fn.params, [&](const ast::Param &p) { return p.name == kwName; });
+    if (it == fn.params.end()) {
+      std::vector<std::string> names;
+      for (const ast::Param &p : fn.params)
+        names.push_back(p.name);
+      std::string hint = findClosestName(kwName, names);
+      error(args.kwargLocs[k],
+            "'" + fn.name + "' has no parameter named '" + kwName + "'" +
+                (hint.empty() ? std::string()
+                              : "; did you mean '" + hint + "'?"));
+      return Value::invalid();
+    }
+    size_t idx = it - fn.params.begin();
+    if (given[idx]) {
+      error(args.kwargLocs[k], "argument '" + kwName + "' of '" + fn.name +
+                                   "' given more than once");
+      return Value::invalid();
+    }
+    slots[idx] = std::move(kwValue);
+    given[idx] = true;
+  }
+
+  Frame helperFrame;
+  helperFrame.fn = &fn;
+  Frame *callerFrame = frame;
+  frame = &helperFrame;
+  std::vector<std::string> assigned;
+  collectAssignedNames(fn.body, assigned);
+  bool ok = true;
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    const ast::Param &p = fn.params[i];
+    if (!given[i]) {
+      if (!p.defaultValue) {
+        error(loc,
+              "missing argument '" + p.name + "' in call to '" + fn.name + "'");
+        ok = false;
+        continue;
+      }
+      slots[i] = elabExpr(*p.defaultValue);
+    }
+    Value &v = slots[i];
+    if (v.isInvalid()) {
+      ok = false;
+      continue;
+    }
+    if (p.type.kind == ast::TypeAnnotation::Kind::Constexpr && !v.getConst() &&
+        v.kind == Value::Kind::Expr) {
+      error(given[i] ? loc : p.loc,
+            "argument '" + p.name + "' of '" + fn.name +
+                "' is constexpr but the value passed is not a compile-time "
+                "constant");
+      ok = false;
+      continue;
+    }
+    // A run-time argument that the helper never reassigns is aliased.
+    if (v.isExpr() && llvm::isa<ck::VarRefExpr>(*v.expr) &&
+        !llvm::is_contained(assigned, p.name)) {
+      helperFrame.env[p.name].value = std::move(v);
+      continue;
+    }
+    bind(p.name, std::move(v), p.loc);
+  }
+  Value result = Value::none();
+  if (ok) {
+    callStack.push_back(&fn);
+    elabBlock(fn.body);
+    callStack.pop_back();
+    if (helperFrame.returned)
+      result = std::move(helperFrame.returnValue);
+  } else {
+    result = Value::invalid();
+  }
+  frame = callerFrame;
+  return result;
+}

@@ -1,0 +1,631 @@
+//===- SemaBuiltins.cpp - Calls: helpers, builtins, methods ---------------===//
+//
+// Resolution of calls (helpers, `tl.`-optional builtins, methods such as
+// `x.to(dtype)`), argument binding with clear errors for wrong counts and
+// unknown keywords, and the builtins for indexing, creation, elementwise
+// math, hints and debugging. Memory, dot, reductions and shape builtins are
+// in SemaMemory.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SemaImpl.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace tilec;
+using namespace tilec::sema;
+namespace ck = tilec::checked;
+
+static const char *const kBuiltins[] = {
+    "program_id",   "num_programs", "arange",
+    "cdiv",         "zeros",        "full",
+    "zeros_like",   "load",         "store",
+    "atomic_add",   "dot",          "sum",
+    "max",          "min",          "argmax",
+    "argmin",       "exp",          "exp2",
+    "log",          "log2",         "sqrt",
+    "rsqrt",        "abs",          "sin",
+    "cos",          "tanh",         "erf",
+    "sigmoid",      "floor",        "ceil",
+    "maximum",      "minimum",      "where",
+    "fma",          "cast",         "trans",
+    "reshape",      "view",         "broadcast_to",
+    "expand_dims",  "multiple_of",  "max_contiguous",
+    "static_print", "device_print", "static_assert",
+    "range",        "static_range", "float",
+    "int",          "print"};
+
+bool Sema::isBuiltinName(llvm::StringRef name) {
+  return llvm::is_contained(kBuiltins, name);
+}
+
+std::vector<std::string> Sema::builtinNames() {
+  return std::vector<std::string>(std::begin(kBuiltins), std::end(kBuiltins));
+}
+
+static bool isMathName(llvm::StringRef name) {
+  return llvm::is_contained({"exp", "exp2", "log", "log2", "sqrt", "rsqrt",
+                             "abs", "sin", "cos", "tanh", "erf", "sigmoid",
+                             "floor", "ceil"},
+                            name);
+}
+
+bool Sema::evalArgs(const ast::CallExpr &e, CallArgs &args) {
+  args.loc = e.getLoc();
+  bool ok = true;
+  for (const auto &a : e.args) {
+    args.args.push_back(elabExpr(*a));
+    args.argLocs.push_back(a->getLoc());
+    ok &= !args.args.back().isInvalid();
+  }
+  for (const auto &kw : e.kwargs) {
+    args.kwargs.push_back({kw.name, elabExpr(*kw.value)});
+    args.kwargLocs.push_back(kw.loc);
+    ok &= !args.kwargs.back().second.isInvalid();
+  }
+  return ok;
+}
+
+bool Sema::bindArgs(CallArgs &args, llvm::StringRef fnName,
+                    llvm::ArrayRef<const char *> params, unsigned numRequired,
+                    std::vector<Value> &slots,
+                    llvm::ArrayRef<const char *> ignoredKeywords) {
+  slots.clear();
+  slots.resize(params.size());
+  for (Value &s : slots)
+    s = Value::none();
+  auto countText = [&]() -> std::string {
+    auto plural = [](size_t n) {
+      return std::to_string(n) + (n == 1 ? " argument" : " arguments");
+    };
+    if (numRequired == params.size())
+      return plural(params.size());
+    return "at most " + plural(params.size());
+  };
+  if (args.args.size() > params.size()) {
+    error(args.argLocs[params.size()],
+          "'" + fnName + "' takes " + countText() + " but " +
+              llvm::Twine(args.args.size()) +
+              (args.args.size() == 1 ? " was" : " were") + " given");
+    return false;
+  }
+  std::vector<bool> given(params.size(), false);
+  for (size_t i = 0; i < args.args.size(); ++i) {
+    slots[i] = std::move(args.args[i]);
+    given[i] = true;
+  }
+  for (size_t k = 0; k < args.kwargs.size(); ++k) {
+    auto &[name, value] = args.kwargs[k];
+    if (llvm::is_contained(ignoredKeywords, name))
+      continue;
+    auto it = llvm::find_if(params, [&](const char *p) { return name == p; });
+    if (it == params.end() || llvm::StringRef(*it).starts_with("arg")) {
+      std::vector<std::string> names;
+      for (const char *p : params)
+        if (!llvm::StringRef(p).starts_with("arg"))
+          names.push_back(p);
+      std::string hint = findClosestName(name, names);
+      error(args.kwargLocs[k],
+            "'" + fnName + "' has no keyword argument '" + name + "'" +
+                (hint.empty() ? std::string()
+                              : "; did you mean '" + hint + "'?"));
+      return false;
+    }
+    size_t idx = it - params.begin();
+    if (given[idx]) {
+      error(args.kwargLocs[k],
+            "argument '" + name + "' of '" + fnName + "' given more than once");
+      return false;
+    }
+    slots[idx] = std::move(value);
+    given[idx] = true;
+  }
+  for (unsigned i = 0; i < numRequired; ++i) {
+    if (given[i])
+      continue;
+    if (numRequired == params.size() && args.kwargs.empty())
+      error(args.loc, "'" + fnName + "' takes " + countText() + " but " +
+                          llvm::Twine(args.args.size()) +
+                          (args.args.size() == 1 ? " was" : " were") +
+                          " given");
+    else
+      error(args.loc,
+            "'" + fnName + "' is missing its argument '" + params[i] + "'");
+    return false;
+  }
+  return true;
+}
+
+Value Sema::elabCall(const ast::CallExpr &e) {
+  const ast::Expr *callee = e.callee.get();
+  SourceLoc loc = e.getLoc();
+  auto callBuiltinNamed = [&](const std::string &name,
+                              SourceLoc nameLoc) -> Value {
+    if (!isBuiltinName(name)) {
+      std::string hint = findClosestName(name, builtinNames());
+      error(nameLoc, "unknown function 'tl." + name + "'" +
+                         (hint.empty() ? std::string()
+                                       : "; did you mean 'tl." + hint + "'?"));
+      return Value::invalid();
+    }
+    CallArgs args;
+    if (!evalArgs(e, args))
+      return Value::invalid();
+    return callBuiltin(name, args, loc);
+  };
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(callee)) {
+    if (frame->env.count(n->name)) {
+      Value v = lookupName(n->name, loc);
+      if (!v.isInvalid())
+        error(loc, "'" + n->name + "' is a " + v.describe() +
+                       " value, not a function");
+      return Value::invalid();
+    }
+    if (const ast::Function *fn = module.lookup(n->name)) {
+      CallArgs args;
+      if (!evalArgs(e, args))
+        return Value::invalid();
+      return callHelper(*fn, args, loc);
+    }
+    if (isBuiltinName(n->name)) {
+      CallArgs args;
+      if (!evalArgs(e, args))
+        return Value::invalid();
+      return callBuiltin(n->name, args, loc);
+    }
+    std::vector<std::string> names = visibleNames();
+    std::string hint = findClosestName(n->name, names);
+    error(loc, "unknown function '" + n->name + "'" +
+                   (hint.empty() ? std::string()
+                                 : "; did you mean '" + hint + "'?"));
+    return Value::invalid();
+  }
+  if (auto *a = llvm::dyn_cast<ast::AttributeExpr>(callee)) {
+    // tl.NAME(...), tl.math.NAME(...), triton.language.NAME(...)
+    const ast::Expr *base = a->base.get();
+    while (auto *inner = llvm::dyn_cast<ast::AttributeExpr>(base)) {
+      if (inner->attr != "math" && inner->attr != "language" &&
+          inner->attr != "libdevice" && inner->attr != "cuda" &&
+          inner->attr != "extra")
+        break;
+      base = inner->base.get();
+    }
+    if (auto *bn = llvm::dyn_cast<ast::NameExpr>(base))
+      if ((bn->name == "tl" || bn->name == "triton") &&
+          !frame->env.count(bn->name))
+        return callBuiltinNamed(a->attr, a->attrLoc);
+    Value self = elabExpr(*a->base);
+    CallArgs args;
+    bool ok = evalArgs(e, args);
+    if (self.isInvalid() || !ok)
+      return Value::invalid();
+    return callMethod(std::move(self), a->attr, args, a->attrLoc);
+  }
+  error(loc, "this expression cannot be called");
+  return Value::invalid();
+}
+
+Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
+                       SourceLoc loc) {
+  if (!self.isExpr()) {
+    error(loc, "a " + self.describe() + " value has no method '" + name + "'");
+    return Value::invalid();
+  }
+  if (name == "to") {
+    std::vector<Value> slots;
+    if (!bindArgs(args, "to", {"dtype", "fp_downcast_rounding", "bitcast"}, 1,
+                  slots))
+      return Value::invalid();
+    if (const ConstValue *c = slots[2].getConst(); c && c->isTruthy()) {
+      error(loc, "'.to(..., bitcast=True)' is not supported");
+      return Value::invalid();
+    }
+    auto kind = requireDType(slots[0], args.loc, "'.to'");
+    if (!kind)
+      return Value::invalid();
+    return castValue(std::move(self), *kind, loc);
+  }
+  bool isMethod =
+      isMathName(name) ||
+      llvm::is_contained({"sum", "max", "min", "argmax", "argmin", "reshape",
+                          "view", "trans", "broadcast_to", "expand_dims"},
+                         name);
+  if (!isMethod) {
+    error(loc, "a " + self.describe() + " value has no method '" + name + "'");
+    return Value::invalid();
+  }
+  args.args.insert(args.args.begin(), std::move(self));
+  args.argLocs.insert(args.argLocs.begin(), args.loc);
+  return callBuiltin(name, args, loc);
+}
+
+Value Sema::castValue(Value v, ScalarKind kind, SourceLoc loc) {
+  if (!requireExpr(v, loc, "'.to'"))
+    return Value::invalid();
+  if (v.type().isPointer) {
+    error(loc, "cannot convert a pointer (" + v.type().str() + ") to " +
+                   getScalarKindName(kind));
+    return Value::invalid();
+  }
+  return Value::ofExpr(castTo(std::move(v.expr), kind, loc));
+}
+
+/// A common promoted element type for several values (where, fma, ...).
+static std::optional<ScalarKind> promoteAll(Sema &sema,
+                                            llvm::ArrayRef<Value *> values,
+                                            SourceLoc loc,
+                                            llvm::StringRef what) {
+  Value *acc = values[0];
+  std::optional<ScalarKind> kind = acc->type().elem;
+  Value tmp;
+  for (size_t i = 1; i < values.size(); ++i) {
+    kind = sema.computationType(*acc, *values[i], false, loc, what);
+    if (!kind)
+      return std::nullopt;
+    bool weak = acc->weak && acc->getConst() && values[i]->weak &&
+                values[i]->getConst();
+    tmp = Value::ofExpr(std::make_unique<ck::ConstantExpr>(
+                            TType(*kind), loc, ConstValue::getInt(0)),
+                        weak);
+    if (!weak)
+      tmp.expr = std::make_unique<ck::VarRefExpr>(TType(*kind), loc, "");
+    acc = &tmp;
+  }
+  return kind;
+}
+
+Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
+  if (name == "load")
+    return builtinLoad(args, loc);
+  if (name == "store")
+    return builtinStore(args, loc);
+  if (name == "atomic_add")
+    return builtinAtomicAdd(args, loc);
+  if (name == "dot")
+    return builtinDot(args, loc);
+  if ((name == "max" || name == "min") && args.args.size() >= 2 &&
+      args.args[0].isExpr() && args.args[0].type().isScalar()) {
+    // Python's max(a, b, ...) on scalars.
+    Value acc = std::move(args.args[0]);
+    for (size_t i = 1; i < args.args.size() && !acc.isInvalid(); ++i) {
+      CallArgs pair;
+      pair.loc = loc;
+      pair.args.push_back(std::move(acc));
+      pair.args.push_back(std::move(args.args[i]));
+      pair.argLocs = {args.argLocs[0], args.argLocs[i]};
+      acc = callBuiltin(name == "max" ? "maximum" : "minimum", pair, loc);
+    }
+    return acc;
+  }
+  if (llvm::is_contained({"sum", "max", "min", "argmax", "argmin"}, name))
+    return builtinReduce(name, args, loc);
+  if (isMathName(name))
+    return builtinMath(name, args, loc);
+  if (llvm::is_contained(
+          {"trans", "reshape", "view", "broadcast_to", "expand_dims"}, name))
+    return builtinShape(name, args, loc);
+  if (llvm::is_contained({"zeros", "full", "zeros_like"}, name))
+    return builtinCreation(name, args, loc);
+  return builtinMisc(name, args, loc);
+}
+
+Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
+  std::vector<Value> slots;
+  if (name == "program_id" || name == "num_programs") {
+    if (!bindArgs(args, name, {"axis"}, 1, slots))
+      return Value::invalid();
+    auto axis =
+        requireConstInt(slots[0], args.loc, "the axis of '" + name.str() + "'");
+    if (!axis)
+      return Value::invalid();
+    if (*axis < 0 || *axis > 2) {
+      error(args.argLocs.empty() ? loc : args.argLocs[0],
+            "the axis of '" + name + "' must be 0, 1 or 2; got " +
+                llvm::Twine(*axis));
+      return Value::invalid();
+    }
+    if (name == "program_id")
+      return Value::ofExpr(std::make_unique<ck::ProgramIdExpr>(
+          TType(ScalarKind::I32), loc, static_cast<int>(*axis)));
+    return Value::ofExpr(std::make_unique<ck::NumProgramsExpr>(
+        TType(ScalarKind::I32), loc, static_cast<int>(*axis)));
+  }
+  if (name == "arange") {
+    if (!bindArgs(args, name, {"start", "end"}, 2, slots))
+      return Value::invalid();
+    auto start =
+        requireConstInt(slots[0], args.argLocs[0], "'start' of arange");
+    auto end = requireConstInt(slots[1], args.argLocs[1], "'end' of arange");
+    if (!start || !end)
+      return Value::invalid();
+    if (*end <= *start) {
+      error(loc, "arange(" + llvm::Twine(*start) + ", " + llvm::Twine(*end) +
+                     ") is empty; 'end' must be greater than 'start'");
+      return Value::invalid();
+    }
+    if (*start < INT32_MIN || *end > INT32_MAX) {
+      error(loc, "the bounds of arange must fit in i32");
+      return Value::invalid();
+    }
+    int64_t n = *end - *start;
+    if (!llvm::isPowerOf2_64(static_cast<uint64_t>(n))) {
+      error(loc, "arange(" + llvm::Twine(*start) + ", " + llvm::Twine(*end) +
+                     ") has " + llvm::Twine(n) +
+                     " elements, which is not a power of two; use a "
+                     "power-of-two length (e.g. " +
+                     llvm::Twine(llvm::NextPowerOf2(n)) +
+                     ") and mask the extra elements");
+      return Value::invalid();
+    }
+    if (!checkShape({n}, loc))
+      return Value::invalid();
+    return Value::ofExpr(std::make_unique<ck::MakeRangeExpr>(
+        TType(ScalarKind::I32, false, {n}), loc, *start, *end));
+  }
+  if (name == "cdiv") {
+    if (!bindArgs(args, name, {"x", "div"}, 2, slots))
+      return Value::invalid();
+    for (size_t i = 0; i < 2; ++i) {
+      if (!requireExpr(slots[i], args.loc, "'cdiv'"))
+        return Value::invalid();
+      if (!slots[i].type().isInteger()) {
+        error(args.argLocs.size() > i ? args.argLocs[i] : loc,
+              "cdiv expects integers; got " + slots[i].type().str());
+        return Value::invalid();
+      }
+    }
+    // (x + div - 1) // div, with `div` evaluated once.
+    Value div = materializeTrivial(std::move(slots[1]), loc, "cdiv");
+    Value sum =
+        binaryOp(ast::BinaryOp::Add, std::move(slots[0]), div.clone(), loc);
+    Value minusOne = binaryOp(ast::BinaryOp::Sub, std::move(sum),
+                              makeConst(ConstValue::getInt(1), loc), loc);
+    return binaryOp(ast::BinaryOp::FloorDiv, std::move(minusOne),
+                    std::move(div), loc);
+  }
+  if (name == "maximum" || name == "minimum") {
+    if (!bindArgs(args, name, {"x", "y", "propagate_nan"}, 2, slots))
+      return Value::invalid();
+    Value &a = slots[0], &b = slots[1];
+    if (!requireExpr(a, args.loc, "'" + name.str() + "'") ||
+        !requireExpr(b, args.loc, "'" + name.str() + "'"))
+      return Value::invalid();
+    if (a.type().isPointer || b.type().isPointer) {
+      error(loc, "'" + name + "' does not accept pointers");
+      return Value::invalid();
+    }
+    bool isMax = name == "maximum";
+    if (a.getConst() && b.getConst() && a.weak && b.weak) {
+      Value gt =
+          foldBinary(ast::BinaryOp::Gt, *a.getConst(), *b.getConst(), loc);
+      if (gt.isInvalid())
+        return gt;
+      bool pickA = gt.getConst()->isTruthy() == isMax;
+      return std::move(pickA ? a : b);
+    }
+    auto kind = computationType(a, b, false, loc, name);
+    if (!kind)
+      return Value::invalid();
+    ExprPtr x = castTo(std::move(a.expr), *kind, loc);
+    ExprPtr y = castTo(std::move(b.expr), *kind, loc);
+    if (!broadcastPair(x, y, loc, "'" + name.str() + "'"))
+      return Value::invalid();
+    TType type = x->getType();
+    return Value::ofExpr(std::make_unique<ck::BinaryExpr>(
+        type, loc, isMax ? ck::BinaryOp::Max : ck::BinaryOp::Min, std::move(x),
+        std::move(y)));
+  }
+  if (name == "where") {
+    if (!bindArgs(args, name, {"condition", "x", "y"}, 3, slots))
+      return Value::invalid();
+    for (Value &v : slots)
+      if (!requireExpr(v, args.loc, "'where'"))
+        return Value::invalid();
+    Value &a = slots[1], &b = slots[2];
+    ScalarKind kind = a.type().elem;
+    bool pointers = a.type().isPointer || b.type().isPointer;
+    if (pointers) {
+      if (a.type().getScalarType() != b.type().getScalarType()) {
+        error(loc, "where() between " + a.type().str() + " and " +
+                       b.type().str() + " is not supported");
+        return Value::invalid();
+      }
+    } else {
+      auto k = promoteAll(*this, {&a, &b}, loc, "where");
+      if (!k)
+        return Value::invalid();
+      kind = *k;
+    }
+    ExprPtr c = toBool(std::move(slots[0].expr), loc);
+    ExprPtr x = castTo(std::move(a.expr), kind, loc);
+    ExprPtr y = castTo(std::move(b.expr), kind, loc);
+    auto shape =
+        broadcastShapes(c->getType().shape, x->getType().shape, loc, "'where'");
+    if (!shape)
+      return Value::invalid();
+    shape = broadcastShapes(*shape, y->getType().shape, loc, "'where'");
+    if (!shape)
+      return Value::invalid();
+    c = broadcastTo(std::move(c), *shape, loc);
+    x = broadcastTo(std::move(x), *shape, loc);
+    y = broadcastTo(std::move(y), *shape, loc);
+    TType type = x->getType();
+    return Value::ofExpr(std::make_unique<ck::SelectExpr>(
+        type, loc, std::move(c), std::move(x), std::move(y)));
+  }
+  if (name == "fma") {
+    if (!bindArgs(args, name, {"x", "y", "z"}, 3, slots))
+      return Value::invalid();
+    for (Value &v : slots)
+      if (!requireExpr(v, args.loc, "'fma'"))
+        return Value::invalid();
+    auto kind =
+        promoteAll(*this, {&slots[0], &slots[1], &slots[2]}, loc, "fma");
+    if (!kind)
+      return Value::invalid();
+    if (!isFloatKind(*kind))
+      kind = ScalarKind::F32;
+    std::vector<ExprPtr> ops;
+    std::vector<int64_t> shape;
+    for (Value &v : slots) {
+      if (v.type().isPointer) {
+        error(loc, "'fma' does not accept pointers");
+        return Value::invalid();
+      }
+      ops.push_back(castTo(std::move(v.expr), *kind, loc));
+      auto s =
+          broadcastShapes(shape, ops.back()->getType().shape, loc, "'fma'");
+      if (!s)
+        return Value::invalid();
+      shape = *s;
+    }
+    for (ExprPtr &op : ops)
+      op = broadcastTo(std::move(op), shape, loc);
+    TType type(*kind, false, shape);
+    return Value::ofExpr(std::make_unique<ck::FmaExpr>(
+        type, loc, std::move(ops[0]), std::move(ops[1]), std::move(ops[2])));
+  }
+  if (name == "cast") {
+    if (!bindArgs(args, name,
+                  {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2,
+                  slots))
+      return Value::invalid();
+    auto kind = requireDType(slots[1], args.loc, "'cast'");
+    if (!kind)
+      return Value::invalid();
+    return castValue(std::move(slots[0]), *kind, loc);
+  }
+  if (name == "multiple_of" || name == "max_contiguous") {
+    if (!bindArgs(args, name, {"input", "values"}, 2, slots) ||
+        !requireExpr(slots[0], args.loc, "'" + name.str() + "'"))
+      return Value::invalid();
+    std::vector<int64_t> values;
+    if (slots[1].kind == Value::Kind::Tuple) {
+      for (Value &v : slots[1].elements) {
+        auto n =
+            requireConstInt(v, args.loc, "the values of '" + name.str() + "'");
+        if (!n)
+          return Value::invalid();
+        values.push_back(*n);
+      }
+    } else {
+      auto n = requireConstInt(slots[1], args.loc,
+                               "the value of '" + name.str() + "'");
+      if (!n)
+        return Value::invalid();
+      values.push_back(*n);
+    }
+    for (int64_t v : values)
+      if (v < 1) {
+        error(loc, "the values of '" + name + "' must be positive");
+        return Value::invalid();
+      }
+    int64_t rank = slots[0].type().getRank();
+    if (values.size() != 1 && static_cast<int64_t>(values.size()) != rank) {
+      error(loc, "'" + name + "' needs one value per dimension (" +
+                     llvm::Twine(rank) + ")");
+      return Value::invalid();
+    }
+    TType type = slots[0].type();
+    return Value::ofExpr(std::make_unique<ck::HintExpr>(
+        type, loc,
+        name == "multiple_of" ? ck::HintKind::MultipleOf
+                              : ck::HintKind::MaxContiguous,
+        values, std::move(slots[0].expr)));
+  }
+  if (name == "static_assert") {
+    if (!bindArgs(args, name, {"cond", "msg"}, 1, slots))
+      return Value::invalid();
+    const ConstValue *c = slots[0].getConst();
+    if (!c && !slots[0].isNone()) {
+      error(loc, "the condition of static_assert must be a compile-time "
+                 "constant");
+      return Value::invalid();
+    }
+    if (!c || !c->isTruthy()) {
+      std::string msg = slots[1].kind == Value::Kind::String
+                            ? ": " + slots[1].str
+                            : std::string();
+      error(loc, "static assertion failed" + msg);
+    }
+    return Value::none();
+  }
+  if (name == "static_print") {
+    std::string text;
+    for (Value &v : args.args) {
+      if (!text.empty())
+        text += " ";
+      if (v.kind == Value::Kind::String)
+        text += v.str;
+      else if (const ConstValue *c = v.getConst())
+        text += c->str();
+      else
+        text += v.describe();
+    }
+    diags.remark(loc, "static_print: " + text);
+    return Value::none();
+  }
+  if (name == "device_print" || name == "print") {
+    std::string prefix;
+    size_t first = 0;
+    if (!args.args.empty() && args.args[0].kind == Value::Kind::String) {
+      prefix = args.args[0].str;
+      first = 1;
+    }
+    auto stmt = std::make_unique<ck::DevicePrintStmt>(loc, prefix);
+    for (size_t i = first; i < args.args.size(); ++i) {
+      if (!requireExpr(args.args[i], args.argLocs[i], "'device_print'"))
+        return Value::invalid();
+      stmt->args.push_back(std::move(args.args[i].expr));
+    }
+    emit(std::move(stmt));
+    return Value::none();
+  }
+  if (name == "float" || name == "int") {
+    if (!bindArgs(args, name, {"x"}, 1, slots))
+      return Value::invalid();
+    Value &x = slots[0];
+    if (name == "float" && x.kind == Value::Kind::String) {
+      std::optional<ConstValue> v =
+          parseConstValue(llvm::StringRef(x.str).lower());
+      if (!v) {
+        std::string s = llvm::StringRef(x.str).trim().lower();
+        if (s == "+inf" || s == "infinity" || s == "+infinity")
+          v = ConstValue::getFloat(INFINITY);
+        else if (s == "-infinity")
+          v = ConstValue::getFloat(-INFINITY);
+      }
+      if (!v) {
+        error(args.argLocs[0],
+              "could not convert string '" + x.str + "' to float");
+        return Value::invalid();
+      }
+      return makeConst(ConstValue::getFloat(v->getAsDouble()), loc);
+    }
+    const ConstValue *c = x.getConst();
+    if (!c) {
+      error(loc,
+            "'" + name +
+                "(...)' needs a compile-time constant; use "
+                ".to(tl.float32) / .to(tl.int32) to convert run-time values");
+      return Value::invalid();
+    }
+    if (name == "float")
+      return makeConst(ConstValue::getFloat(c->getAsDouble()), loc);
+    return makeConst(
+        ConstValue::getInt(c->isFloat() ? static_cast<int64_t>(c->floatValue)
+                                        : c->intValue),
+        loc);
+  }
+  if (name == "range" || name == "static_range") {
+    error(loc, "'" + name +
+                   "' can only be used as the iterable of a 'for' "
+                   "loop");
+    return Value::invalid();
+  }
+  error(loc, "unknown function '" + name + "'");
+  return Value::invalid();
+}

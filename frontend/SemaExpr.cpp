@@ -1,0 +1,527 @@
+//===- SemaExpr.cpp - Expressions, promotion and broadcasting -------------===//
+//
+// Elaboration of expressions: literals, names, attributes, operators and
+// subscripts. Implements Triton's type promotion (weak Python-number
+// constants, int/float mixes, f16+bf16 -> f32, unsigned rules), NumPy
+// broadcasting made explicit (splat, expand_dims, broadcast), pointer
+// arithmetic, and folding of compile-time constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SemaImpl.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <cmath>
+
+using namespace tilec;
+using namespace tilec::sema;
+namespace ck = tilec::checked;
+
+//===----------------------------------------------------------------------===//
+// Constants, casts, shapes
+//===----------------------------------------------------------------------===//
+
+Value Sema::makeConst(const ConstValue &v, SourceLoc loc) {
+  ScalarKind kind = ScalarKind::F32;
+  if (v.isBool())
+    kind = ScalarKind::I1;
+  else if (v.isInt())
+    kind = (v.intValue >= INT32_MIN && v.intValue <= INT32_MAX)
+               ? ScalarKind::I32
+               : ScalarKind::I64;
+  return Value::ofExpr(std::make_unique<ck::ConstantExpr>(TType(kind), loc, v),
+                       /*weak=*/true);
+}
+
+/// Converts a constant to the representation used for element `kind`.
+static ConstValue convertConst(const ConstValue &v, ScalarKind kind) {
+  if (isFloatKind(kind))
+    return ConstValue::getFloat(v.getAsDouble());
+  if (kind == ScalarKind::I1)
+    return ConstValue::getBool(v.isTruthy());
+  if (v.isFloat()) {
+    double d = v.floatValue;
+    if (std::isnan(d))
+      return ConstValue::getInt(0);
+    d = std::trunc(d);
+    if (d >= 9.2e18)
+      return ConstValue::getInt(INT64_MAX);
+    if (d <= -9.2e18)
+      return ConstValue::getInt(INT64_MIN);
+    return ConstValue::getInt(static_cast<int64_t>(d));
+  }
+  unsigned width = getBitWidth(kind);
+  int64_t x = v.intValue;
+  if (width < 64) {
+    uint64_t mask = (uint64_t(1) << width) - 1;
+    uint64_t bits = static_cast<uint64_t>(x) & mask;
+    if (!isUnsignedKind(kind) && (bits >> (width - 1)) & 1)
+      bits |= ~mask;
+    x = static_cast<int64_t>(bits);
+  }
+  return ConstValue::getInt(x);
+}
+
+ExprPtr Sema::makeConstExpr(const ConstValue &v, TType type, SourceLoc loc) {
+  ConstValue c = convertConst(v, type.elem);
+  return std::make_unique<ck::ConstantExpr>(std::move(type), loc, c);
+}
+
+ExprPtr Sema::castTo(ExprPtr e, ScalarKind kind, SourceLoc loc) {
+  if (!e || e->getType().isPointer || e->getType().elem == kind)
+    return e;
+  if (auto *c = llvm::dyn_cast<ck::ConstantExpr>(e.get()))
+    return makeConstExpr(c->value, c->getType().withElem(kind), c->getLoc());
+  TType type = e->getType().withElem(kind);
+  return std::make_unique<ck::CastExpr>(type, loc, std::move(e));
+}
+
+ExprPtr Sema::toBool(ExprPtr e, SourceLoc loc) {
+  if (!e || e->getType().elem == ScalarKind::I1 || e->getType().isPointer)
+    return e;
+  TType type = e->getType();
+  ExprPtr zero = makeConstExpr(ConstValue::getInt(0), type, loc);
+  return std::make_unique<ck::BinaryExpr>(type.withElem(ScalarKind::I1), loc,
+                                          ck::BinaryOp::Ne, std::move(e),
+                                          std::move(zero));
+}
+
+bool Sema::checkShape(llvm::ArrayRef<int64_t> shape, SourceLoc loc) {
+  int64_t numel = 1;
+  for (int64_t d : shape) {
+    if (d < 1 || !llvm::isPowerOf2_64(static_cast<uint64_t>(d))) {
+      error(loc, "block dimension " + llvm::Twine(d) +
+                     " is not a power of two (shape " + formatShape(shape) +
+                     "); pad the block and mask the extra elements");
+      return false;
+    }
+    numel = numel > kMaxBlockElements ? numel : numel * d;
+  }
+  if (numel > kMaxBlockElements) {
+    std::string count = std::to_string(numel);
+    if (numel > (int64_t(1) << 40))
+      count = "more than 2^40";
+    error(loc, "block of " + count + " elements (shape " + formatShape(shape) +
+                   ") exceeds the limit of " + llvm::Twine(kMaxBlockElements) +
+                   " (2^20) elements per block");
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::vector<int64_t>>
+Sema::broadcastShapes(llvm::ArrayRef<int64_t> a, llvm::ArrayRef<int64_t> b,
+                      SourceLoc loc, llvm::StringRef what) {
+  size_t rank = std::max(a.size(), b.size());
+  std::vector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1) {
+      error(loc, "shape mismatch in " + what + ": " + formatShape(a) + " and " +
+                     formatShape(b) + " cannot be broadcast together");
+      return std::nullopt;
+    }
+    result[i] = std::max(da, db);
+  }
+  if (!checkShape(result, loc))
+    return std::nullopt;
+  return result;
+}
+
+ExprPtr Sema::broadcastTo(ExprPtr e, llvm::ArrayRef<int64_t> shape,
+                          SourceLoc loc) {
+  const TType &t = e->getType();
+  if (llvm::ArrayRef<int64_t>(t.shape) == shape)
+    return e;
+  if (t.isScalar()) {
+    TType type = t.withShape(shape);
+    if (auto *c = llvm::dyn_cast<ck::ConstantExpr>(e.get()))
+      return std::make_unique<ck::ConstantExpr>(type, c->getLoc(), c->value);
+    return std::make_unique<ck::SplatExpr>(type, loc, std::move(e));
+  }
+  while (e->getType().shape.size() < shape.size()) {
+    std::vector<int64_t> s = e->getType().shape;
+    s.insert(s.begin(), 1);
+    TType type = e->getType().withShape(s);
+    if (auto *c = llvm::dyn_cast<ck::ConstantExpr>(e.get()))
+      e = std::make_unique<ck::ConstantExpr>(type, c->getLoc(), c->value);
+    else
+      e = std::make_unique<ck::ExpandDimsExpr>(type, loc, std::move(e), 0);
+  }
+  if (llvm::ArrayRef<int64_t>(e->getType().shape) == shape)
+    return e;
+  TType type = e->getType().withShape(shape);
+  if (auto *c = llvm::dyn_cast<ck::ConstantExpr>(e.get()))
+    return std::make_unique<ck::ConstantExpr>(type, c->getLoc(), c->value);
+  return std::make_unique<ck::BroadcastExpr>(type, loc, std::move(e));
+}
+
+bool Sema::broadcastPair(ExprPtr &a, ExprPtr &b, SourceLoc loc,
+                         llvm::StringRef what) {
+  auto shape =
+      broadcastShapes(a->getType().shape, b->getType().shape, loc, what);
+  if (!shape)
+    return false;
+  a = broadcastTo(std::move(a), *shape, loc);
+  b = broadcastTo(std::move(b), *shape, loc);
+  return true;
+}
+
+bool Sema::requireExpr(const Value &v, SourceLoc loc, llvm::StringRef what) {
+  if (v.isExpr())
+    return true;
+  if (!v.isInvalid())
+    error(loc, "expected a value for " + what + ", got " + v.describe());
+  return false;
+}
+
+std::optional<int64_t> Sema::requireConstInt(const Value &v, SourceLoc loc,
+                                             llvm::StringRef what) {
+  if (v.isInvalid())
+    return std::nullopt;
+  const ConstValue *c = v.getConst();
+  if (!c || c->isFloat()) {
+    error(loc, "expected a compile-time constant (constexpr) integer for " +
+                   what +
+                   (v.isExpr() ? ", got a run-time " + v.describe()
+                               : ", got " + v.describe()));
+    return std::nullopt;
+  }
+  return c->intValue;
+}
+
+std::optional<std::vector<int64_t>>
+Sema::requireShape(const Value &v, SourceLoc loc, llvm::StringRef what) {
+  std::vector<int64_t> shape;
+  if (v.kind == Value::Kind::Tuple) {
+    for (const Value &el : v.elements) {
+      auto d = requireConstInt(el, loc, what);
+      if (!d)
+        return std::nullopt;
+      shape.push_back(*d);
+    }
+  } else {
+    auto d = requireConstInt(v, loc, what);
+    if (!d)
+      return std::nullopt;
+    shape.push_back(*d);
+  }
+  if (!checkShape(shape, loc))
+    return std::nullopt;
+  return shape;
+}
+
+std::optional<ScalarKind> Sema::requireDType(const Value &v, SourceLoc loc,
+                                             llvm::StringRef what) {
+  if (v.kind == Value::Kind::DType)
+    return v.dtype;
+  if (!v.isInvalid())
+    error(loc, "expected a dtype (tl.float32, tl.int64, ...) for " + what +
+                   ", got " + v.describe());
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Type promotion
+//===----------------------------------------------------------------------===//
+
+/// bool < uint < int < float, as in Triton's scalar promotion.
+static int kindClass(ScalarKind k) {
+  if (k == ScalarKind::I1)
+    return 0;
+  if (isUnsignedKind(k))
+    return 1;
+  return isFloatKind(k) ? 3 : 2;
+}
+
+static ScalarKind integerPromote(ScalarKind a, ScalarKind b) {
+  if (a == ScalarKind::I1)
+    return b;
+  if (b == ScalarKind::I1)
+    return a;
+  unsigned wa = getBitWidth(a), wb = getBitWidth(b);
+  bool ua = isUnsignedKind(a), ub = isUnsignedKind(b);
+  if (ua == ub)
+    return wa >= wb ? a : b;
+  ScalarKind u = ua ? a : b, s = ua ? b : a;
+  return getBitWidth(u) >= getBitWidth(s) ? u : s;
+}
+
+std::optional<ScalarKind> Sema::computationType(const Value &a, const Value &b,
+                                                bool divOrMod, SourceLoc loc,
+                                                llvm::StringRef op) {
+  ScalarKind ka = a.type().elem, kb = b.type().elem;
+  bool wa = a.weak && a.getConst(), wb = b.weak && b.getConst();
+  auto isHalf = [](ScalarKind k) {
+    return k == ScalarKind::F16 || k == ScalarKind::BF16;
+  };
+  if (wa != wb) {
+    ScalarKind weak = wa ? ka : kb, strong = wa ? kb : ka;
+    if (kindClass(weak) <= kindClass(strong))
+      return divOrMod && isHalf(strong) ? ScalarKind::F32 : strong;
+  }
+  if (ka == ScalarKind::F64 || kb == ScalarKind::F64)
+    return ScalarKind::F64;
+  if (ka == ScalarKind::F32 || kb == ScalarKind::F32)
+    return ScalarKind::F32;
+  if (isHalf(ka) || isHalf(kb)) {
+    if (divOrMod)
+      return ScalarKind::F32;
+    if (isHalf(ka) && isHalf(kb) && ka != kb)
+      return ScalarKind::F32;
+    return isHalf(ka) ? ka : kb;
+  }
+  if (divOrMod && ka != ScalarKind::I1 && kb != ScalarKind::I1 &&
+      isUnsignedKind(ka) != isUnsignedKind(kb)) {
+    error(loc, "cannot use '" + op + "' with " + a.type().str() + " and " +
+                   b.type().str() +
+                   " because they have different signedness; convert one "
+                   "with .to(...)");
+    return std::nullopt;
+  }
+  return integerPromote(ka, kb);
+}
+
+//===----------------------------------------------------------------------===//
+// Expressions
+//===----------------------------------------------------------------------===//
+
+Value Sema::elabExpr(const ast::Expr &e) {
+  SourceLoc loc = e.getLoc();
+  switch (e.getKind()) {
+  case ast::Expr::Kind::Int: {
+    uint64_t v = llvm::cast<ast::IntLiteral>(e).value;
+    if (v > static_cast<uint64_t>(INT64_MAX)) {
+      error(loc, "integer literal is too large for i64");
+      return Value::invalid();
+    }
+    return makeConst(ConstValue::getInt(static_cast<int64_t>(v)), loc);
+  }
+  case ast::Expr::Kind::Float:
+    return makeConst(
+        ConstValue::getFloat(llvm::cast<ast::FloatLiteral>(e).value), loc);
+  case ast::Expr::Kind::Bool:
+    return makeConst(ConstValue::getBool(llvm::cast<ast::BoolLiteral>(e).value),
+                     loc);
+  case ast::Expr::Kind::None:
+    return Value::none();
+  case ast::Expr::Kind::String:
+    return Value::ofString(llvm::cast<ast::StringLiteral>(e).value);
+  case ast::Expr::Kind::Name:
+    return elabName(llvm::cast<ast::NameExpr>(e));
+  case ast::Expr::Kind::Attribute:
+    return elabAttribute(llvm::cast<ast::AttributeExpr>(e));
+  case ast::Expr::Kind::Call:
+    return elabCall(llvm::cast<ast::CallExpr>(e));
+  case ast::Expr::Kind::Subscript:
+    return elabSubscript(llvm::cast<ast::SubscriptExpr>(e));
+  case ast::Expr::Kind::Slice:
+    error(loc, "a slice is only allowed inside a subscript");
+    return Value::invalid();
+  case ast::Expr::Kind::Unary: {
+    auto &u = llvm::cast<ast::UnaryExpr>(e);
+    return unaryOp(u.op, elabExpr(*u.operand), loc);
+  }
+  case ast::Expr::Kind::Binary: {
+    auto &b = llvm::cast<ast::BinaryExpr>(e);
+    Value lhs = elabExpr(*b.lhs);
+    // `and`/`or` short-circuit on compile-time values.
+    if (b.op == ast::BinaryOp::And || b.op == ast::BinaryOp::Or) {
+      std::optional<bool> c;
+      if (lhs.isNone())
+        c = false;
+      else if (const ConstValue *cv = lhs.getConst())
+        c = cv->isTruthy();
+      if (c)
+        return (*c == (b.op == ast::BinaryOp::Or)) ? std::move(lhs)
+                                                   : elabExpr(*b.rhs);
+    }
+    Value rhs = elabExpr(*b.rhs);
+    return binaryOp(b.op, std::move(lhs), std::move(rhs), loc);
+  }
+  case ast::Expr::Kind::Tuple: {
+    Value v;
+    v.kind = Value::Kind::Tuple;
+    for (const auto &el : llvm::cast<ast::TupleExpr>(e).elements) {
+      v.elements.push_back(elabExpr(*el));
+      if (v.elements.back().isInvalid())
+        return Value::invalid();
+    }
+    return v;
+  }
+  case ast::Expr::Kind::Ternary:
+    return elabTernary(llvm::cast<ast::TernaryExpr>(e));
+  }
+  return Value::invalid();
+}
+
+Value Sema::elabName(const ast::NameExpr &e) {
+  const std::string &name = e.name;
+  SourceLoc loc = e.getLoc();
+  if (frame->env.count(name))
+    return lookupName(name, loc);
+  if (name == "inf")
+    return makeConst(ConstValue::getFloat(INFINITY), loc);
+  if (name == "nan")
+    return makeConst(ConstValue::getFloat(NAN), loc);
+  if (std::optional<ScalarKind> k = parseScalarKindName(name))
+    return Value::ofDType(*k);
+  if (name == "tl" || name == "triton") {
+    error(loc, "'" + name + "' is a module; use it as " + name + ".NAME");
+    return Value::invalid();
+  }
+  if (isBuiltinName(name) || module.lookup(name)) {
+    error(loc, "'" + name + "' is a function; call it with (...)");
+    return Value::invalid();
+  }
+  std::string hint = findClosestName(name, visibleNames());
+  error(loc,
+        "unknown name '" + name + "'" +
+            (hint.empty() ? std::string() : "; did you mean '" + hint + "'?"));
+  return Value::invalid();
+}
+
+Value Sema::elabAttribute(const ast::AttributeExpr &e) {
+  if (auto *base = llvm::dyn_cast<ast::NameExpr>(e.base.get())) {
+    if ((base->name == "tl" || base->name == "triton") &&
+        !frame->env.count(base->name)) {
+      if (std::optional<ScalarKind> k = parseScalarKindName(e.attr))
+        return Value::ofDType(*k);
+      if (e.attr == "language" || e.attr == "math")
+        return Value::invalid();
+      if (isBuiltinName(e.attr)) {
+        error(e.attrLoc, "'tl." + e.attr +
+                             "' is a function; call it with "
+                             "(...)");
+        return Value::invalid();
+      }
+      std::vector<std::string> names = builtinNames();
+      std::string hint = findClosestName(e.attr, names);
+      error(e.attrLoc,
+            "unknown name 'tl." + e.attr + "'" +
+                (hint.empty() ? std::string()
+                              : "; did you mean 'tl." + hint + "'?"));
+      return Value::invalid();
+    }
+  }
+  Value base = elabExpr(*e.base);
+  if (base.isInvalid())
+    return base;
+  if (base.isExpr()) {
+    const TType &t = base.type();
+    if (e.attr == "dtype") {
+      if (t.isPointer) {
+        error(e.attrLoc, "'.dtype' of a pointer is not supported");
+        return Value::invalid();
+      }
+      return Value::ofDType(t.elem);
+    }
+    if (e.attr == "shape") {
+      Value v;
+      v.kind = Value::Kind::Tuple;
+      for (int64_t d : t.shape)
+        v.elements.push_back(makeConst(ConstValue::getInt(d), e.attrLoc));
+      return v;
+    }
+    if (e.attr == "T") {
+      CallArgs args;
+      args.loc = e.attrLoc;
+      args.args.push_back(std::move(base));
+      args.argLocs.push_back(e.getLoc());
+      return callBuiltin("trans", args, e.attrLoc);
+    }
+  }
+  error(e.attrLoc,
+        "a " + base.describe() + " value has no attribute '" + e.attr + "'");
+  return Value::invalid();
+}
+
+Value Sema::elabSubscript(const ast::SubscriptExpr &e) {
+  Value base = elabExpr(*e.base);
+  if (base.isInvalid())
+    return base;
+  if (base.kind == Value::Kind::Tuple) {
+    if (e.indices.size() != 1) {
+      error(e.getLoc(), "a tuple takes a single index");
+      return Value::invalid();
+    }
+    Value idx = elabExpr(*e.indices[0]);
+    auto i = requireConstInt(idx, e.indices[0]->getLoc(), "a tuple index");
+    if (!i)
+      return Value::invalid();
+    int64_t n = static_cast<int64_t>(base.elements.size());
+    int64_t k = *i < 0 ? *i + n : *i;
+    if (k < 0 || k >= n) {
+      error(e.indices[0]->getLoc(), "tuple index " + llvm::Twine(*i) +
+                                        " out of range for a tuple of " +
+                                        llvm::Twine(n));
+      return Value::invalid();
+    }
+    return std::move(base.elements[k]);
+  }
+  if (!requireExpr(base, e.getLoc(), "subscript"))
+    return Value::invalid();
+  int64_t rank = base.type().getRank();
+  int64_t slices = 0;
+  for (const auto &idx : e.indices) {
+    auto *slice = llvm::dyn_cast<ast::SliceExpr>(idx.get());
+    if (slice && !slice->lower && !slice->upper && !slice->step) {
+      ++slices;
+      continue;
+    }
+    if (llvm::isa<ast::NoneLiteral>(*idx))
+      continue;
+    error(idx->getLoc(), "only ':' and 'None' are supported when indexing a "
+                         "block (e.g. x[:, None]); blocks cannot be sliced or "
+                         "indexed element by element");
+    return Value::invalid();
+  }
+  if (slices > rank) {
+    error(e.getLoc(), "too many ':' indices (" + llvm::Twine(slices) +
+                          ") for a block of rank " + llvm::Twine(rank) + " (" +
+                          base.type().str() + ")");
+    return Value::invalid();
+  }
+  ExprPtr x = std::move(base.expr);
+  if (x->getType().isScalar()) {
+    std::vector<int64_t> ones(e.indices.size(), 1);
+    return Value::ofExpr(broadcastTo(std::move(x), ones, e.getLoc()));
+  }
+  int64_t pos = 0;
+  for (const auto &idx : e.indices) {
+    if (!llvm::isa<ast::NoneLiteral>(*idx)) {
+      ++pos;
+      continue;
+    }
+    std::vector<int64_t> shape = x->getType().shape;
+    shape.insert(shape.begin() + pos, 1);
+    TType type = x->getType().withShape(shape);
+    x = std::make_unique<ck::ExpandDimsExpr>(type, e.getLoc(), std::move(x),
+                                             pos);
+    ++pos;
+  }
+  return Value::ofExpr(std::move(x));
+}
+
+Value Sema::elabTernary(const ast::TernaryExpr &e) {
+  Value cond = elabExpr(*e.cond);
+  if (cond.isInvalid())
+    return cond;
+  std::optional<bool> c;
+  if (cond.isNone())
+    c = false;
+  else if (const ConstValue *cv = cond.getConst())
+    c = cv->isTruthy();
+  if (c)
+    return elabExpr(*c ? *e.trueValue : *e.falseValue);
+  CallArgs args;
+  args.loc = e.getLoc();
+  args.args.push_back(std::move(cond));
+  args.args.push_back(elabExpr(*e.trueValue));
+  args.args.push_back(elabExpr(*e.falseValue));
+  args.argLocs = {e.cond->getLoc(), e.trueValue->getLoc(),
+                  e.falseValue->getLoc()};
+  return callBuiltin("where", args, e.getLoc());
+}

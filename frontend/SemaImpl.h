@@ -1,0 +1,244 @@
+//===- SemaImpl.h - Internals of semantic analysis --------------*- C++ -*-===//
+//
+// Private to frontend/: the elaboration state shared by Sema.cpp (driver,
+// names, helper inlining), SemaStmt.cpp (statements and control flow),
+// SemaExpr.cpp (operators, promotion, broadcasting, constant folding) and
+// SemaBuiltins.cpp (the built-in functions of SPEC §1.6).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_FRONTEND_SEMAIMPL_H
+#define TILEC_FRONTEND_SEMAIMPL_H
+
+#include "tilec/Frontend/Sema.h"
+
+#include <map>
+#include <set>
+
+namespace tilec {
+namespace sema {
+
+using checked::ExprPtr;
+
+/// A value during elaboration: a typed expression (possibly a compile-time
+/// constant), a dtype, a string, None, or a tuple of values.
+struct Value {
+  enum class Kind { Invalid, Expr, DType, String, None, Tuple };
+  Kind kind = Kind::Invalid;
+  ExprPtr expr;
+  /// A Python-number-like constant (literal, constexpr, folded from those):
+  /// it does not take part in type promotion against a block of the same or
+  /// a higher kind (Triton's rule).
+  bool weak = false;
+  ScalarKind dtype = ScalarKind::I32;
+  std::string str;
+  std::vector<Value> elements;
+
+  static Value invalid() { return Value(); }
+  static Value none() {
+    Value v;
+    v.kind = Kind::None;
+    return v;
+  }
+  static Value ofExpr(ExprPtr e, bool weak = false) {
+    Value v;
+    v.kind = e ? Kind::Expr : Kind::Invalid;
+    v.expr = std::move(e);
+    v.weak = weak;
+    return v;
+  }
+  static Value ofDType(ScalarKind k) {
+    Value v;
+    v.kind = Kind::DType;
+    v.dtype = k;
+    return v;
+  }
+  static Value ofString(std::string s) {
+    Value v;
+    v.kind = Kind::String;
+    v.str = std::move(s);
+    return v;
+  }
+  bool isInvalid() const { return kind == Kind::Invalid; }
+  bool isExpr() const { return kind == Kind::Expr; }
+  bool isNone() const { return kind == Kind::None; }
+  const TType &type() const { return expr->getType(); }
+  /// The constant of a scalar ConstantExpr, or null.
+  const ConstValue *getConst() const;
+  Value clone() const;
+  /// "f32[64]", "tuple", "dtype", "string", "None" for messages.
+  std::string describe() const;
+};
+
+/// What a source name is bound to in a function invocation.
+struct Binding {
+  Binding() = default;
+  Binding(const Binding &o)
+      : value(o.value.clone()), hiddenReason(o.hiddenReason) {}
+  Binding &operator=(const Binding &o) {
+    value = o.value.clone();
+    hiddenReason = o.hiddenReason;
+    return *this;
+  }
+  Binding(Binding &&) = default;
+  Binding &operator=(Binding &&) = default;
+
+  Value value;
+  /// Non-empty when the name is not visible here; the reason for messages.
+  std::string hiddenReason;
+};
+
+/// One function invocation being elaborated (the kernel or an inlined
+/// helper).
+struct Frame {
+  const ast::Function *fn = nullptr;
+  bool isKernel = false;
+  std::map<std::string, Binding> env;
+  /// Source name -> unique checked name, per invocation.
+  std::map<std::string, std::string> checkedNames;
+  /// Set once a `return` was elaborated; the rest is dead code.
+  bool returned = false;
+  Value returnValue;
+  /// Number of enclosing run-time regions (if/for/while) in this frame.
+  int runtimeDepth = 0;
+};
+
+/// Evaluated arguments of a call.
+struct CallArgs {
+  SourceLoc loc;
+  std::vector<Value> args;
+  std::vector<SourceLoc> argLocs;
+  std::vector<std::pair<std::string, Value>> kwargs;
+  std::vector<SourceLoc> kwargLocs;
+};
+
+/// The elaborator.
+class Sema {
+public:
+  Sema(const ast::Module &module, DiagnosticEngine &diags)
+      : module(module), diags(diags) {}
+
+  std::optional<checked::CheckedKernel> run(const ast::Function &kernel,
+                                            const ConstexprBindings &bindings);
+
+  // --- Sema.cpp: names, binding, helpers ---------------------------------
+  void error(SourceLoc loc, const llvm::Twine &msg) { diags.error(loc, msg); }
+  std::string getCheckedName(llvm::StringRef name);
+  std::string freshName(llvm::StringRef hint);
+  void emit(checked::StmtPtr stmt) { curBlock->push_back(std::move(stmt)); }
+  /// Binds source name `name` to `value`, emitting an AssignStmt for
+  /// run-time values.
+  void bind(const std::string &name, Value value, SourceLoc loc);
+  /// Makes `v` trivial (constant, VarRef, non-expr) by assigning run-time
+  /// expressions to fresh names.
+  Value materializeTrivial(Value v, SourceLoc loc, llvm::StringRef hint);
+  Value lookupName(const std::string &name, SourceLoc loc);
+  std::vector<std::string> visibleNames() const;
+  Value callHelper(const ast::Function &fn, CallArgs &args, SourceLoc loc);
+  ExprPtr evalConstDefault(const ast::Expr &e);
+
+  // --- SemaStmt.cpp: statements --------------------------------------------
+  void elabBlock(const ast::Block &block);
+  void elabStmt(const ast::Stmt &stmt);
+  void elabAssign(const ast::AssignStmt &s);
+  void elabAugAssign(const ast::AugAssignStmt &s);
+  void elabIf(const ast::IfStmt &s);
+  void elabFor(const ast::ForStmt &s);
+  void elabStaticFor(const ast::ForStmt &s, CallArgs &args);
+  void elabWhile(const ast::WhileStmt &s);
+  void elabReturn(const ast::ReturnStmt &s);
+  /// Prepares loop-carried names before a run-time loop; returns them.
+  std::vector<std::pair<std::string, checked::NamedType>>
+  prepareCarried(const ast::Block &body, SourceLoc loc,
+                 const std::string &skipName);
+  void finishCarried(
+      std::vector<std::pair<std::string, checked::NamedType>> &carried,
+      std::map<std::string, Binding> &bodyEnv, checked::Block &body,
+      SourceLoc loc, llvm::StringRef what);
+
+  // --- SemaExpr.cpp: expressions ---------------------------------------
+  Value elabExpr(const ast::Expr &e);
+  Value elabName(const ast::NameExpr &e);
+  Value elabAttribute(const ast::AttributeExpr &e);
+  Value elabUnary(const ast::UnaryExpr &e);
+  Value elabSubscript(const ast::SubscriptExpr &e);
+  Value elabTernary(const ast::TernaryExpr &e);
+  Value unaryOp(ast::UnaryOp op, Value v, SourceLoc loc);
+  Value binaryOp(ast::BinaryOp op, Value lhs, Value rhs, SourceLoc loc);
+  Value pointerArith(ast::BinaryOp op, Value lhs, Value rhs, SourceLoc loc);
+  Value foldBinary(ast::BinaryOp op, const ConstValue &a, const ConstValue &b,
+                   SourceLoc loc);
+  /// Makes a constant expression of the natural type of `v` (weak).
+  Value makeConst(const ConstValue &v, SourceLoc loc);
+  ExprPtr makeConstExpr(const ConstValue &v, TType type, SourceLoc loc);
+  /// Result element type of a binary arithmetic op (Triton's rules).
+  std::optional<ScalarKind> computationType(const Value &a, const Value &b,
+                                            bool divOrMod, SourceLoc loc,
+                                            llvm::StringRef op);
+  ExprPtr castTo(ExprPtr e, ScalarKind kind, SourceLoc loc);
+  ExprPtr toBool(ExprPtr e, SourceLoc loc);
+  ExprPtr broadcastTo(ExprPtr e, llvm::ArrayRef<int64_t> shape, SourceLoc loc);
+  std::optional<std::vector<int64_t>> broadcastShapes(llvm::ArrayRef<int64_t> a,
+                                                      llvm::ArrayRef<int64_t> b,
+                                                      SourceLoc loc,
+                                                      llvm::StringRef what);
+  /// Broadcasts both expressions to their common shape.
+  bool broadcastPair(ExprPtr &a, ExprPtr &b, SourceLoc loc,
+                     llvm::StringRef what);
+  /// Checks power-of-two dimensions and the element limit.
+  bool checkShape(llvm::ArrayRef<int64_t> shape, SourceLoc loc);
+  /// Requires an expression value; reports "expected a value" otherwise.
+  bool requireExpr(const Value &v, SourceLoc loc, llvm::StringRef what);
+  std::optional<int64_t> requireConstInt(const Value &v, SourceLoc loc,
+                                         llvm::StringRef what);
+  std::optional<std::vector<int64_t>>
+  requireShape(const Value &v, SourceLoc loc, llvm::StringRef what);
+  std::optional<ScalarKind> requireDType(const Value &v, SourceLoc loc,
+                                         llvm::StringRef what);
+
+  // --- SemaBuiltins.cpp: calls ------------------------------------------
+  Value elabCall(const ast::CallExpr &e);
+  bool evalArgs(const ast::CallExpr &e, CallArgs &args);
+  bool bindArgs(CallArgs &args, llvm::StringRef fnName,
+                llvm::ArrayRef<const char *> params, unsigned numRequired,
+                std::vector<Value> &slots,
+                llvm::ArrayRef<const char *> ignoredKeywords = {});
+  Value callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  Value callMethod(Value self, llvm::StringRef name, CallArgs &args,
+                   SourceLoc loc);
+  Value builtinLoad(CallArgs &args, SourceLoc loc);
+  Value builtinStore(CallArgs &args, SourceLoc loc);
+  Value builtinAtomicAdd(CallArgs &args, SourceLoc loc);
+  Value builtinDot(CallArgs &args, SourceLoc loc);
+  Value builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  Value builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  Value builtinShape(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  Value builtinCreation(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  Value builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  Value castValue(Value v, ScalarKind kind, SourceLoc loc);
+  Value reduce(checked::ReduceKind kind, Value x, std::optional<int64_t> axis,
+               bool keepDims, SourceLoc loc);
+  /// Builds a pointer/mask/value triple broadcast to a common shape.
+  bool prepareMemoryOperands(llvm::StringRef fnName, ExprPtr &ptr,
+                             ExprPtr *value, ExprPtr &mask, SourceLoc loc);
+  static bool isBuiltinName(llvm::StringRef name);
+  static std::vector<std::string> builtinNames();
+
+  const ast::Module &module;
+  DiagnosticEngine &diags;
+  checked::Block *curBlock = nullptr;
+  Frame *frame = nullptr;
+  std::vector<const ast::Function *> callStack;
+  std::set<std::string> usedNames;
+  unsigned nameCounter = 0;
+};
+
+/// Names assigned anywhere in `block` (targets, augmented targets, loop
+/// variables), in first-appearance order.
+void collectAssignedNames(const ast::Block &block,
+                          std::vector<std::string> &names);
+
+} // namespace sema
+} // namespace tilec
+
+#endif // TILEC_FRONTEND_SEMAIMPL_H

@@ -1,0 +1,159 @@
+//===- SemaMath.cpp - Elementwise math and creation builtins --------------===//
+//
+// `exp`, `sqrt`, `tanh`, ... (constant-folded for compile-time operands,
+// computed in f32 for f16/bf16 and integer inputs) and the block creation
+// builtins `zeros`, `full` and `zeros_like`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SemaImpl.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+
+using namespace tilec;
+using namespace tilec::sema;
+namespace ck = tilec::checked;
+
+Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
+  std::vector<Value> slots;
+  if (!bindArgs(args, name, {"x"}, 1, slots))
+    return Value::invalid();
+  Value &x = slots[0];
+  if (!requireExpr(x, args.loc, "'" + name.str() + "'"))
+    return Value::invalid();
+  if (x.type().isPointer) {
+    error(loc, "'" + name + "' expects a number or a block of numbers; got " +
+                   x.type().str());
+    return Value::invalid();
+  }
+  auto fn = llvm::StringSwitch<ck::MathFn>(name)
+                .Case("exp", ck::MathFn::Exp)
+                .Case("exp2", ck::MathFn::Exp2)
+                .Case("log", ck::MathFn::Log)
+                .Case("log2", ck::MathFn::Log2)
+                .Case("sqrt", ck::MathFn::Sqrt)
+                .Case("rsqrt", ck::MathFn::Rsqrt)
+                .Case("abs", ck::MathFn::Abs)
+                .Case("sin", ck::MathFn::Sin)
+                .Case("cos", ck::MathFn::Cos)
+                .Case("tanh", ck::MathFn::Tanh)
+                .Case("erf", ck::MathFn::Erf)
+                .Case("sigmoid", ck::MathFn::Sigmoid)
+                .Case("floor", ck::MathFn::Floor)
+                .Default(ck::MathFn::Ceil);
+  if (const ConstValue *c = x.getConst(); c && x.weak) {
+    double d = c->getAsDouble(), r;
+    switch (fn) {
+    case ck::MathFn::Exp:
+      r = std::exp(d);
+      break;
+    case ck::MathFn::Exp2:
+      r = std::exp2(d);
+      break;
+    case ck::MathFn::Log:
+      r = std::log(d);
+      break;
+    case ck::MathFn::Log2:
+      r = std::log2(d);
+      break;
+    case ck::MathFn::Sqrt:
+      r = std::sqrt(d);
+      break;
+    case ck::MathFn::Rsqrt:
+      r = 1.0 / std::sqrt(d);
+      break;
+    case ck::MathFn::Abs:
+      if (c->isInt())
+        return makeConst(
+            ConstValue::getInt(c->intValue < 0 ? -c->intValue : c->intValue),
+            loc);
+      r = std::fabs(d);
+      break;
+    case ck::MathFn::Sin:
+      r = std::sin(d);
+      break;
+    case ck::MathFn::Cos:
+      r = std::cos(d);
+      break;
+    case ck::MathFn::Tanh:
+      r = std::tanh(d);
+      break;
+    case ck::MathFn::Erf:
+      r = std::erf(d);
+      break;
+    case ck::MathFn::Sigmoid:
+      r = 1.0 / (1.0 + std::exp(-d));
+      break;
+    case ck::MathFn::Floor:
+      r = std::floor(d);
+      break;
+    case ck::MathFn::Ceil:
+      r = std::ceil(d);
+      break;
+    }
+    return makeConst(ConstValue::getFloat(r), loc);
+  }
+  ScalarKind elem = x.type().elem;
+  if (fn == ck::MathFn::Abs && x.type().isInteger()) {
+    TType type = x.type();
+    return Value::ofExpr(
+        std::make_unique<ck::MathExpr>(type, loc, fn, std::move(x.expr)));
+  }
+  ScalarKind computeKind =
+      elem == ScalarKind::F64 ? ScalarKind::F64 : ScalarKind::F32;
+  ExprPtr operand = castTo(std::move(x.expr), computeKind, loc);
+  TType type = operand->getType();
+  ExprPtr result =
+      std::make_unique<ck::MathExpr>(type, loc, fn, std::move(operand));
+  if (elem == ScalarKind::F16 || elem == ScalarKind::BF16)
+    result = castTo(std::move(result), elem, loc);
+  return Value::ofExpr(std::move(result));
+}
+
+Value Sema::builtinCreation(llvm::StringRef name, CallArgs &args,
+                            SourceLoc loc) {
+  std::vector<Value> slots;
+  if (name == "zeros_like") {
+    if (!bindArgs(args, name, {"input", "dtype"}, 1, slots) ||
+        !requireExpr(slots[0], args.loc, "'zeros_like'"))
+      return Value::invalid();
+    TType type = slots[0].type();
+    if (type.isPointer) {
+      error(loc, "zeros_like of a pointer is not supported");
+      return Value::invalid();
+    }
+    if (!slots[1].isNone()) {
+      auto kind = requireDType(slots[1], args.loc, "'dtype'");
+      if (!kind)
+        return Value::invalid();
+      type = type.withElem(*kind);
+    }
+    return Value::ofExpr(makeConstExpr(ConstValue::getInt(0), type, loc));
+  }
+  bool isFull = name == "full";
+  if (isFull ? !bindArgs(args, name, {"shape", "value", "dtype"}, 3, slots)
+             : !bindArgs(args, name, {"shape", "dtype"}, 2, slots))
+    return Value::invalid();
+  auto shape =
+      requireShape(slots[0], args.loc, "the shape of '" + name.str() + "'");
+  auto kind = requireDType(slots[isFull ? 2 : 1], args.loc, "'dtype'");
+  if (!shape || !kind)
+    return Value::invalid();
+  TType type(*kind, false, *shape);
+  if (!isFull)
+    return Value::ofExpr(makeConstExpr(ConstValue::getInt(0), type, loc));
+  Value &value = slots[1];
+  if (!requireExpr(value, args.loc, "the value of 'full'"))
+    return Value::invalid();
+  if (value.type().isBlock() || value.type().isPointer) {
+    error(loc, "the value of 'full' must be a scalar number; got " +
+                   value.type().str());
+    return Value::invalid();
+  }
+  if (const ConstValue *c = value.getConst())
+    return Value::ofExpr(makeConstExpr(*c, type, loc));
+  ExprPtr scalar = castTo(std::move(value.expr), *kind, loc);
+  return Value::ofExpr(broadcastTo(std::move(scalar), *shape, loc));
+}

@@ -1,0 +1,503 @@
+//===- SemaMemory.cpp - Memory, dot, reductions and shapes ----------------===//
+//
+// The builtins with the most checks: load/store/atomic_add (pointer, mask
+// and value shapes and types), dot (2-D operands, inner dimensions, element
+// types, accumulator), reductions (axis, result types) and shape
+// manipulation (trans, reshape, broadcast_to, expand_dims).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SemaImpl.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+using namespace tilec;
+using namespace tilec::sema;
+namespace ck = tilec::checked;
+
+bool Sema::prepareMemoryOperands(llvm::StringRef fnName, ExprPtr &ptr,
+                                 ExprPtr *value, ExprPtr &mask, SourceLoc loc) {
+  if (!ptr->getType().isPointer) {
+    error(loc, "the first argument of '" + fnName +
+                   "' must be a pointer or "
+                   "a block of pointers; got " +
+                   ptr->getType().str());
+    return false;
+  }
+  std::string what = "'" + fnName.str() + "'";
+  std::vector<int64_t> shape = ptr->getType().shape;
+  if (value && *value) {
+    auto s = broadcastShapes(shape, (*value)->getType().shape, loc,
+                             what + " (pointer and value)");
+    if (!s)
+      return false;
+    shape = *s;
+  }
+  if (mask) {
+    const TType &mt = mask->getType();
+    if (mt.isPointer || mt.isFloat()) {
+      error(loc, "the mask of '" + fnName + "' must be a boolean block; got " +
+                     mt.str());
+      return false;
+    }
+    auto s =
+        broadcastShapes(shape, mt.shape, loc, what + " (pointer and mask)");
+    if (!s)
+      return false;
+    shape = *s;
+    mask = broadcastTo(toBool(std::move(mask), loc), shape, loc);
+  }
+  ptr = broadcastTo(std::move(ptr), shape, loc);
+  if (value && *value)
+    *value = broadcastTo(std::move(*value), shape, loc);
+  return true;
+}
+
+/// Converts a stored value to the pointee type: constants convert, run-time
+/// values must already have it.
+static ExprPtr convertStoredValue(Sema &sema, Value &v, ScalarKind elem,
+                                  const TType &ptrType, llvm::StringRef fnName,
+                                  SourceLoc loc) {
+  if (v.type().isPointer) {
+    sema.error(loc, "cannot " + fnName + " a pointer value (" + v.type().str() +
+                        ")");
+    return nullptr;
+  }
+  if (v.getConst() && v.weak)
+    return sema.castTo(std::move(v.expr), elem, loc);
+  if (v.type().elem != elem) {
+    sema.error(loc, "cannot " + fnName + " a value of type " + v.type().str() +
+                        " through a pointer to " + getScalarKindName(elem) +
+                        " (" + ptrType.str() + "); convert it first with .to(" +
+                        getTritonDTypeName(elem) + ")");
+    return nullptr;
+  }
+  return std::move(v.expr);
+}
+
+Value Sema::builtinLoad(CallArgs &args, SourceLoc loc) {
+  std::vector<Value> slots;
+  if (!bindArgs(args, "load", {"pointer", "mask", "other"}, 1, slots,
+                {"cache_modifier", "eviction_policy", "volatile"}))
+    return Value::invalid();
+  if (!requireExpr(slots[0], args.loc, "the pointer of 'load'"))
+    return Value::invalid();
+  ExprPtr ptr = std::move(slots[0].expr);
+  ExprPtr mask;
+  if (!slots[1].isNone()) {
+    if (!requireExpr(slots[1], args.loc, "the mask of 'load'"))
+      return Value::invalid();
+    mask = std::move(slots[1].expr);
+  }
+  if (!slots[2].isNone() && !mask) {
+    error(loc, "'other' of 'load' needs a 'mask'");
+    return Value::invalid();
+  }
+  if (!prepareMemoryOperands("load", ptr, nullptr, mask, loc))
+    return Value::invalid();
+  TType type(ptr->getType().elem, false, ptr->getType().shape);
+  ExprPtr other;
+  if (mask) {
+    if (slots[2].isNone()) {
+      other = makeConstExpr(ConstValue::getInt(0), type, loc);
+    } else {
+      if (!requireExpr(slots[2], args.loc, "'other' of 'load'"))
+        return Value::invalid();
+      if (slots[2].type().isPointer) {
+        error(loc, "'other' of 'load' cannot be a pointer");
+        return Value::invalid();
+      }
+      other = castTo(std::move(slots[2].expr), type.elem, loc);
+      auto shape = broadcastShapes(type.shape, other->getType().shape, loc,
+                                   "'load' (pointer and other)");
+      if (!shape)
+        return Value::invalid();
+      if (*shape != type.shape) {
+        error(loc, "'other' of shape " + formatShape(other->getType().shape) +
+                       " does not fit the loaded block " + type.str());
+        return Value::invalid();
+      }
+      other = broadcastTo(std::move(other), type.shape, loc);
+    }
+  }
+  return Value::ofExpr(std::make_unique<ck::LoadExpr>(
+      type, loc, std::move(ptr), std::move(mask), std::move(other)));
+}
+
+Value Sema::builtinStore(CallArgs &args, SourceLoc loc) {
+  std::vector<Value> slots;
+  if (!bindArgs(args, "store", {"pointer", "value", "mask"}, 2, slots,
+                {"cache_modifier", "eviction_policy"}))
+    return Value::invalid();
+  if (!requireExpr(slots[0], args.loc, "the pointer of 'store'") ||
+      !requireExpr(slots[1], args.loc, "the value of 'store'"))
+    return Value::invalid();
+  ExprPtr ptr = std::move(slots[0].expr);
+  if (!ptr->getType().isPointer) {
+    error(loc, "the first argument of 'store' must be a pointer or a block of "
+               "pointers; got " +
+                   ptr->getType().str());
+    return Value::invalid();
+  }
+  TType ptrType = ptr->getType();
+  ExprPtr value =
+      convertStoredValue(*this, slots[1], ptrType.elem, ptrType, "store", loc);
+  if (!value)
+    return Value::invalid();
+  ExprPtr mask;
+  if (!slots[2].isNone()) {
+    if (!requireExpr(slots[2], args.loc, "the mask of 'store'"))
+      return Value::invalid();
+    mask = std::move(slots[2].expr);
+  }
+  if (!prepareMemoryOperands("store", ptr, &value, mask, loc))
+    return Value::invalid();
+  emit(std::make_unique<ck::StoreStmt>(loc, std::move(ptr), std::move(value),
+                                       std::move(mask)));
+  return Value::none();
+}
+
+Value Sema::builtinAtomicAdd(CallArgs &args, SourceLoc loc) {
+  std::vector<Value> slots;
+  if (!bindArgs(args, "atomic_add", {"pointer", "val", "mask"}, 2, slots,
+                {"sem", "scope"}))
+    return Value::invalid();
+  if (!requireExpr(slots[0], args.loc, "the pointer of 'atomic_add'") ||
+      !requireExpr(slots[1], args.loc, "the value of 'atomic_add'"))
+    return Value::invalid();
+  ExprPtr ptr = std::move(slots[0].expr);
+  if (!ptr->getType().isPointer) {
+    error(loc, "the first argument of 'atomic_add' must be a pointer or a "
+               "block of pointers; got " +
+                   ptr->getType().str());
+    return Value::invalid();
+  }
+  TType ptrType = ptr->getType();
+  ScalarKind elem = ptrType.elem;
+  if (elem == ScalarKind::I1 || elem == ScalarKind::I8 ||
+      elem == ScalarKind::I16 || elem == ScalarKind::U8 ||
+      elem == ScalarKind::U16 || elem == ScalarKind::BF16) {
+    error(loc, "atomic_add is not supported on " + getScalarKindName(elem) +
+                   "; use f16, f32, f64, i32, u32, i64 or u64");
+    return Value::invalid();
+  }
+  ExprPtr value =
+      convertStoredValue(*this, slots[1], elem, ptrType, "atomic_add", loc);
+  if (!value)
+    return Value::invalid();
+  ExprPtr mask;
+  if (!slots[2].isNone()) {
+    if (!requireExpr(slots[2], args.loc, "the mask of 'atomic_add'"))
+      return Value::invalid();
+    mask = std::move(slots[2].expr);
+  }
+  if (!prepareMemoryOperands("atomic_add", ptr, &value, mask, loc))
+    return Value::invalid();
+  TType type = value->getType();
+  return Value::ofExpr(std::make_unique<ck::AtomicAddExpr>(
+      type, loc, std::move(ptr), std::move(value), std::move(mask)));
+}
+
+Value Sema::builtinDot(CallArgs &args, SourceLoc loc) {
+  std::vector<Value> slots;
+  if (!bindArgs(args, "dot",
+                {"input", "other", "acc", "input_precision", "allow_tf32",
+                 "max_num_imprecise_acc", "out_dtype"},
+                2, slots))
+    return Value::invalid();
+  Value &a = slots[0], &b = slots[1];
+  if (!requireExpr(a, args.loc, "'dot'") || !requireExpr(b, args.loc, "'dot'"))
+    return Value::invalid();
+  const TType &at = a.type(), &bt = b.type();
+  if (at.getRank() != 2 || bt.getRank() != 2 || at.isPointer || bt.isPointer) {
+    error(loc, "dot expects two 2-D blocks of numbers; got " + at.str() +
+                   " and " + bt.str());
+    return Value::invalid();
+  }
+  if (at.shape[1] != bt.shape[0]) {
+    error(loc, "shape mismatch in dot: " + formatShape(at.shape) + " and " +
+                   formatShape(bt.shape) + " (the inner dimensions " +
+                   llvm::Twine(at.shape[1]) + " and " +
+                   llvm::Twine(bt.shape[0]) + " differ)");
+    return Value::invalid();
+  }
+  if (at.shape[0] < 16 || at.shape[1] < 16 || bt.shape[1] < 16) {
+    error(loc, "dot needs every dimension to be at least 16; got " +
+                   formatShape(at.shape) + " and " + formatShape(bt.shape));
+    return Value::invalid();
+  }
+  if (at.elem != bt.elem) {
+    error(loc, "dot operands must have the same element type; got " + at.str() +
+                   " and " + bt.str() +
+                   " (convert one with "
+                   ".to(...))");
+    return Value::invalid();
+  }
+  ScalarKind resElem;
+  switch (at.elem) {
+  case ScalarKind::F16:
+  case ScalarKind::BF16:
+  case ScalarKind::F32:
+    resElem = ScalarKind::F32;
+    break;
+  case ScalarKind::I8:
+    resElem = ScalarKind::I32;
+    break;
+  default:
+    error(loc, "dot is not supported on " + getScalarKindName(at.elem) +
+                   "; use f16, bf16, f32 or i8");
+    return Value::invalid();
+  }
+  TType type(resElem, false, {at.shape[0], bt.shape[1]});
+  if (!checkShape(type.shape, loc))
+    return Value::invalid();
+  if (!slots[6].isNone()) {
+    auto out = requireDType(slots[6], args.loc, "'out_dtype'");
+    if (!out)
+      return Value::invalid();
+    if (*out != resElem) {
+      error(loc, "out_dtype " + getScalarKindName(*out) +
+                     " is not supported "
+                     "for " +
+                     getScalarKindName(at.elem) +
+                     " inputs; dot "
+                     "accumulates in " +
+                     getScalarKindName(resElem));
+      return Value::invalid();
+    }
+  }
+  ck::InputPrecision precision = ck::InputPrecision::TF32;
+  if (!slots[3].isNone()) {
+    if (slots[3].kind != Value::Kind::String ||
+        (slots[3].str != "tf32" && slots[3].str != "ieee")) {
+      error(loc, "input_precision must be \"tf32\" or \"ieee\"");
+      return Value::invalid();
+    }
+    precision = slots[3].str == "ieee" ? ck::InputPrecision::IEEE
+                                       : ck::InputPrecision::TF32;
+    if (!slots[4].isNone()) {
+      error(loc, "give either input_precision or allow_tf32, not both");
+      return Value::invalid();
+    }
+  } else if (!slots[4].isNone()) {
+    const ConstValue *c = slots[4].getConst();
+    if (!c) {
+      error(loc, "allow_tf32 must be a compile-time constant");
+      return Value::invalid();
+    }
+    precision =
+        c->isTruthy() ? ck::InputPrecision::TF32 : ck::InputPrecision::IEEE;
+  }
+  ExprPtr acc;
+  if (slots[2].isNone()) {
+    acc = makeConstExpr(ConstValue::getInt(0), type, loc);
+  } else {
+    if (!requireExpr(slots[2], args.loc, "the accumulator of 'dot'"))
+      return Value::invalid();
+    if (slots[2].type() != type) {
+      error(loc, "the accumulator of dot must be " + type.str() + "; got " +
+                     slots[2].type().str());
+      return Value::invalid();
+    }
+    acc = std::move(slots[2].expr);
+  }
+  return Value::ofExpr(std::make_unique<ck::DotExpr>(
+      type, loc, std::move(a.expr), std::move(b.expr), std::move(acc),
+      precision));
+}
+
+Value Sema::reduce(ck::ReduceKind kind, Value x, std::optional<int64_t> axis,
+                   bool keepDims, SourceLoc loc) {
+  llvm::StringRef name = ck::getReduceKindName(kind);
+  if (!requireExpr(x, loc, "'" + name.str() + "'"))
+    return Value::invalid();
+  const TType &t = x.type();
+  if (t.isPointer || t.isScalar()) {
+    error(loc, "'" + name + "' expects a block of numbers; got " + t.str());
+    return Value::invalid();
+  }
+  ExprPtr input = std::move(x.expr);
+  int64_t rank = t.getRank();
+  std::vector<int64_t> origShape = t.shape;
+  int64_t ax = 0;
+  if (!axis) {
+    if (rank > 1) {
+      TType flat = input->getType().withShape({t.getNumElements()});
+      input = std::make_unique<ck::ReshapeExpr>(flat, loc, std::move(input));
+    }
+  } else {
+    ax = *axis < 0 ? *axis + rank : *axis;
+    if (ax < 0 || ax >= rank) {
+      error(loc, "axis " + llvm::Twine(*axis) +
+                     " is out of range for a block "
+                     "of rank " +
+                     llvm::Twine(rank) + " (" + t.str() + ")");
+      return Value::invalid();
+    }
+  }
+  ScalarKind elem = input->getType().elem;
+  if (kind == ck::ReduceKind::Sum && isIntegerKind(elem) &&
+      getBitWidth(elem) < 32)
+    input = castTo(std::move(input), ScalarKind::I32, loc);
+  std::vector<int64_t> shape = input->getType().shape;
+  shape.erase(shape.begin() + ax);
+  ScalarKind resElem =
+      (kind == ck::ReduceKind::ArgMax || kind == ck::ReduceKind::ArgMin)
+          ? ScalarKind::I32
+          : input->getType().elem;
+  ExprPtr result = std::make_unique<ck::ReduceExpr>(
+      TType(resElem, false, shape), loc, kind, ax, std::move(input));
+  if (keepDims) {
+    if (!axis) {
+      std::vector<int64_t> ones(origShape.size(), 1);
+      result = broadcastTo(std::move(result), ones, loc);
+    } else {
+      shape.insert(shape.begin() + ax, 1);
+      TType type = result->getType().withShape(shape);
+      result = std::make_unique<ck::ExpandDimsExpr>(type, loc,
+                                                    std::move(result), ax);
+    }
+  }
+  return Value::ofExpr(std::move(result));
+}
+
+Value Sema::builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
+  bool isArg = name == "argmax" || name == "argmin";
+  std::vector<Value> slots;
+  if (isArg ? !bindArgs(args, name,
+                        {"input", "axis", "tie_break_left", "keep_dims"}, 2,
+                        slots)
+            : !bindArgs(args, name, {"input", "axis", "keep_dims", "dtype"}, 1,
+                        slots))
+    return Value::invalid();
+  std::optional<int64_t> axis;
+  if (!slots[1].isNone()) {
+    axis =
+        requireConstInt(slots[1], args.loc, "the axis of '" + name.str() + "'");
+    if (!axis)
+      return Value::invalid();
+  }
+  Value &keepSlot = slots[isArg ? 3 : 2];
+  bool keepDims = false;
+  if (!keepSlot.isNone()) {
+    const ConstValue *c = keepSlot.getConst();
+    if (!c) {
+      error(loc, "keep_dims must be a compile-time constant");
+      return Value::invalid();
+    }
+    keepDims = c->isTruthy();
+  }
+  auto kind = llvm::StringSwitch<ck::ReduceKind>(name)
+                  .Case("sum", ck::ReduceKind::Sum)
+                  .Case("max", ck::ReduceKind::Max)
+                  .Case("min", ck::ReduceKind::Min)
+                  .Case("argmax", ck::ReduceKind::ArgMax)
+                  .Default(ck::ReduceKind::ArgMin);
+  Value x = std::move(slots[0]);
+  if (!isArg && !slots[3].isNone()) {
+    auto dtype = requireDType(slots[3], args.loc, "'dtype'");
+    if (!dtype)
+      return Value::invalid();
+    x = castValue(std::move(x), *dtype, loc);
+  }
+  return reduce(kind, std::move(x), axis, keepDims, loc);
+}
+
+/// Reads a shape given either as one tuple/int argument or as the trailing
+/// positional arguments (`reshape(x, 4, 8)`).
+static Value collectShapeArg(CallArgs &args, size_t first) {
+  if (args.args.size() <= first + 1)
+    return Value();
+  Value tuple;
+  tuple.kind = Value::Kind::Tuple;
+  for (size_t i = first; i < args.args.size(); ++i)
+    tuple.elements.push_back(std::move(args.args[i]));
+  args.args.resize(first);
+  args.argLocs.resize(first);
+  return tuple;
+}
+
+Value Sema::builtinShape(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
+  std::vector<Value> slots;
+  if (name == "trans") {
+    if (!bindArgs(args, name, {"input", "arg1", "arg2"}, 1, slots) ||
+        !requireExpr(slots[0], args.loc, "'trans'"))
+      return Value::invalid();
+    const TType &t = slots[0].type();
+    if (t.getRank() != 2) {
+      error(loc, "trans expects a 2-D block; got " + t.str());
+      return Value::invalid();
+    }
+    TType type = t.withShape({t.shape[1], t.shape[0]});
+    type.isPointer = t.isPointer;
+    return Value::ofExpr(
+        std::make_unique<ck::TransExpr>(type, loc, std::move(slots[0].expr)));
+  }
+  if (name == "expand_dims") {
+    if (!bindArgs(args, name, {"input", "axis"}, 2, slots) ||
+        !requireExpr(slots[0], args.loc, "'expand_dims'"))
+      return Value::invalid();
+    auto axis = requireConstInt(slots[1], args.loc, "the axis of expand_dims");
+    if (!axis)
+      return Value::invalid();
+    ExprPtr x = std::move(slots[0].expr);
+    int64_t rank = x->getType().getRank();
+    int64_t ax = *axis < 0 ? *axis + rank + 1 : *axis;
+    if (ax < 0 || ax > rank) {
+      error(loc, "axis " + llvm::Twine(*axis) +
+                     " is out of range for "
+                     "expand_dims of a block of rank " +
+                     llvm::Twine(rank));
+      return Value::invalid();
+    }
+    if (rank == 0)
+      return Value::ofExpr(broadcastTo(std::move(x), {1}, loc));
+    std::vector<int64_t> shape = x->getType().shape;
+    shape.insert(shape.begin() + ax, 1);
+    TType type = x->getType().withShape(shape);
+    return Value::ofExpr(
+        std::make_unique<ck::ExpandDimsExpr>(type, loc, std::move(x), ax));
+  }
+  // reshape / view / broadcast_to
+  Value varShape = collectShapeArg(args, 1);
+  bool isBroadcast = name == "broadcast_to";
+  if (!bindArgs(args, name, {"input", "shape", "can_reorder"},
+                varShape.kind == Value::Kind::Tuple ? 1 : 2, slots) ||
+      !requireExpr(slots[0], args.loc, "'" + name.str() + "'"))
+    return Value::invalid();
+  if (varShape.kind == Value::Kind::Tuple)
+    slots[1] = std::move(varShape);
+  auto shape =
+      requireShape(slots[1], args.loc, "the shape of '" + name.str() + "'");
+  if (!shape)
+    return Value::invalid();
+  ExprPtr x = std::move(slots[0].expr);
+  const TType &t = x->getType();
+  if (isBroadcast) {
+    bool ok = t.getRank() <= static_cast<int64_t>(shape->size());
+    for (int64_t i = 0; ok && i < t.getRank(); ++i) {
+      int64_t d = t.shape[t.getRank() - 1 - i];
+      ok = d == 1 || d == (*shape)[shape->size() - 1 - i];
+    }
+    if (!ok) {
+      error(loc, "cannot broadcast " + t.str() + " to " + formatShape(*shape));
+      return Value::invalid();
+    }
+    return Value::ofExpr(broadcastTo(std::move(x), *shape, loc));
+  }
+  TType type = t.withShape(*shape);
+  type.isPointer = t.isPointer;
+  if (type.getNumElements() != t.getNumElements()) {
+    error(loc, "cannot reshape " + t.str() + " (" +
+                   llvm::Twine(t.getNumElements()) + " elements) to " +
+                   formatShape(*shape) + " (" +
+                   llvm::Twine(type.getNumElements()) + " elements)");
+    return Value::invalid();
+  }
+  if (t.isScalar())
+    return Value::ofExpr(broadcastTo(std::move(x), *shape, loc));
+  if (t.shape == *shape)
+    return Value::ofExpr(std::move(x));
+  return Value::ofExpr(
+      std::make_unique<ck::ReshapeExpr>(type, loc, std::move(x)));
+}

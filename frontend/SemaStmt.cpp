@@ -1,0 +1,515 @@
+//===- SemaStmt.cpp - Statements and control flow -------------------------===//
+//
+// Elaboration of statements: assignments, compile-time and run-time `if`
+// (with the names each branch yields), `for range(...)` loops with their
+// loop-carried names, unrolled `static_range` loops, `while` loops, and
+// `return` in helpers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SemaImpl.h"
+
+using namespace tilec;
+using namespace tilec::sema;
+namespace ck = tilec::checked;
+
+void sema::collectAssignedNames(const ast::Block &block,
+                                std::vector<std::string> &names) {
+  auto add = [&](const std::string &n) {
+    if (!llvm::is_contained(names, n))
+      names.push_back(n);
+  };
+  auto addTarget = [&](const ast::Expr &target) {
+    if (auto *n = llvm::dyn_cast<ast::NameExpr>(&target))
+      add(n->name);
+    else if (auto *t = llvm::dyn_cast<ast::TupleExpr>(&target))
+      for (const auto &el : t->elements)
+        if (auto *n = llvm::dyn_cast<ast::NameExpr>(el.get()))
+          add(n->name);
+  };
+  for (const auto &stmt : block) {
+    if (auto *s = llvm::dyn_cast<ast::AssignStmt>(stmt.get()))
+      addTarget(*s->target);
+    else if (auto *s = llvm::dyn_cast<ast::AugAssignStmt>(stmt.get()))
+      addTarget(*s->target);
+    else if (auto *s = llvm::dyn_cast<ast::IfStmt>(stmt.get())) {
+      collectAssignedNames(s->thenBody, names);
+      collectAssignedNames(s->elseBody, names);
+    } else if (auto *s = llvm::dyn_cast<ast::ForStmt>(stmt.get())) {
+      add(s->var);
+      collectAssignedNames(s->body, names);
+    } else if (auto *s = llvm::dyn_cast<ast::WhileStmt>(stmt.get())) {
+      collectAssignedNames(s->body, names);
+    }
+  }
+}
+
+void Sema::elabBlock(const ast::Block &block) {
+  for (const auto &stmt : block) {
+    if (frame->returned || diags.reachedErrorLimit())
+      return;
+    elabStmt(*stmt);
+  }
+}
+
+void Sema::elabStmt(const ast::Stmt &stmt) {
+  switch (stmt.getKind()) {
+  case ast::Stmt::Kind::Pass:
+    return;
+  case ast::Stmt::Kind::Expr: {
+    const ast::Expr &e = *llvm::cast<ast::ExprStmt>(stmt).expr;
+    if (llvm::isa<ast::StringLiteral>(e))
+      return; // A docstring.
+    Value v = elabExpr(e);
+    if (v.isExpr() && llvm::isa<ck::AtomicAddExpr>(*v.expr))
+      emit(std::make_unique<ck::ExprStmt>(stmt.getLoc(), std::move(v.expr)));
+    return;
+  }
+  case ast::Stmt::Kind::Assign:
+    return elabAssign(llvm::cast<ast::AssignStmt>(stmt));
+  case ast::Stmt::Kind::AugAssign:
+    return elabAugAssign(llvm::cast<ast::AugAssignStmt>(stmt));
+  case ast::Stmt::Kind::If:
+    return elabIf(llvm::cast<ast::IfStmt>(stmt));
+  case ast::Stmt::Kind::For:
+    return elabFor(llvm::cast<ast::ForStmt>(stmt));
+  case ast::Stmt::Kind::While:
+    return elabWhile(llvm::cast<ast::WhileStmt>(stmt));
+  case ast::Stmt::Kind::Return:
+    return elabReturn(llvm::cast<ast::ReturnStmt>(stmt));
+  }
+}
+
+void Sema::elabAssign(const ast::AssignStmt &s) {
+  Value value = elabExpr(*s.value);
+  if (auto *name = llvm::dyn_cast<ast::NameExpr>(s.target.get())) {
+    if (value.isNone() && !llvm::isa<ast::NoneLiteral>(*s.value) &&
+        !value.isInvalid()) {
+      error(s.value->getLoc(), "this expression does not produce a value");
+      value = Value::invalid();
+    }
+    bind(name->name, std::move(value), s.getLoc());
+    return;
+  }
+  auto &targets = llvm::cast<ast::TupleExpr>(*s.target).elements;
+  if (value.isInvalid()) {
+    for (const auto &t : targets)
+      bind(llvm::cast<ast::NameExpr>(*t).name, Value::invalid(), s.getLoc());
+    return;
+  }
+  if (value.kind != Value::Kind::Tuple ||
+      value.elements.size() != targets.size()) {
+    error(s.value->getLoc(),
+          "cannot unpack " +
+              (value.kind == Value::Kind::Tuple
+                   ? std::to_string(value.elements.size()) + " values"
+                   : "a " + value.describe() + " value") +
+              " into " + std::to_string(targets.size()) + " names");
+    for (const auto &t : targets)
+      bind(llvm::cast<ast::NameExpr>(*t).name, Value::invalid(), s.getLoc());
+    return;
+  }
+  // Evaluate everything before binding: `a, b = b, a` swaps.
+  value = materializeTrivial(std::move(value), s.getLoc(), "tuple");
+  for (size_t i = 0; i < targets.size(); ++i)
+    bind(llvm::cast<ast::NameExpr>(*targets[i]).name,
+         std::move(value.elements[i]), targets[i]->getLoc());
+}
+
+void Sema::elabAugAssign(const ast::AugAssignStmt &s) {
+  auto &target = llvm::cast<ast::NameExpr>(*s.target);
+  Value lhs = elabName(target);
+  Value rhs = elabExpr(*s.value);
+  Value result = binaryOp(s.op, std::move(lhs), std::move(rhs), s.getLoc());
+  bind(target.name, std::move(result), s.getLoc());
+}
+
+void Sema::elabReturn(const ast::ReturnStmt &s) {
+  if (frame->runtimeDepth > 0) {
+    error(s.getLoc(), "'return' inside a run-time 'if', 'for' or 'while' is "
+                      "not supported; assign to a variable and return it at "
+                      "the end of the function");
+    return;
+  }
+  if (frame->isKernel && s.value) {
+    error(s.value->getLoc(), "a kernel cannot return a value; store results "
+                             "to memory with store(...)");
+    return;
+  }
+  frame->returnValue = s.value ? elabExpr(*s.value) : Value::none();
+  frame->returned = true;
+}
+
+/// Finds a scalar compile-time truth value of a condition, if any.
+static std::optional<bool> getConstCondition(const Value &v) {
+  if (v.isNone())
+    return false;
+  if (const ConstValue *c = v.getConst())
+    return c->isTruthy();
+  return std::nullopt;
+}
+
+void Sema::elabIf(const ast::IfStmt &s) {
+  Value cond = elabExpr(*s.cond);
+  if (cond.isInvalid())
+    return;
+  if (std::optional<bool> constCond = getConstCondition(cond)) {
+    // A compile-time condition: only the taken branch exists.
+    elabBlock(*constCond ? s.thenBody : s.elseBody);
+    return;
+  }
+  if (!requireExpr(cond, s.cond->getLoc(), "'if' condition"))
+    return;
+  if (cond.type().isBlock()) {
+    error(s.cond->getLoc(), "the condition of 'if' must be a scalar; got " +
+                                cond.type().str() +
+                                " (use where(...) to select elementwise)");
+    return;
+  }
+  auto ifStmt = std::make_unique<ck::IfStmt>(
+      s.getLoc(), toBool(std::move(cond.expr), s.cond->getLoc()));
+  std::vector<std::string> assigned;
+  collectAssignedNames(s.thenBody, assigned);
+  collectAssignedNames(s.elseBody, assigned);
+
+  std::map<std::string, Binding> before = frame->env;
+  ck::Block *outer = curBlock;
+  ++frame->runtimeDepth;
+  curBlock = &ifStmt->thenBody;
+  elabBlock(s.thenBody);
+  std::map<std::string, Binding> thenEnv = std::move(frame->env);
+  frame->env = before;
+  curBlock = &ifStmt->elseBody;
+  elabBlock(s.elseBody);
+  std::map<std::string, Binding> elseEnv = std::move(frame->env);
+  frame->env = std::move(before);
+  --frame->runtimeDepth;
+  curBlock = outer;
+
+  auto live = [](std::map<std::string, Binding> &env,
+                 const std::string &n) -> Binding * {
+    auto it = env.find(n);
+    return it != env.end() && it->second.hiddenReason.empty() ? &it->second
+                                                              : nullptr;
+  };
+  for (const std::string &name : assigned) {
+    Binding *tb = live(thenEnv, name);
+    Binding *eb = live(elseEnv, name);
+    if (!tb && !eb)
+      continue;
+    if (!tb || !eb) {
+      frame->env[name].hiddenReason =
+          "it is assigned in only one branch of the 'if' on line " +
+          std::to_string(s.getLoc().line);
+      continue;
+    }
+    Value &tv = tb->value, &ev = eb->value;
+    if (tv.isInvalid() || ev.isInvalid()) {
+      frame->env[name].value = Value::invalid();
+      continue;
+    }
+    const ConstValue *tc = tv.getConst(), *ec = ev.getConst();
+    if (tc && ec && *tc == *ec && tv.type() == ev.type()) {
+      frame->env[name].value = tv.clone();
+      continue;
+    }
+    if (!tv.isExpr() || !ev.isExpr()) {
+      if (tv.kind == ev.kind && tv.kind != Value::Kind::Tuple &&
+          tv.dtype == ev.dtype && tv.str == ev.str) {
+        frame->env[name].value = tv.clone();
+        continue;
+      }
+      error(s.getLoc(), "'" + name +
+                            "' must hold the same compile-time "
+                            "value (" +
+                            tv.describe() + ", " + ev.describe() +
+                            ") in both branches of a run-time 'if'");
+      frame->env[name].value = Value::invalid();
+      continue;
+    }
+    if (tv.type() != ev.type()) {
+      error(s.getLoc(), "'" + name + "' has type " + tv.type().str() +
+                            " in the 'if' branch but " + ev.type().str() +
+                            " in the 'else' branch; both branches must "
+                            "agree");
+      frame->env[name].value = Value::invalid();
+      continue;
+    }
+    std::string checkedName = getCheckedName(name);
+    TType type = tv.type();
+    for (auto [value, body] : {std::pair{&tv, &ifStmt->thenBody},
+                               std::pair{&ev, &ifStmt->elseBody}}) {
+      auto *ref = llvm::dyn_cast<ck::VarRefExpr>(value->expr.get());
+      if (ref && ref->name == checkedName)
+        continue;
+      body->push_back(std::make_unique<ck::AssignStmt>(s.getLoc(), checkedName,
+                                                       std::move(value->expr)));
+    }
+    ifStmt->yields.push_back({checkedName, type});
+    frame->env[name].value = Value::ofExpr(
+        std::make_unique<ck::VarRefExpr>(type, s.getLoc(), checkedName));
+    frame->env[name].hiddenReason.clear();
+  }
+  emit(std::move(ifStmt));
+}
+
+std::vector<std::pair<std::string, ck::NamedType>>
+Sema::prepareCarried(const ast::Block &body, SourceLoc loc,
+                     const std::string &skipName) {
+  std::vector<std::string> assigned;
+  collectAssignedNames(body, assigned);
+  std::vector<std::pair<std::string, ck::NamedType>> carried;
+  for (const std::string &name : assigned) {
+    if (name == skipName)
+      continue;
+    auto it = frame->env.find(name);
+    if (it == frame->env.end() || !it->second.hiddenReason.empty())
+      continue;
+    Value &v = it->second.value;
+    if (v.isInvalid())
+      continue;
+    if (!v.isExpr()) {
+      // Compile-time values cannot change in a run-time loop.
+      continue;
+    }
+    std::string checkedName = getCheckedName(name);
+    TType type = v.type();
+    auto *ref = llvm::dyn_cast<ck::VarRefExpr>(v.expr.get());
+    if (!ref || ref->name != checkedName) {
+      emit(std::make_unique<ck::AssignStmt>(loc, checkedName,
+                                            std::move(v.expr)));
+      v = Value::ofExpr(
+          std::make_unique<ck::VarRefExpr>(type, loc, checkedName));
+    }
+    carried.push_back({name, {checkedName, type}});
+  }
+  return carried;
+}
+
+void Sema::finishCarried(
+    std::vector<std::pair<std::string, ck::NamedType>> &carried,
+    std::map<std::string, Binding> &bodyEnv, ck::Block &body, SourceLoc loc,
+    llvm::StringRef what) {
+  for (auto &[name, named] : carried) {
+    Binding &b = bodyEnv[name];
+    if (b.value.isInvalid() || !b.hiddenReason.empty())
+      continue;
+    if (!b.value.isExpr()) {
+      error(loc, "'" + name + "' is a run-time value before the " + what +
+                     " but becomes " + b.value.describe() + " in its body");
+      continue;
+    }
+    if (b.value.type() != named.type) {
+      error(loc, "loop-carried variable '" + name + "' has type " +
+                     named.type.str() + " before the " + what + " but " +
+                     b.value.type().str() +
+                     " at the end of its body; the types must be the same "
+                     "(convert with .to(...))");
+      continue;
+    }
+    auto *ref = llvm::dyn_cast<ck::VarRefExpr>(b.value.expr.get());
+    if (ref && ref->name == named.name)
+      continue;
+    body.push_back(std::make_unique<ck::AssignStmt>(loc, named.name,
+                                                    std::move(b.value.expr)));
+  }
+}
+
+void Sema::elabFor(const ast::ForStmt &s) {
+  auto *call = llvm::dyn_cast<ast::CallExpr>(s.iter.get());
+  std::string callee;
+  if (call) {
+    if (auto *n = llvm::dyn_cast<ast::NameExpr>(call->callee.get()))
+      callee = n->name;
+    else if (auto *a = llvm::dyn_cast<ast::AttributeExpr>(call->callee.get()))
+      if (auto *base = llvm::dyn_cast<ast::NameExpr>(a->base.get()))
+        if (base->name == "tl")
+          callee = a->attr;
+  }
+  if (callee != "range" && callee != "static_range") {
+    error(s.iter->getLoc(), "a 'for' loop must iterate over range(...) or "
+                            "static_range(...)");
+    return;
+  }
+  CallArgs args;
+  if (!evalArgs(*call, args))
+    return;
+  if (callee == "static_range")
+    return elabStaticFor(s, args);
+
+  std::vector<Value> slots;
+  if (!bindArgs(args, "range", {"arg0", "arg1", "step", "num_stages"}, 1, slots,
+                {"loop_unroll_factor", "warp_specialize", "flatten"}))
+    return;
+  Value lo, hi, step;
+  if (slots[1].isNone()) {
+    lo = makeConst(ConstValue::getInt(0), call->getLoc());
+    hi = std::move(slots[0]);
+  } else {
+    lo = std::move(slots[0]);
+    hi = std::move(slots[1]);
+  }
+  step = slots[2].isNone() ? makeConst(ConstValue::getInt(1), call->getLoc())
+                           : std::move(slots[2]);
+  int64_t numStages = -1;
+  if (!slots[3].isNone()) {
+    auto n = requireConstInt(slots[3], call->getLoc(), "num_stages");
+    if (!n)
+      return;
+    numStages = *n;
+  }
+  // Bounds: integer scalars; the induction variable has their common type.
+  ScalarKind ivKind = ScalarKind::I32;
+  for (Value *v : {&lo, &hi, &step}) {
+    if (!requireExpr(*v, call->getLoc(), "range bound"))
+      return;
+    if (!v->type().isInteger() || v->type().isBlock() ||
+        v->type().elem == ScalarKind::I1) {
+      error(call->getLoc(),
+            "range() bounds must be integer scalars; got " + v->type().str());
+      return;
+    }
+    if (!v->weak && getBitWidth(v->type().elem) == 64)
+      ivKind = ScalarKind::I64;
+    if (v->weak && v->getConst() &&
+        (v->getConst()->intValue > INT32_MAX ||
+         v->getConst()->intValue < INT32_MIN))
+      ivKind = ScalarKind::I64;
+  }
+  if (const ConstValue *c = step.getConst()) {
+    if (c->intValue <= 0) {
+      error(call->getLoc(), c->intValue == 0
+                                ? "range() step must not be zero"
+                                : "a negative range() step is not supported");
+      return;
+    }
+  }
+  auto forStmt = std::make_unique<ck::ForStmt>(s.getLoc());
+  forStmt->lo = castTo(std::move(lo.expr), ivKind, call->getLoc());
+  forStmt->hi = castTo(std::move(hi.expr), ivKind, call->getLoc());
+  forStmt->step = castTo(std::move(step.expr), ivKind, call->getLoc());
+  forStmt->numStages = numStages;
+  forStmt->inductionVarType = TType(ivKind);
+
+  auto carried = prepareCarried(s.body, s.getLoc(), s.var);
+  std::map<std::string, Binding> before = frame->env;
+  bool varBoundBefore = before.count(s.var) != 0;
+  std::string ivName = getCheckedName(s.var);
+  forStmt->inductionVar = ivName;
+  Binding &ivBinding = frame->env[s.var];
+  ivBinding.hiddenReason.clear();
+  ivBinding.value = Value::ofExpr(
+      std::make_unique<ck::VarRefExpr>(TType(ivKind), s.varLoc, ivName));
+
+  ck::Block *outer = curBlock;
+  curBlock = &forStmt->body;
+  ++frame->runtimeDepth;
+  elabBlock(s.body);
+  --frame->runtimeDepth;
+  curBlock = outer;
+  std::map<std::string, Binding> bodyEnv = std::move(frame->env);
+  frame->env = std::move(before);
+  finishCarried(carried, bodyEnv, forStmt->body, s.getLoc(), "loop");
+
+  // Names first bound inside the body are not visible after the loop.
+  for (auto &[name, b] : bodyEnv) {
+    if (frame->env.count(name) || name == s.var)
+      continue;
+    frame->env[name].hiddenReason =
+        "it is assigned only inside the loop on line " +
+        std::to_string(s.getLoc().line);
+  }
+  if (!varBoundBefore)
+    frame->env[s.var].hiddenReason = "the loop variable of the loop on line " +
+                                     std::to_string(s.getLoc().line) +
+                                     " is not visible after it";
+  for (auto &[name, named] : carried)
+    forStmt->carried.push_back(named);
+  emit(std::move(forStmt));
+}
+
+void Sema::elabStaticFor(const ast::ForStmt &s, CallArgs &args) {
+  std::vector<Value> slots;
+  if (!bindArgs(args, "static_range", {"arg0", "arg1", "step"}, 1, slots))
+    return;
+  std::optional<int64_t> lo = 0, hi, step = 1;
+  if (slots[1].isNone()) {
+    hi = requireConstInt(slots[0], args.loc, "static_range bound");
+  } else {
+    lo = requireConstInt(slots[0], args.loc, "static_range bound");
+    hi = requireConstInt(slots[1], args.loc, "static_range bound");
+  }
+  if (!slots[2].isNone())
+    step = requireConstInt(slots[2], args.loc, "static_range step");
+  if (!lo || !hi || !step)
+    return;
+  if (*step == 0) {
+    error(args.loc, "static_range() step must not be zero");
+    return;
+  }
+  int64_t trips = 0;
+  for (int64_t i = *lo; *step > 0 ? i < *hi : i > *hi; i += *step)
+    if (++trips > 4096) {
+      error(args.loc, "static_range() unrolls more than 4096 iterations; "
+                      "use range(...) for a run-time loop");
+      return;
+    }
+  for (int64_t i = *lo; *step > 0 ? i < *hi : i > *hi; i += *step) {
+    if (frame->returned || diags.reachedErrorLimit())
+      return;
+    bind(s.var, makeConst(ConstValue::getInt(i), s.varLoc), s.varLoc);
+    elabBlock(s.body);
+  }
+}
+
+void Sema::elabWhile(const ast::WhileStmt &s) {
+  auto whileStmt = std::make_unique<ck::WhileStmt>(s.getLoc());
+  auto carried = prepareCarried(s.body, s.getLoc(), "");
+  std::map<std::string, Binding> before = frame->env;
+
+  // The condition is evaluated in its own region.
+  ck::Block condBlock;
+  ck::Block *outer = curBlock;
+  curBlock = &condBlock;
+  Value cond = elabExpr(*s.cond);
+  curBlock = outer;
+  if (cond.isInvalid())
+    return;
+  if (!condBlock.empty()) {
+    error(s.cond->getLoc(), "the condition of a 'while' loop cannot call "
+                            "helper functions; compute it in a variable");
+    return;
+  }
+  if (std::optional<bool> c = getConstCondition(cond)) {
+    if (!*c)
+      return;
+    error(s.cond->getLoc(), "this 'while' loop never ends ('break' is not "
+                            "supported)");
+    return;
+  }
+  if (!requireExpr(cond, s.cond->getLoc(), "'while' condition"))
+    return;
+  if (cond.type().isBlock()) {
+    error(s.cond->getLoc(), "the condition of 'while' must be a scalar; got " +
+                                cond.type().str());
+    return;
+  }
+  whileStmt->cond = toBool(std::move(cond.expr), s.cond->getLoc());
+
+  curBlock = &whileStmt->body;
+  ++frame->runtimeDepth;
+  elabBlock(s.body);
+  --frame->runtimeDepth;
+  curBlock = outer;
+  std::map<std::string, Binding> bodyEnv = std::move(frame->env);
+  frame->env = std::move(before);
+  finishCarried(carried, bodyEnv, whileStmt->body, s.getLoc(), "loop");
+  for (auto &[name, b] : bodyEnv)
+    if (!frame->env.count(name))
+      frame->env[name].hiddenReason =
+          "it is assigned only inside the loop on line " +
+          std::to_string(s.getLoc().line);
+  for (auto &[name, named] : carried)
+    whileStmt->carried.push_back(named);
+  emit(std::move(whileStmt));
+}

@@ -1,0 +1,113 @@
+//===- TileGPUOps.td - Operations of the tilegpu dialect ---*- tablegen -*-===//
+//
+// Layout conversion and explicit shared-memory buffers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILEGPU_IR_TILEGPUOPS_TD
+#define TILEC_DIALECT_TILEGPU_IR_TILEGPUOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "tilec/Dialect/TileGPU/IR/TileGPUDialect.td"
+include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.td"
+
+class TileGPU_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TileGPU_Dialect, mnemonic, traits>;
+
+def TileGPU_MemDescType : TypeDef<TileGPU_Dialect, "MemDesc"> {
+  let mnemonic = "memdesc";
+  let summary = "A buffer in shared memory holding a tile";
+  let description = [{
+    `!tilegpu.memdesc<64x32xf16, #shared>`: a tile of the given shape and
+    element type in shared memory, laid out by a `#tilegpu.shared` encoding.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
+                    "::mlir::Type":$elementType,
+                    "::mlir::Attribute":$encoding);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout",
+    [Pure, SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
+  let summary = "Move a block's elements to the threads of another layout";
+  let description = [{
+    Lowered through shared memory (registers -> shared -> barrier ->
+    registers) unless both layouts put every element in the same thread.
+
+    Example:
+    ```mlir
+    %y = tilegpu.convert_layout %x : tensor<128xf32, #a> -> tensor<128xf32, #b>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
+    [MemoryEffects<[MemAlloc, MemWrite]>]> {
+  let summary = "A shared-memory buffer, optionally initialized from a block";
+  let description = [{
+    Shared-memory allocation gives each buffer an offset (attribute
+    `offset`, bytes) from the liveness of its uses.
+
+    Example:
+    ```mlir
+    %buf = tilegpu.local_alloc %x : (tensor<64x32xf16, #blocked>) -> !tilegpu.memdesc<64x32xf16, #shared>
+    %empty = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #shared>
+    ```
+  }];
+  let arguments = (ins Optional<AnyRankedTensor>:$src,
+                   OptionalAttr<I64Attr>:$offset);
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat = "($src^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def TileGPU_LocalLoadOp : TileGPU_Op<"local_load", [MemoryEffects<[MemRead]>]> {
+  let summary = "Read a shared-memory tile into registers of a layout";
+  let description = [{
+    Example:
+    ```mlir
+    %x = tilegpu.local_load %buf : !tilegpu.memdesc<64x32xf16, #shared> -> tensor<64x32xf16, #blocked>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$src);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$src attr-dict `:` qualified(type($src)) `->` type($result)";
+  let hasVerifier = 1;
+}
+
+def TileGPU_LocalStoreOp : TileGPU_Op<"local_store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "Write a block held in registers to a shared-memory tile";
+  let description = [{
+    Example:
+    ```mlir
+    tilegpu.local_store %x, %buf : tensor<64x32xf16, #blocked> -> !tilegpu.memdesc<64x32xf16, #shared>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$src, TileGPU_MemDescType:$dst);
+  let assemblyFormat =
+      "$src `,` $dst attr-dict `:` type($src) `->` qualified(type($dst))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
+  let summary = "Block-wide barrier making shared-memory writes visible";
+  let description = [{
+    Inserted by barrier insertion between a write and a read of the same
+    shared-memory bytes by different threads.
+
+    Example:
+    ```mlir
+    tilegpu.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+#endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

@@ -1,0 +1,37 @@
+//===- Passes.td - Passes of the tilegpu dialect -----------*- tablegen -*-===//
+//
+// Passes on laid-out (tilegpu) IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD
+#define TILEC_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TileGPUAllocateSharedMemory
+    : Pass<"tilegpu-allocate-shared-memory", "::mlir::ModuleOp"> {
+  let summary = "Give every shared-memory buffer an offset from liveness";
+  let description = [{
+    Ops that exchange data between threads through shared memory (cross-warp
+    reductions, layout conversions, transposes, reshapes, the FMA dot) need
+    scratch space only while they run; explicit buffers
+    (`tilegpu.local_alloc`) live from their allocation to their last use.
+    Buffers whose live ranges overlap get disjoint offsets; scratch space
+    of different ops is reused. The pass sets `tilegpu.scratch_offset` on each
+    op that needs scratch, `offset` on each `local_alloc`, and the module's
+    `tilegpu.shared` to the total bytes (the kernel's dynamic shared memory).
+
+    Before:
+    ```mlir
+    %r = tile.reduce sum %x axis = 0 : tensor<1024xf32, #blocked> -> f32
+    ```
+    After:
+    ```mlir
+    module attributes {tilegpu.shared = 16 : i32} {
+      %r = tile.reduce sum %x axis = 0 {tilegpu.scratch_offset = 0 : i32} : ...
+    ```
+  }];
+}
+
+#endif // TILEC_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD

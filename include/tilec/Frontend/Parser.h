@@ -1,0 +1,114 @@
+//===- Parser.h - Recursive-descent parser for .tile ------------*- C++ -*-===//
+//
+// Parses the token stream of one buffer into an ast::Module. Each parse
+// method documents the grammar rule it implements. On an error the parser
+// reports it, skips to the next line and continues, so one run reports
+// several errors (up to the DiagnosticEngine's limit).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_FRONTEND_PARSER_H
+#define TILEC_FRONTEND_PARSER_H
+
+#include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Lexer.h"
+
+#include <memory>
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace tilec {
+
+/// Parses the main buffer of `srcMgr` (its first buffer). Returns null when
+/// any error was reported (lexical or syntactic); the diagnostics are
+/// already printed.
+std::unique_ptr<ast::Module> parseModule(llvm::SourceMgr &srcMgr,
+                                         DiagnosticEngine &diags);
+
+/// The parser proper; use parseModule() unless you need the tokens.
+class Parser {
+public:
+  Parser(llvm::SourceMgr &srcMgr, unsigned bufferID, DiagnosticEngine &diags);
+
+  /// Parses the whole buffer. Always returns a module (possibly partial);
+  /// check the DiagnosticEngine for errors.
+  std::unique_ptr<ast::Module> parseModule();
+
+private:
+  // Token helpers.
+  const Token &tok() const { return tokens[pos]; }
+  const Token &peekTok(size_t n = 1) const {
+    return tokens[std::min(pos + n, tokens.size() - 1)];
+  }
+  void consume() {
+    if (pos + 1 < tokens.size())
+      ++pos;
+  }
+  bool consumeIf(TokKind kind) {
+    if (!tok().is(kind))
+      return false;
+    consume();
+    return true;
+  }
+  /// Reports "expected WHAT" at the current token.
+  void errorExpected(llvm::StringRef what);
+  /// Consumes `kind` or reports "expected WHAT".
+  bool expect(TokKind kind, llvm::StringRef what);
+  /// Skips the rest of the logical line (and a nested block after it).
+  void skipLine();
+  /// Skips an indented block that starts at the current INDENT.
+  void skipIndentedBlock();
+  bool stop() const { return diags.reachedErrorLimit(); }
+
+  // Top level.
+  void parseTopLevel(ast::Module &module);
+  void parseImport();
+  std::unique_ptr<ast::Function> parseDecoratedFunction();
+  std::unique_ptr<ast::Function> parseFunction();
+  bool parseParam(ast::Function &fn);
+  bool parseTypeAnnotation(ast::TypeAnnotation &type);
+
+  // Statements.
+  bool parseSuite(ast::Block &block);
+  void parseStatement(ast::Block &block);
+  bool parseSimpleStatement(ast::Block &block);
+  ast::StmtPtr parseIf(bool isElif);
+  ast::StmtPtr parseFor();
+  ast::StmtPtr parseWhile();
+  ast::StmtPtr parseExprOrAssign();
+  bool checkAssignTarget(const ast::Expr &target);
+
+  // Expressions.
+  ast::ExprPtr parseTupleOrExpr();
+  ast::ExprPtr parseExpr();
+  ast::ExprPtr parseOr();
+  ast::ExprPtr parseAnd();
+  ast::ExprPtr parseNot();
+  ast::ExprPtr parseComparison();
+  ast::ExprPtr parseBitOr();
+  ast::ExprPtr parseBitXor();
+  ast::ExprPtr parseBitAnd();
+  ast::ExprPtr parseShift();
+  ast::ExprPtr parseArith();
+  ast::ExprPtr parseTerm();
+  ast::ExprPtr parseFactor();
+  ast::ExprPtr parsePower();
+  ast::ExprPtr parsePostfix();
+  ast::ExprPtr parseAtom();
+  ast::ExprPtr parseParenOrTuple();
+  ast::ExprPtr parseList();
+  bool parseCallArgs(ast::CallExpr &call);
+  ast::ExprPtr parseSubscriptIndex();
+
+  llvm::SourceMgr &srcMgr;
+  unsigned bufferID;
+  DiagnosticEngine &diags;
+  std::vector<Token> tokens;
+  size_t pos = 0;
+};
+
+} // namespace tilec
+
+#endif // TILEC_FRONTEND_PARSER_H

@@ -1,0 +1,56 @@
+//===- Sema.h - Semantic analysis of .tile kernels --------------*- C++ -*-===//
+//
+// Public entry points of semantic analysis ("elaboration"): select a kernel
+// of a parsed module, bind its constexpr parameters, check names, types and
+// shapes, and produce a checked::CheckedKernel that MLIRGen translates
+// mechanically. Errors go to the DiagnosticEngine (SPEC §5).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_FRONTEND_SEMA_H
+#define TILEC_FRONTEND_SEMA_H
+
+#include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/CheckedKernel.h"
+#include "tilec/Frontend/Diagnostics.h"
+#include "tilec/Frontend/Types.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// Values for constexpr parameters (`-D NAME=VALUE`, host API) and launch
+/// option overrides (`--num-warps`, `--num-stages`).
+struct ConstexprBindings {
+  std::map<std::string, ConstValue> values;
+  std::optional<int64_t> numWarps;
+  std::optional<int64_t> numStages;
+};
+
+/// Parses one `-D` argument, `NAME=VALUE`, into `bindings`. On failure
+/// returns false and sets `error` to a message for the user.
+bool parseConstexprDefine(llvm::StringRef define, ConstexprBindings &bindings,
+                          std::string &error);
+
+/// Names of the `@kernel` functions of `module`, in source order.
+std::vector<std::string> listKernels(const ast::Module &module);
+
+/// Checks and elaborates kernel `kernelName` of `module`. Returns
+/// std::nullopt after reporting errors (unknown kernel: the error lists the
+/// available ones). Bindings that name no parameter of the kernel get a
+/// warning; bindings of non-constexpr parameters are errors.
+std::optional<checked::CheckedKernel>
+checkKernel(const ast::Module &module, llvm::StringRef kernelName,
+            const ConstexprBindings &bindings, DiagnosticEngine &diags);
+
+/// The largest number of elements of one block (2^20).
+constexpr int64_t kMaxBlockElements = int64_t(1) << 20;
+
+} // namespace tilec
+
+#endif // TILEC_FRONTEND_SEMA_H

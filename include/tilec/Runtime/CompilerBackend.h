@@ -1,0 +1,60 @@
+//===- CompilerBackend.h - The runtime/compiler seam ------------*- C++ -*-===//
+//
+// The runtime (TilecRuntime) links no LLVM or MLIR, so it cannot compile
+// `.tile` source itself. This header is the narrow interface between the two
+// libraries: a CompileRequest says what to build, a CompiledKernel is what
+// comes back (PTX or cubin bytes plus the SPEC section 2 metadata), and a
+// CompileFn is the compiler's entry point. tilec::Compiler (implemented in the
+// compiler library) builds a CompileRequest from its Options and arguments,
+// runs it through compileCached() (KernelCache.h) with its CompileFn, and
+// loads the result with Kernel::load().
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_COMPILERBACKEND_H
+#define TILEC_RUNTIME_COMPILERBACKEND_H
+
+#include "tilec/Runtime/KernelMetadata.h"
+#include "tilec/Runtime/Types.h"
+
+#include <functional>
+#include <string>
+
+namespace tilec {
+
+/// Everything that determines a compiled kernel. Every field takes part in
+/// the cache key (together with the compiler version).
+struct CompileRequest {
+  /// The `.tile` source text.
+  std::string source;
+  /// The name diagnostics use for the source ("softmax.tile", "<source>").
+  std::string sourceName;
+  /// The `@kernel` entry to compile.
+  std::string kernel;
+  /// Values for the kernel's constexpr parameters.
+  Constexprs constexprs;
+  /// The target: "sm_80", "sm_90", "sm_90a".
+  std::string arch;
+  /// Overrides of the kernel's `@kernel(num_warps=, num_stages=)`; 0 keeps
+  /// the kernel's own value.
+  int numWarps = 0;
+  int numStages = 0;
+  /// 0 or 3 (-O0 / -O3).
+  int optLevel = 3;
+};
+
+/// A compiled kernel: the binary and the metadata that says how to launch it.
+struct CompiledKernel {
+  /// PTX text, or a cubin (ELF) image; Kernel::load tells them apart.
+  std::string binary;
+  KernelMetadata meta;
+};
+
+/// The compiler's entry point. Returns the kernel, or throws tilec::Error
+/// whose what() is the full diagnostic text (`file:line:col: error: ...`,
+/// source line, caret). It must not abort on bad input.
+using CompileFn = std::function<CompiledKernel(const CompileRequest &)>;
+
+} // namespace tilec
+
+#endif // TILEC_RUNTIME_COMPILERBACKEND_H

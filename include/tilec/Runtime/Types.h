@@ -1,0 +1,177 @@
+//===- Types.h - Scalar, parameter and constexpr types ----------*- C++ -*-===//
+//
+// The value types shared by the kernel metadata, the argument checker and the
+// host API: the scalar element types of the `.tile` language (`i32`, `f16`,
+// ...), a kernel parameter type (`*f32`, `i64`), host-side storage types for
+// the 16-bit floats (tilec::f16, tilec::bf16), and the value of a constexpr
+// parameter (an integer, a float or a bool). Nothing here needs a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_TYPES_H
+#define TILEC_RUNTIME_TYPES_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+
+namespace tilec {
+
+/// A scalar element type of the `.tile` language.
+enum class ScalarType {
+  I1,
+  I8,
+  I16,
+  I32,
+  I64,
+  U8,
+  U16,
+  U32,
+  U64,
+  F16,
+  BF16,
+  F32,
+  F64
+};
+
+/// The canonical name of \p type ("i32", "bf16", ...).
+const char *scalarTypeName(ScalarType type);
+/// The C++ element type that holds \p type on the host: "float",
+/// "int32_t", "tilec::f16", "bool".
+std::string cppTypeName(ScalarType type);
+/// Parses a canonical scalar name ("f32"); std::nullopt when it is not one.
+std::optional<ScalarType> parseScalarType(std::string_view name);
+/// The size in bytes of one element in memory (i1 is stored as one byte).
+unsigned scalarTypeBytes(ScalarType type);
+/// True for i1 and every signed or unsigned integer type.
+bool isIntegerType(ScalarType type);
+/// True for f16, bf16, f32 and f64.
+bool isFloatType(ScalarType type);
+/// True for the unsigned integer types u8..u64.
+bool isUnsignedType(ScalarType type);
+
+/// The type of one kernel parameter: a scalar, or a pointer to global memory
+/// holding scalars (`*f16`).
+struct ParamType {
+  bool isPointer = false;
+  ScalarType elem = ScalarType::I32;
+
+  /// The metadata spelling: "*f16", "i32".
+  std::string str() const;
+  /// Parses the metadata spelling; std::nullopt when it is malformed.
+  static std::optional<ParamType> parse(std::string_view text);
+
+  bool operator==(const ParamType &other) const {
+    return isPointer == other.isPointer && elem == other.elem;
+  }
+};
+
+/// Host storage for one IEEE half-precision value (`f16`). Use it as the
+/// element type of a Buffer passed to a `*f16` parameter.
+struct f16 {
+  std::uint16_t bits = 0;
+  /// Converts with round-to-nearest-even; overflow gives infinity.
+  static f16 fromFloat(float value);
+  /// Converts exactly to float.
+  float toFloat() const;
+};
+
+/// Host storage for one bfloat16 value (`bf16`).
+struct bf16 {
+  std::uint16_t bits = 0;
+  /// Converts with round-to-nearest-even; NaN stays NaN.
+  static bf16 fromFloat(float value);
+  /// Converts exactly to float.
+  float toFloat() const;
+};
+
+/// The value of a constexpr kernel parameter: an integer, a float or a bool.
+/// Converts implicitly from C++ literals, so `{{"BLOCK", 1024}}` and
+/// `{{"EPS", 1e-5}, {"CAUSAL", true}}` build a tilec::Constexprs map.
+class ConstexprValue {
+public:
+  /// Which alternative is held.
+  enum class Kind { Int, Float, Bool };
+
+  ConstexprValue() = default;
+  /// From a bool.
+  ConstexprValue(bool value) : kind_(Kind::Bool), int_(value ? 1 : 0) {}
+  /// From any integer type except bool.
+  template <typename T,
+            std::enable_if_t<std::is_integral_v<T> && !std::is_same_v<T, bool>,
+                             int> = 0>
+  ConstexprValue(T value)
+      : kind_(Kind::Int), int_(static_cast<std::int64_t>(value)) {}
+  /// From float or double.
+  template <typename T, std::enable_if_t<std::is_floating_point_v<T>, int> = 0>
+  ConstexprValue(T value)
+      : kind_(Kind::Float), float_(static_cast<double>(value)) {}
+
+  Kind kind() const { return kind_; }
+  bool isInt() const { return kind_ == Kind::Int; }
+  bool isFloat() const { return kind_ == Kind::Float; }
+  bool isBool() const { return kind_ == Kind::Bool; }
+  /// The integer (or 0/1 for a bool); a float is truncated.
+  std::int64_t asInt() const {
+    return kind_ == Kind::Float ? static_cast<std::int64_t>(float_) : int_;
+  }
+  /// The value as a double.
+  double asFloat() const {
+    return kind_ == Kind::Float ? float_ : static_cast<double>(int_);
+  }
+  /// The bool (nonzero integers are true).
+  bool asBool() const { return kind_ == Kind::Float ? float_ != 0 : int_ != 0; }
+  /// A canonical text form used in hashes and messages: "1024", "1e-05",
+  /// "0.5", "true", "inf". Floats always show a '.', 'e', "inf" or "nan".
+  std::string str() const;
+
+  bool operator==(const ConstexprValue &other) const;
+  bool operator!=(const ConstexprValue &other) const {
+    return !(*this == other);
+  }
+
+private:
+  Kind kind_ = Kind::Int;
+  std::int64_t int_ = 0;
+  double float_ = 0;
+};
+
+/// Constexpr parameter values by name, in a deterministic (sorted) order.
+using Constexprs = std::map<std::string, ConstexprValue>;
+
+/// The tilec::ScalarType stored by one element of the C++ type \p T
+/// (`float` -> F32, `int` -> I32, `tilec::f16` -> F16, `bool` -> I1).
+template <typename T> constexpr ScalarType scalarTypeOf() {
+  using U = std::remove_cv_t<T>;
+  if constexpr (std::is_same_v<U, bool>)
+    return ScalarType::I1;
+  else if constexpr (std::is_same_v<U, f16>)
+    return ScalarType::F16;
+  else if constexpr (std::is_same_v<U, bf16>)
+    return ScalarType::BF16;
+  else if constexpr (std::is_same_v<U, float>)
+    return ScalarType::F32;
+  else if constexpr (std::is_same_v<U, double>)
+    return ScalarType::F64;
+  else if constexpr (std::is_integral_v<U> && std::is_signed_v<U>)
+    return sizeof(U) == 1   ? ScalarType::I8
+           : sizeof(U) == 2 ? ScalarType::I16
+           : sizeof(U) == 4 ? ScalarType::I32
+                            : ScalarType::I64;
+  else if constexpr (std::is_integral_v<U>)
+    return sizeof(U) == 1   ? ScalarType::U8
+           : sizeof(U) == 2 ? ScalarType::U16
+           : sizeof(U) == 4 ? ScalarType::U32
+                            : ScalarType::U64;
+  else
+    static_assert(sizeof(U) == 0, "tilec: not a tile scalar element type "
+                                  "(use bool, an integer, float, double, "
+                                  "tilec::f16 or tilec::bf16)");
+}
+
+} // namespace tilec
+
+#endif // TILEC_RUNTIME_TYPES_H

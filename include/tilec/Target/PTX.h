@@ -1,0 +1,85 @@
+//===- PTX.h - LLVM-dialect MLIR to PTX text --------------------*- C++ -*-===//
+//
+// The target stage of the tilec pipeline (step 6): a module in the LLVM
+// dialect (plus NVVM ops) is translated to LLVM IR, retargeted to
+// nvptx64-nvidia-cuda, linked with the CUDA toolkit's libdevice when it calls
+// `__nv_*` math functions, optimized with the NVPTX TargetMachine's pipeline
+// and printed as PTX text. Kernels are `llvm.func` ops with the `nvvm.kernel`
+// unit attribute; they become `.visible .entry` functions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TARGET_PTX_H
+#define TILEC_TARGET_PTX_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Support/LLVM.h"
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
+
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
+namespace tilec {
+
+/// Options of the PTX emission.
+struct PTXOptions {
+  /// The GPU: sm_80, sm_86, sm_87, sm_89, sm_90 or sm_90a.
+  std::string arch = "sm_90";
+  /// The LLVM optimization level, 0 to 3 (0: the O0 pipeline).
+  int optLevel = 3;
+  /// The PTX ISA version times ten (84 = PTX 8.4), at least the arch's
+  /// minimum (7.8 for sm_90, 8.0 for sm_90a); 0 picks `kDefaultPTXVersion`.
+  int ptxVersion = 0;
+  /// libdevice.10.bc to link when the module calls `__nv_*` functions;
+  /// empty: search with `findLibdevice()`.
+  std::string libdevicePath;
+  /// Print the LLVM IR handed to the code generator to stderr.
+  bool dumpLLVMIR = false;
+};
+
+/// The PTX ISA version emitted by default (8.4): accepted by CUDA 12.4+ and
+/// CUDA 13 ptxas and drivers, and enough for every sm_90a feature.
+constexpr int kDefaultPTXVersion = 84;
+
+/// The LLVM target triple of the generated code.
+constexpr const char *kNVPTXTriple = "nvptx64-nvidia-cuda";
+
+/// Translates `module` (LLVM dialect + NVVM ops) to an LLVM module for NVPTX
+/// in `llvmContext`: target triple and data layout set, libdevice linked if
+/// needed, non-kernel symbols internalized and the optimization pipeline of
+/// `opts.optLevel` run. Errors are emitted as diagnostics on `module`.
+mlir::FailureOr<std::unique_ptr<llvm::Module>>
+translateToNVPTXModule(mlir::ModuleOp module, const PTXOptions &opts,
+                       llvm::LLVMContext &llvmContext);
+
+/// Translates `module` (LLVM dialect + NVVM ops) to PTX text. When
+/// `llvmIROut` is given it receives the LLVM IR handed to the code
+/// generator. Errors are emitted as diagnostics on `module`; the function
+/// never aborts on bad input.
+mlir::FailureOr<std::string> translateToPTX(mlir::ModuleOp module,
+                                            const PTXOptions &opts,
+                                            std::string *llvmIROut = nullptr);
+
+/// Finds libdevice.10.bc: `$TILEC_LIBDEVICE` (a file, or a folder holding
+/// it), then `$CUDA_HOME/nvvm/libdevice`, `$CUDA_PATH/nvvm/libdevice` and
+/// `/usr/local/cuda/nvvm/libdevice`. Returns an empty string if none exists.
+std::string findLibdevice();
+
+/// The places `findLibdevice()` looks, in order, for error messages.
+std::string describeLibdeviceSearchPath();
+
+/// Registers the LLVM IR translation interfaces of the builtin, LLVM and
+/// NVVM dialects.
+void registerTilecTranslations(mlir::DialectRegistry &registry);
+
+} // namespace tilec
+
+#endif // TILEC_TARGET_PTX_H

@@ -1,0 +1,508 @@
+//===- tilec.h - The tilec C++ host API (SPEC section 4) --------*- C++ -*-===//
+//
+// Everything a host program needs to compile and run `.tile` kernels: open a
+// GPU (Device), allocate memory on it (Buffer), load a compiled kernel or
+// compile one (Kernel, Compiler), launch it with arguments checked against
+// its signature, and time it (Stream, Event, Timer). The CUDA driver is
+// loaded with dlopen on first use, so programs build without the CUDA
+// toolkit and fail with a clear tilec::Error only when they touch the GPU.
+// This header includes no LLVM, MLIR or CUDA headers. See docs/host-api.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TILEC_H
+#define TILEC_TILEC_H
+
+#include "tilec/Runtime/Arguments.h"
+#include "tilec/Runtime/CompilerBackend.h"
+#include "tilec/Runtime/Error.h"
+#include "tilec/Runtime/KernelCache.h"
+#include "tilec/Runtime/KernelMetadata.h"
+#include "tilec/Runtime/Types.h"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace tilec {
+
+class Device;
+class Stream;
+template <typename T> class Buffer;
+
+namespace detail {
+struct DeviceState;
+struct StreamState;
+struct EventState;
+struct KernelState;
+
+// Untyped device-memory operations behind Buffer<T>; they throw tilec::Error.
+std::uint64_t deviceAlloc(DeviceState &device, std::size_t bytes);
+void deviceFree(DeviceState &device, std::uint64_t address) noexcept;
+void copyToDevice(DeviceState &device, std::uint64_t dst, const void *src,
+                  std::size_t bytes);
+void copyToHost(DeviceState &device, void *dst, std::uint64_t src,
+                std::size_t bytes);
+void copyOnDevice(DeviceState &device, std::uint64_t dst, std::uint64_t src,
+                  std::size_t bytes);
+void fillDevice(DeviceState &device, std::uint64_t dst, const void *pattern,
+                unsigned patternBytes, std::size_t count);
+} // namespace detail
+
+/// One GPU and its primary CUDA context. A cheap, copyable handle: copies
+/// share the context, which is released when the last handle (or the last
+/// Buffer, Stream, Event or Kernel made from it) goes away.
+class Device {
+public:
+  /// Loads the CUDA driver (once per process), initializes it and retains
+  /// the primary context of GPU \p ordinal. Throws tilec::Error when the
+  /// driver cannot be loaded ("cannot load the CUDA driver (libcuda.so.1):
+  /// ..."), cuInit fails, or there is no such GPU.
+  static Device open(int ordinal = 0);
+  /// The number of CUDA GPUs; throws tilec::Error when there is no driver.
+  static int count();
+  /// Whether the CUDA driver can be loaded and initialized; when not and
+  /// \p why is given, sets it to the reason. Never throws.
+  static bool driverAvailable(std::string *why = nullptr);
+
+  /// An unopened device; every operation on it throws tilec::Error.
+  Device() = default;
+
+  /// The ordinal passed to open().
+  int ordinal() const;
+  /// The GPU's name, "NVIDIA H100 80GB HBM3".
+  const std::string &name() const;
+  /// (major, minor): (9, 0) on an H100.
+  std::pair<int, int> computeCapability() const;
+  /// The PTX target of the GPU: "sm_90" on an H100, "sm_80" on an A100.
+  std::string arch() const;
+  /// The number of streaming multiprocessors.
+  int multiprocessorCount() const;
+  /// The most dynamic shared memory one block may opt in to, in bytes.
+  std::size_t maxSharedMemoryPerBlockOptin() const;
+  /// The largest grid: {x, y, z}.
+  std::array<std::int64_t, 3> maxGridSize() const;
+
+  /// Allocates \p n elements of T (uninitialized; see Buffer::poison).
+  template <typename T> Buffer<T> alloc(std::size_t n);
+  /// Waits for all work on the device (cuCtxSynchronize).
+  void synchronize();
+
+  /// The shared state; for the runtime's own use.
+  detail::DeviceState &state() const;
+  const std::shared_ptr<detail::DeviceState> &statePtr() const {
+    return state_;
+  }
+
+private:
+  std::shared_ptr<detail::DeviceState> state_;
+};
+
+/// A device allocation of size() elements of T. Move-only; freed on
+/// destruction. Copies to and from the host are synchronous.
+template <typename T> class Buffer {
+  static_assert(std::is_trivially_copyable_v<T>,
+                "tilec::Buffer<T> needs a trivially copyable T");
+
+public:
+  /// An empty buffer (no allocation, null address).
+  Buffer() = default;
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  Buffer(Buffer &&other) noexcept { *this = std::move(other); }
+  Buffer &operator=(Buffer &&other) noexcept {
+    if (this != &other) {
+      reset();
+      device_ = std::move(other.device_);
+      address_ = std::exchange(other.address_, 0);
+      size_ = std::exchange(other.size_, 0);
+    }
+    return *this;
+  }
+  ~Buffer() { reset(); }
+
+  /// Number of elements.
+  std::size_t size() const { return size_; }
+  /// Number of bytes.
+  std::size_t bytes() const { return size_ * sizeof(T); }
+  bool empty() const { return size_ == 0; }
+  /// The device address, typed; `data() + k` is element k.
+  DevicePtr<T> data() const { return DevicePtr<T>(address_); }
+
+  /// Copies size() elements from host memory at \p host.
+  void copyFrom(const T *host) {
+    if (size_)
+      detail::copyToDevice(dev(), address_, host, bytes());
+  }
+  /// Copies \p host, which must hold exactly size() elements.
+  void copyFrom(const std::vector<T> &host) {
+    checkSize(host.size(), "copyFrom");
+    copyFrom(host.data());
+  }
+  /// Copies another buffer of the same size, on the device.
+  void copyFrom(const Buffer &other) {
+    checkSize(other.size(), "copyFrom");
+    if (size_)
+      detail::copyOnDevice(dev(), address_, other.address_, bytes());
+  }
+  /// Copies size() elements to host memory at \p host.
+  void copyTo(T *host) const {
+    if (size_)
+      detail::copyToHost(dev(), host, address_, bytes());
+  }
+  /// The contents as a std::vector.
+  std::vector<T> toVector() const {
+    std::vector<T> host(size_);
+    copyTo(host.data());
+    return host;
+  }
+  /// Sets every element to \p value.
+  void fill(const T &value) {
+    if (size_)
+      detail::fillDevice(dev(), address_, &value, sizeof(T), size_);
+  }
+  /// Sets every byte to \p byte.
+  void fillBytes(std::uint8_t byte) {
+    if (size_)
+      detail::fillDevice(dev(), address_, &byte, 1, bytes());
+  }
+  /// Fills with 0xFF bytes (NaN for floats, -1 for integers), so reads of
+  /// memory a kernel forgot to write stand out.
+  void poison() { fillBytes(0xFF); }
+
+private:
+  friend class Device;
+  Buffer(std::shared_ptr<detail::DeviceState> device, std::size_t n)
+      : device_(std::move(device)), size_(n) {
+    if (n > std::numeric_limits<std::size_t>::max() / sizeof(T))
+      throw Error("tilec: Buffer of " + std::to_string(n) +
+                  " elements is too large");
+    if (n)
+      address_ = detail::deviceAlloc(*device_, n * sizeof(T));
+  }
+  detail::DeviceState &dev() const {
+    if (!device_)
+      throw Error("tilec: use of an empty or moved-from Buffer");
+    return *device_;
+  }
+  void checkSize(std::size_t n, const char *what) const {
+    if (n != size_)
+      throw Error(std::string("tilec: Buffer::") + what + ": the source has " +
+                  std::to_string(n) + " elements, the buffer " +
+                  std::to_string(size_));
+  }
+  void reset() noexcept {
+    if (device_ && address_)
+      detail::deviceFree(*device_, address_);
+    device_.reset();
+    address_ = 0;
+    size_ = 0;
+  }
+
+  std::shared_ptr<detail::DeviceState> device_;
+  std::uint64_t address_ = 0;
+  std::size_t size_ = 0;
+};
+
+template <typename T> Buffer<T> Device::alloc(std::size_t n) {
+  state(); // Throws on an unopened device.
+  return Buffer<T>(state_, n);
+}
+
+/// A CUDA stream. A default-constructed Stream is the device's default
+/// (null) stream. Copies share the stream.
+class Stream {
+public:
+  /// The default stream.
+  Stream() = default;
+  /// Creates a new stream on \p device.
+  explicit Stream(Device &device);
+  /// Waits for the work queued on this stream (the default stream: for the
+  /// whole device of the calling thread's current context).
+  void synchronize() const;
+  /// The CUstream handle (nullptr for the default stream).
+  void *handle() const;
+
+private:
+  std::shared_ptr<detail::StreamState> state_;
+};
+
+/// A CUDA event, for timing work on a stream.
+class Event {
+public:
+  /// Creates an event on \p device.
+  explicit Event(Device &device);
+  /// Records the event on \p stream (default: the default stream).
+  void record(const Stream &stream = Stream());
+  /// Waits until the event has happened.
+  void synchronize() const;
+  /// Milliseconds between two recorded events (waits for \p end).
+  static float elapsedMs(const Event &start, const Event &end);
+
+private:
+  std::shared_ptr<detail::EventState> state_;
+};
+
+/// Times GPU work with a pair of events:
+/// `Timer t(dev); t.start(); k.launch(...); float ms = t.stop();`
+class Timer {
+public:
+  /// A timer on \p stream (default: the default stream) of \p device.
+  explicit Timer(Device &device, Stream stream = Stream());
+  /// Records the start event.
+  void start();
+  /// Records the end event, waits for it, and returns the elapsed ms.
+  float stop();
+
+private:
+  Stream stream_;
+  Event start_, end_;
+};
+
+/// The launch grid: the number of programs along x, y and z (each >= 1).
+/// `{rows}`, `{m, n}`, `Grid(x, y, z)`.
+struct Grid {
+  std::int64_t x = 1, y = 1, z = 1;
+
+  Grid() = default;
+  template <typename X, typename Y = int, typename Z = int>
+  Grid(X gx, Y gy = 1, Z gz = 1) : x(dim(gx)), y(dim(gy)), z(dim(gz)) {}
+
+private:
+  template <typename T> static std::int64_t dim(T v) {
+    static_assert(std::is_integral_v<T>, "tilec::Grid dimensions are integers");
+    if constexpr (std::is_unsigned_v<T>)
+      if (static_cast<std::uint64_t>(v) >
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+        return std::numeric_limits<std::int64_t>::max();
+    return static_cast<std::int64_t>(v);
+  }
+};
+
+namespace detail {
+/// Turns Kernel::launch's arguments into HostArgs and finds the stream.
+struct ArgCollector {
+  std::vector<HostArg> args;
+  const Stream *stream = nullptr;
+  bool streamNotLast = false;
+
+  template <typename T> void add(const Buffer<T> &buffer) {
+    noteValue();
+    args.push_back(
+        HostArg::pointer(buffer.data().address(), scalarTypeOf<T>(), "Buffer"));
+  }
+  template <typename T> void add(const DevicePtr<T> &ptr) {
+    noteValue();
+    if constexpr (std::is_void_v<T>)
+      args.push_back(HostArg::untypedPointer(ptr.address()));
+    else
+      args.push_back(
+          HostArg::pointer(ptr.address(), scalarTypeOf<T>(), "DevicePtr"));
+  }
+  void add(const Stream &s) {
+    noteValue();
+    stream = &s;
+  }
+  template <typename T> void add(const T &value) {
+    noteValue();
+    args.push_back(HostArg::value(value));
+  }
+
+private:
+  void noteValue() {
+    if (stream)
+      streamNotLast = true;
+  }
+};
+} // namespace detail
+
+/// A loaded kernel: a CUDA module and function plus its metadata. A cheap,
+/// copyable handle; the module is unloaded with the last copy.
+class Kernel {
+public:
+  /// An empty kernel; launching it throws.
+  Kernel() = default;
+
+  /// Loads \p binary -- PTX text or a cubin -- on \p device and finds the
+  /// entry meta.kernel. PTX JIT errors carry the driver's JIT log. Checks
+  /// the metadata against the device (arch, threads per block, shared
+  /// memory; above 48 KB it opts the function in to more).
+  static Kernel load(Device &device, std::string_view binary,
+                     KernelMetadata meta);
+  /// Loads "k.ptx" (or "k.cubin") and the metadata "k.json" beside it.
+  static Kernel loadFiles(Device &device, const std::string &binaryPath);
+
+  /// The metadata the kernel was loaded with.
+  const KernelMetadata &info() const;
+  /// Registers per thread, as the driver reports them.
+  int numRegisters() const;
+  explicit operator bool() const { return state_ != nullptr; }
+
+  /// Launches on \p grid with blockDim = 32 * num_warps and shared_bytes of
+  /// dynamic shared memory. \p args are the kernel's runtime parameters in
+  /// order -- Buffer<T> / DevicePtr<T> for `*T`, integers for integer
+  /// parameters (range-checked), floats for float parameters -- optionally
+  /// followed by a Stream. Throws tilec::Error naming the parameter on a
+  /// mismatch, and on a grid of 0 or beyond the device's limits.
+  template <typename... Args> void launch(Grid grid, Args &&...args) const {
+    detail::ArgCollector collector;
+    (collector.add(args), ...);
+    if (collector.streamNotLast)
+      throw Error("tilec: kernel '" + info().kernel +
+                  "': a Stream must be the last launch argument");
+    launchArgs(grid, collector.args,
+               collector.stream ? *collector.stream : Stream());
+  }
+
+  /// The non-template launch behind launch(): checks \p args with
+  /// packArguments() and calls cuLaunchKernel on \p stream.
+  void launchArgs(const Grid &grid, const std::vector<HostArg> &args,
+                  const Stream &stream) const;
+
+private:
+  std::shared_ptr<detail::KernelState> state_;
+};
+
+/// Links \p ptx into a cubin for \p device with the driver's JIT (cuLink*),
+/// so that later loads skip the JIT. Throws tilec::Error with the JIT log.
+std::string compilePtxToCubin(Device &device, std::string_view ptx);
+
+/// The options of a Compiler.
+struct CompilerOptions {
+  /// The target; empty: the device's arch() ("sm_90a" is chosen by the
+  /// compiler where it helps).
+  std::string arch;
+  /// Overrides of `@kernel(num_warps=, num_stages=)`; 0 keeps the kernel's.
+  int numWarps = 0;
+  int numStages = 0;
+  /// The disk cache; default `$TILEC_CACHE_DIR`, else `~/.cache/tilec`;
+  /// empty: memory only.
+  std::string cacheDir = defaultCacheDir();
+  /// 0 or 3.
+  int optLevel = 3;
+};
+
+/// Compiles `.tile` kernels for a device, through the kernel cache.
+/// (Implemented by the compiler library, TilecCompiler, on top of the
+/// CompilerBackend interface; the runtime only declares it.)
+class Compiler {
+public:
+  using Options = CompilerOptions;
+
+  /// A compiler for \p device; an empty options.arch means device.arch().
+  explicit Compiler(Device device, Options options = Options());
+
+  /// Compiles kernel \p kernel of the file \p path with \p constexprs and
+  /// loads it. Throws tilec::Error with the diagnostics on bad input.
+  Kernel compileFile(const std::string &path, const std::string &kernel,
+                     const Constexprs &constexprs = {});
+  /// Like compileFile for source text; \p sourceName names it in
+  /// diagnostics.
+  Kernel compileSource(const std::string &text, const std::string &sourceName,
+                       const std::string &kernel,
+                       const Constexprs &constexprs = {});
+
+  const Options &options() const;
+  Device &device();
+
+private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+/// One candidate of autotune(): constexpr values and launch options.
+struct TuneConfig {
+  Constexprs constexprs;
+  /// 0 keeps the kernel's (or the Compiler's) value.
+  int numWarps = 0;
+  int numStages = 0;
+  /// "BLOCK=128,num_warps=4" -- for messages.
+  std::string str() const;
+};
+
+namespace detail {
+/// The file remembering the best config of one tuning problem.
+std::string tuneRecordPath(const CompilerOptions &options,
+                           const std::string &arch, const std::string &file,
+                           const std::string &kernel,
+                           const std::vector<TuneConfig> &configs,
+                           const std::string &key);
+/// The remembered choice, if any and valid for \p numConfigs configs.
+std::optional<std::size_t> loadTuneChoice(const std::string &path,
+                                          std::size_t numConfigs);
+/// Remembers \p index (best effort: failures are ignored).
+void saveTuneChoice(const std::string &path, std::size_t index, float ms);
+/// Median milliseconds of \p run over \p reps timed runs after \p warmup.
+float benchmark(Device &device, const std::function<void()> &run,
+                int warmup = 2, int reps = 10);
+} // namespace detail
+
+/// Compiles \p kernel of \p file once per config, times each on \p args with
+/// the grid \p grid gives for it, and returns the fastest. The choice is
+/// remembered on disk (under the Compiler's cacheDir) per \p key, so a later
+/// call with the same file, kernel, configs, arch and key compiles only the
+/// winner. Configs that fail to compile or launch are skipped; if all fail,
+/// throws tilec::Error listing why. Launches run on the given arguments, so
+/// kernels that accumulate into an output see it several times.
+template <typename... Args>
+Kernel
+autotune(Compiler &cc, const std::string &file, const std::string &kernel,
+         const std::vector<TuneConfig> &configs, const std::string &key,
+         const std::function<Grid(const TuneConfig &)> &grid, Args &&...args) {
+  if (configs.empty())
+    throw Error("tilec: autotune of '" + kernel + "': no configs given");
+  Device device = cc.device();
+  std::string arch =
+      cc.options().arch.empty() ? device.arch() : cc.options().arch;
+  auto compileConfig = [&](const TuneConfig &config) {
+    CompilerOptions options = cc.options();
+    if (config.numWarps)
+      options.numWarps = config.numWarps;
+    if (config.numStages)
+      options.numStages = config.numStages;
+    Compiler sub(device, options);
+    return sub.compileFile(file, kernel, config.constexprs);
+  };
+  std::string path =
+      detail::tuneRecordPath(cc.options(), arch, file, kernel, configs, key);
+  if (std::optional<std::size_t> known =
+          detail::loadTuneChoice(path, configs.size()))
+    return compileConfig(configs[*known]);
+
+  Kernel best;
+  std::size_t bestIndex = 0;
+  float bestMs = std::numeric_limits<float>::infinity();
+  std::string failures;
+  for (std::size_t i = 0; i < configs.size(); ++i) {
+    try {
+      Kernel k = compileConfig(configs[i]);
+      Grid g = grid(configs[i]);
+      float ms = detail::benchmark(device, [&] { k.launch(g, args...); });
+      if (ms < bestMs) {
+        bestMs = ms;
+        bestIndex = i;
+        best = k;
+      }
+    } catch (const Error &e) {
+      failures += "\n  " + configs[i].str() + ": " + e.what();
+    }
+  }
+  if (!best)
+    throw Error("tilec: autotune of '" + kernel +
+                "': every config failed:" + failures);
+  detail::saveTuneChoice(path, bestIndex, bestMs);
+  return best;
+}
+
+} // namespace tilec
+
+#endif // TILEC_TILEC_H

@@ -1,0 +1,124 @@
+//===- ElementwiseOpToLLVM.cpp - Elementwise ops on blocks to LLVM --------===//
+//
+// An `arith` or `math` op on blocks becomes the same op on each register
+// (the scalar op is then lowered by the upstream arith/math patterns); a
+// splat constant block becomes its scalar in every register; pointer casts
+// and bitcasts apply per register.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::tilec;
+
+namespace {
+/// Any single-result arith/math op whose result is a laid-out block.
+struct ElementwiseOpConversion : ConversionPattern {
+  ElementwiseOpConversion(const TypeConverter &converter, MLIRContext *context)
+      : ConversionPattern(converter, MatchAnyOpTypeTag(), /*benefit=*/10,
+                          context) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ConstantOp>(op) || op->getNumResults() != 1)
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !tilegpu::isDistributedLayout(type.getEncoding()))
+      return failure();
+    Type resultType = getTypeConverter()->convertType(type);
+    if (!resultType)
+      return failure();
+    Location loc = op->getLoc();
+    unsigned numRegisters = tilegpu::getNumRegisters(type);
+    SmallVector<SmallVector<Value>> unpacked;
+    for (auto [original, converted] :
+         llvm::zip(op->getOperands(), operands)) {
+      SmallVector<Value> registers = unpackRegisters(rewriter, loc, converted);
+      if (!isa<RankedTensorType>(original.getType()))
+        registers.assign(numRegisters, converted);
+      if (registers.size() != numRegisters)
+        return rewriter.notifyMatchFailure(op, "operand layouts differ");
+      unpacked.push_back(std::move(registers));
+    }
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < numRegisters; ++i) {
+      OperationState state(loc, op->getName());
+      for (auto &registers : unpacked)
+        state.addOperands(registers[i]);
+      state.addTypes(type.getElementType());
+      state.addAttributes(op->getAttrs());
+      results.push_back(rewriter.create(state)->getResult(0));
+    }
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, results, resultType));
+    return success();
+  }
+};
+
+/// A splat constant block: the scalar constant in every register.
+struct SplatConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !tilegpu::isDistributedLayout(type.getEncoding()))
+      return failure();
+    auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
+    if (!dense || !dense.isSplat())
+      return rewriter.notifyMatchFailure(op, "only splat constants");
+    Type elementType = type.getElementType();
+    Value scalar = LLVM::ConstantOp::create(
+        rewriter, op.getLoc(), elementType,
+        cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    SmallVector<Value> registers(tilegpu::getNumRegisters(type), scalar);
+    rewriter.replaceOp(op, packRegisters(rewriter, op.getLoc(), registers,
+                                         getTypeConverter()->convertType(type)));
+    return success();
+  }
+};
+
+/// An op applied to each register with a converted result element type.
+template <typename SourceOp, typename LLVMOp>
+struct PerRegisterCastConversion : OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto *converter =
+        static_cast<const TileGPUToLLVMTypeConverter *>(this->getTypeConverter());
+    Type resultType = converter->convertType(op.getType());
+    Type elementType =
+        converter->convertElementType(getElementTypeOrSelf(op.getType()));
+    if (!resultType || !elementType)
+      return failure();
+    SmallVector<Value> results;
+    for (Value value : unpackRegisters(rewriter, loc, adaptor.getSrc())) {
+      if (value.getType() == elementType)
+        results.push_back(value);
+      else
+        results.push_back(LLVMOp::create(rewriter, loc, elementType, value));
+    }
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, results, resultType));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilec::populateElementwiseOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
+  patterns.add<ElementwiseOpConversion>(converter, context);
+  patterns.add<SplatConstantOpConversion>(converter, context,
+                                          /*benefit=*/11);
+  patterns.add<PerRegisterCastConversion<tile::PtrToIntOp, LLVM::PtrToIntOp>,
+               PerRegisterCastConversion<tile::IntToPtrOp, LLVM::IntToPtrOp>,
+               PerRegisterCastConversion<tile::BitcastOp, LLVM::BitcastOp>>(
+      converter, context);
+}

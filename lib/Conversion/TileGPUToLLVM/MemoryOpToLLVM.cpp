@@ -1,0 +1,185 @@
+//===- MemoryOpToLLVM.cpp - addptr, load, store, atomic_add to LLVM -------===//
+//
+// Pointer arithmetic is a GEP per register; loads, stores and atomics are
+// one predicated global access per register (inline PTX, so masked-off
+// lanes never touch memory). Atomics skip the registers and threads that
+// hold duplicates of an element, so each element is added once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+using namespace mlir;
+using namespace mlir::tilec;
+
+namespace {
+/// Registers of an optional operand, or a vector of nulls.
+SmallVector<Value> unpackOptional(OpBuilder &builder, Location loc,
+                                  Value value, unsigned count) {
+  if (!value)
+    return SmallVector<Value>(count, Value());
+  return unpackRegisters(builder, loc, value);
+}
+
+struct AddPtrOpConversion : OpConversionPattern<tile::AddPtrOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AddPtrOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto *converter =
+        static_cast<const TileGPUToLLVMTypeConverter *>(getTypeConverter());
+    auto pointer = cast<tile::PointerType>(getElementTypeOrSelf(op.getType()));
+    Type pointee = converter->convertElementType(pointer.getPointeeType());
+    SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> offsets =
+        unpackRegisters(rewriter, loc, adaptor.getOffset());
+    SmallVector<Value> results;
+    for (auto [ptr, offset] : llvm::zip(ptrs, offsets))
+      results.push_back(gep(rewriter, loc, pointee, ptr, offset));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, results,
+                                         converter->convertType(op.getType())));
+    return success();
+  }
+};
+
+struct LoadOpConversion : OpConversionPattern<tile::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto *converter =
+        static_cast<const TileGPUToLLVMTypeConverter *>(getTypeConverter());
+    Type elementType =
+        converter->convertElementType(getElementTypeOrSelf(op.getType()));
+    SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> masks =
+        unpackOptional(rewriter, loc, adaptor.getMask(), ptrs.size());
+    SmallVector<Value> others =
+        unpackOptional(rewriter, loc, adaptor.getOther(), ptrs.size());
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < ptrs.size(); ++i)
+      results.push_back(emitGlobalLoad(rewriter, loc, elementType, ptrs[i],
+                                       masks[i], others[i]));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, results,
+                                         converter->convertType(op.getType())));
+    return success();
+  }
+};
+
+struct StoreOpConversion : OpConversionPattern<tile::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> values =
+        unpackRegisters(rewriter, loc, adaptor.getValue());
+    SmallVector<Value> masks =
+        unpackOptional(rewriter, loc, adaptor.getMask(), ptrs.size());
+    for (unsigned i = 0; i < ptrs.size(); ++i)
+      emitGlobalStore(rewriter, loc, ptrs[i], values[i], masks[i]);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// For a layout that holds duplicates, whether this thread owns each
+/// register: null where every copy is owned.
+SmallVector<Value> getOwnerPredicates(OpBuilder &builder, Location loc,
+                                      Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return {Value()};
+  auto layout = tilegpu::getDistributedLayout(tensor);
+  if (!layout)
+    return {Value()};
+  ThreadIds ids = getThreadIds(builder, loc);
+  Value threadOwns;
+  auto addCondition = [&](Value condition) {
+    threadOwns = threadOwns
+                     ? LLVM::AndOp::create(builder, loc, threadOwns, condition)
+                     : condition;
+  };
+  tilegpu::BlockedEncodingAttr root = layout->root;
+  for (unsigned d = 0; d < root.getRank(); ++d) {
+    bool sliced = !llvm::is_contained(layout->blockDims, d);
+    unsigned lanes = sliced ? 1 : layout->getDistinctLanes(d);
+    unsigned warps = sliced ? 1 : layout->getDistinctWarps(d);
+    auto bound = [&](Value id, unsigned stride, unsigned count,
+                     unsigned distinct) {
+      if (distinct >= count)
+        return;
+      Value coordinate = LLVM::AndOp::create(
+          builder, loc,
+          LLVM::LShrOp::create(builder, loc, id,
+                               createI32(builder, loc, llvm::Log2_32(stride))),
+          createI32(builder, loc, count - 1));
+      addCondition(LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult,
+                                        coordinate,
+                                        createI32(builder, loc, distinct)));
+    };
+    bound(ids.lane, layout->getLaneStride(d), root.getThreadsPerWarp()[d],
+          lanes);
+    bound(ids.warp, layout->getWarpStride(d), root.getWarpsPerCTA()[d], warps);
+  }
+  SmallVector<Value> predicates;
+  Value falseValue;
+  for (unsigned reg = 0, e = layout->getNumRegisters(); reg < e; ++reg) {
+    // Registers past the block's extent repeat earlier ones.
+    SmallVector<unsigned> coords = layout->getRegisterCoords(reg);
+    bool duplicate = false;
+    for (unsigned d : layout->blockDims)
+      duplicate |= layout->getRegisterOffset(d, coords[d]) >=
+                   static_cast<unsigned>(layout->rootShape[d]);
+    if (duplicate) {
+      if (!falseValue)
+        falseValue = LLVM::ConstantOp::create(builder, loc, builder.getI1Type(),
+                                              builder.getBoolAttr(false));
+      predicates.push_back(falseValue);
+    } else {
+      predicates.push_back(threadOwns);
+    }
+  }
+  return predicates;
+}
+
+struct AtomicAddOpConversion : OpConversionPattern<tile::AtomicAddOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::AtomicAddOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
+    SmallVector<Value> values =
+        unpackRegisters(rewriter, loc, adaptor.getValue());
+    SmallVector<Value> masks =
+        unpackOptional(rewriter, loc, adaptor.getMask(), ptrs.size());
+    SmallVector<Value> owners = getOwnerPredicates(rewriter, loc, op.getType());
+    SmallVector<Value> results;
+    for (unsigned i = 0; i < ptrs.size(); ++i) {
+      Value mask = masks[i];
+      Value owner = owners.size() == ptrs.size() ? owners[i] : Value();
+      if (owner)
+        mask = mask ? LLVM::AndOp::create(rewriter, loc, mask, owner) : owner;
+      FailureOr<Value> old =
+          emitGlobalAtomicAdd(rewriter, loc, ptrs[i], values[i], mask);
+      if (failed(old))
+        return rewriter.notifyMatchFailure(op, "unsupported atomic type");
+      results.push_back(*old);
+    }
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, results,
+                                         getTypeConverter()->convertType(
+                                             op.getType())));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilec::populateMemoryOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<AddPtrOpConversion, LoadOpConversion, StoreOpConversion,
+               AtomicAddOpConversion>(converter, patterns.getContext());
+}

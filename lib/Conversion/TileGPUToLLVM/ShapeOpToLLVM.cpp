@@ -1,0 +1,139 @@
+//===- ShapeOpToLLVM.cpp - Indexing and register-only shape ops to LLVM ---===//
+//
+// Ops that move no data between threads: program ids, ranges (each register
+// holds start + its element's index), splats, broadcasts and expand_dims
+// (registers picked from the source by the layout function) and hints.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+using namespace mlir;
+using namespace mlir::tilec;
+using tilegpu::DistributedLayout;
+
+namespace {
+template <typename SourceOp>
+Value createGridValue(OpBuilder &builder, Location loc, unsigned axis) {
+  Type i32 = builder.getI32Type();
+  if constexpr (std::is_same_v<SourceOp, tile::ProgramIdOp>) {
+    if (axis == 0)
+      return NVVM::BlockIdXOp::create(builder, loc, i32);
+    if (axis == 1)
+      return NVVM::BlockIdYOp::create(builder, loc, i32);
+    return NVVM::BlockIdZOp::create(builder, loc, i32);
+  } else {
+    if (axis == 0)
+      return NVVM::GridDimXOp::create(builder, loc, i32);
+    if (axis == 1)
+      return NVVM::GridDimYOp::create(builder, loc, i32);
+    return NVVM::GridDimZOp::create(builder, loc, i32);
+  }
+}
+
+/// program_id / num_programs: the CUDA block index / grid size.
+template <typename SourceOp>
+struct GridOpConversion : OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(
+        op, createGridValue<SourceOp>(rewriter, op.getLoc(), op.getAxis()));
+    return success();
+  }
+};
+
+struct MakeRangeOpConversion : OpConversionPattern<tile::MakeRangeOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::MakeRangeOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto indices =
+        emitIndices(rewriter, loc, op.getType(), getThreadIds(rewriter, loc));
+    if (indices.empty())
+      return rewriter.notifyMatchFailure(op, "no distributed layout");
+    Value start = createI32(rewriter, loc, op.getStart());
+    SmallVector<Value> registers;
+    for (auto &index : indices)
+      registers.push_back(LLVM::AddOp::create(rewriter, loc, index[0], start));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, registers,
+                                         getTypeConverter()->convertType(
+                                             op.getType())));
+    return success();
+  }
+};
+
+struct SplatOpConversion : OpConversionPattern<tile::SplatOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::SplatOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Type type = getTypeConverter()->convertType(op.getType());
+    if (!type)
+      return failure();
+    SmallVector<Value> registers(tilegpu::getNumRegisters(op.getType()),
+                                 adaptor.getSrc());
+    rewriter.replaceOp(op,
+                       packRegisters(rewriter, op.getLoc(), registers, type));
+    return success();
+  }
+};
+
+/// Picks for each result register the source register holding the same
+/// element, when both layouts share a root blocked layout: positions along
+/// root dimensions where the source has one element (size-1 or sliced
+/// dimensions) become 0.
+template <typename SourceOp>
+struct RegisterMappingConversion : OpConversionPattern<SourceOp> {
+  using OpConversionPattern<SourceOp>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto src = tilegpu::getDistributedLayout(srcType);
+    auto result = tilegpu::getDistributedLayout(resultType);
+    if (!src || !result || src->root != result->root)
+      return rewriter.notifyMatchFailure(
+          op, "source and result must share a blocked layout");
+    SmallVector<Value> srcRegisters =
+        unpackRegisters(rewriter, op.getLoc(), adaptor.getSrc());
+    SmallVector<Value> registers;
+    for (unsigned reg = 0, e = result->getNumRegisters(); reg < e; ++reg) {
+      SmallVector<unsigned> coords = result->getRegisterCoords(reg);
+      for (unsigned d = 0; d < coords.size(); ++d)
+        if (src->elemsPerThread[d] == 1 || src->rootShape[d] == 1)
+          coords[d] = 0;
+        else
+          coords[d] %= src->elemsPerThread[d];
+      registers.push_back(srcRegisters[src->getRegister(coords)]);
+    }
+    rewriter.replaceOp(op,
+                       packRegisters(rewriter, op.getLoc(), registers,
+                                     this->getTypeConverter()->convertType(
+                                         resultType)));
+    return success();
+  }
+};
+
+struct HintOpConversion : OpConversionPattern<tile::HintOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tile::HintOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilec::populateShapeOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<GridOpConversion<tile::ProgramIdOp>,
+               GridOpConversion<tile::NumProgramsOp>, MakeRangeOpConversion,
+               SplatOpConversion, RegisterMappingConversion<tile::BroadcastOp>,
+               RegisterMappingConversion<tile::ExpandDimsOp>, HintOpConversion>(
+      converter, patterns.getContext());
+}

@@ -1,0 +1,104 @@
+//===- TileGPUToLLVMPass.cpp - convert-tilegpu-to-llvm --------------------===//
+//
+// The pass that lowers a laid-out module to LLVM + NVVM: structured control
+// flow to `cf` first, then one dialect conversion with the tilegpu patterns
+// of this folder and the upstream arith, math (libdevice), cf and func
+// patterns; kernels get `nvvm.kernel` and their block size.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "tilec/Conversion/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/LLVMCommon/ConversionTarget.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir::tilec {
+#define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
+#include "tilec/Conversion/Passes.h.inc"
+} // namespace mlir::tilec
+
+using namespace mlir;
+using namespace mlir::tilec;
+
+namespace {
+struct ConvertTileGPUToLLVMPass
+    : mlir::tilec::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+
+    // Structured control flow to branches.
+    {
+      RewritePatternSet patterns(context);
+      populateSCFToControlFlowConversionPatterns(patterns);
+      ConversionTarget target(*context);
+      target.addIllegalDialect<scf::SCFDialect>();
+      target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+      if (failed(applyPartialConversion(module, target, std::move(patterns))))
+        return signalPassFailure();
+    }
+
+    SmallVector<std::string> kernels;
+    module.walk([&](func::FuncOp func) {
+      if (func->hasAttr(tile::kKernelAttrName))
+        kernels.push_back(func.getName().str());
+    });
+
+    LowerToLLVMOptions options(context);
+    options.overrideIndexBitwidth(32);
+    TileGPUToLLVMTypeConverter converter(context, options);
+    RewritePatternSet patterns(context);
+    populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateMemoryOpToLLVMPatterns(converter, patterns);
+    populateShapeOpToLLVMPatterns(converter, patterns);
+    populateReduceOpToLLVMPatterns(converter, patterns);
+    populateSharedMemoryOpToLLVMPatterns(converter, patterns);
+    populateDotOpToLLVMPatterns(converter, patterns);
+    populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateFuncToLLVMConversionPatterns(converter, patterns);
+
+    LLVMConversionTarget target(*context);
+    target.addLegalDialect<NVVM::NVVMDialect>();
+    target.addIllegalDialect<tile::TileDialect, tilegpu::TileGPUDialect,
+                             arith::ArithDialect, math::MathDialect,
+                             cf::ControlFlowDialect, func::FuncDialect>();
+    target.addLegalOp<ModuleOp>();
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      return signalPassFailure();
+
+    // Mark kernels and their block size.
+    unsigned threads = 32 * tilegpu::getNumWarps(module);
+    for (const std::string &name : kernels) {
+      auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
+      if (!func)
+        continue;
+      func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                    UnitAttr::get(context));
+      func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+                    DenseI32ArrayAttr::get(context, {(int)threads, 1, 1}));
+      func->removeAttr(tile::kKernelAttrName);
+      func->removeAttr(tile::kNumWarpsAttrName);
+      func->removeAttr(tile::kNumStagesAttrName);
+    }
+
+    SmallVector<UnrealizedConversionCastOp> casts;
+    module.walk([&](UnrealizedConversionCastOp op) { casts.push_back(op); });
+    reconcileUnrealizedCasts(casts);
+  }
+};
+} // namespace

@@ -1,0 +1,117 @@
+//===- Utility.h - Helpers of the tilegpu to LLVM lowering ------*- C++ -*-===//
+//
+// The type converter (a block becomes an LLVM struct of the registers a
+// thread holds) and the helpers every lowering pattern shares: packing and
+// unpacking registers, thread ids, the index of each register's element,
+// shared-memory addresses and predicated inline-PTX memory accesses.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_CONVERSION_TILEGPUTOLLVM_UTILITY_H
+#define TILEC_LIB_CONVERSION_TILEGPUTOLLVM_UTILITY_H
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+namespace mlir::tilec {
+
+/// Address space of global and shared memory in NVPTX.
+constexpr unsigned kGlobalAddressSpace = 1;
+constexpr unsigned kSharedAddressSpace = 3;
+/// Name of the module's dynamic shared-memory array.
+constexpr llvm::StringLiteral kSharedMemoryName = "global_smem";
+
+/// LLVM types of laid-out programs: a block with a distributed layout
+/// becomes `!llvm.struct<(T, T, ...)>` with one member per register,
+/// `!tile.ptr<T>` becomes `!llvm.ptr<1>`.
+class TileGPUToLLVMTypeConverter : public LLVMTypeConverter {
+public:
+  TileGPUToLLVMTypeConverter(MLIRContext *context,
+                             const LowerToLLVMOptions &options);
+  /// The LLVM type of one element of a block of element type `type`.
+  Type convertElementType(Type type) const;
+};
+
+/// The registers of a converted value: the members of a struct, or the
+/// value itself for a scalar.
+SmallVector<Value> unpackRegisters(OpBuilder &builder, Location loc,
+                                   Value packed);
+/// Packs registers into a value of `type` (a struct, or a scalar type
+/// when there is one register and `type` is not a struct).
+Value packRegisters(OpBuilder &builder, Location loc, ValueRange registers,
+                    Type type);
+
+/// Integer constants.
+Value createI32(OpBuilder &builder, Location loc, int64_t value);
+Value createI64(OpBuilder &builder, Location loc, int64_t value);
+
+/// The lane (0..31) and warp ids of the running thread.
+struct ThreadIds {
+  Value lane;
+  Value warp;
+};
+ThreadIds getThreadIds(OpBuilder &builder, Location loc);
+
+/// For each register of a block of type `type` (its layout distributed),
+/// the index of the element it holds, one i32 per block dimension.
+SmallVector<SmallVector<Value>> emitIndices(OpBuilder &builder, Location loc,
+                                            RankedTensorType type,
+                                            const ThreadIds &ids);
+
+/// The address of the scratch shared memory of `op` (its
+/// `tilegpu.scratch_offset`) as `!llvm.ptr<3>`; declares the module's
+/// dynamic shared-memory array on first use.
+Value getScratchBase(OpBuilder &builder, Location loc, Operation *op);
+
+/// `base + index * sizeof(elementType)` in address space of `base`.
+Value gep(OpBuilder &builder, Location loc, Type elementType, Value base,
+          Value index);
+
+/// A block-wide barrier (`bar.sync 0`).
+void createBarrier(OpBuilder &builder, Location loc);
+
+/// Loads one element of `elementType` (an LLVM scalar type) from global
+/// `ptr`; where `mask` (i1, may be null) is false nothing is read and the
+/// result is `other` (may be null: zero).
+Value emitGlobalLoad(OpBuilder &builder, Location loc, Type elementType,
+                     Value ptr, Value mask, Value other);
+/// Stores `value` to global `ptr` where `mask` (may be null) is true.
+void emitGlobalStore(OpBuilder &builder, Location loc, Value ptr, Value value,
+                     Value mask);
+/// Atomically adds `value` at global `ptr` where `mask` is true; returns the
+/// old value (zero in masked-off lanes).
+FailureOr<Value> emitGlobalAtomicAdd(OpBuilder &builder, Location loc,
+                                     Value ptr, Value value, Value mask);
+
+/// Stores `value` (an LLVM scalar) to / loads it from shared memory.
+void storeShared(OpBuilder &builder, Location loc, Value ptr, Value value);
+Value loadShared(OpBuilder &builder, Location loc, Type type, Value ptr);
+
+/// Row-major linear index of a block index with the given shape.
+Value linearizeIndex(OpBuilder &builder, Location loc, ArrayRef<Value> index,
+                     ArrayRef<int64_t> shape);
+
+//===----------------------------------------------------------------------===//
+// Pattern population, one function per op family.
+//===----------------------------------------------------------------------===//
+
+void populateElementwiseOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+void populateMemoryOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+void populateShapeOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
+                                   RewritePatternSet &patterns);
+void populateReduceOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
+void populateSharedMemoryOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+void populateDotOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns);
+
+} // namespace mlir::tilec
+
+#endif // TILEC_LIB_CONVERSION_TILEGPUTOLLVM_UTILITY_H

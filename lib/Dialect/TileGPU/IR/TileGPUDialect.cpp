@@ -1,0 +1,168 @@
+//===- TileGPUDialect.cpp - The tilegpu dialect, layouts, memdesc ---------===//
+//
+// Registers the tilegpu dialect, verifies layout attributes and prints and
+// parses the memdesc type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+#include "tilec/Dialect/TileGPU/IR/TileGPUDialect.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/TileGPU/IR/TileGPUTypes.cpp.inc"
+
+namespace {
+/// Prints layouts as aliases (`#blocked`, `#slice1`, ...) at the top of the
+/// module instead of inline in every type.
+struct TileGPUOpAsmInterface : OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<BlockedEncodingAttr>(attr))
+      os << "blocked";
+    else if (isa<SliceEncodingAttr>(attr))
+      os << "slice";
+    else if (isa<SharedEncodingAttr>(attr))
+      os << "shared";
+    else if (isa<MmaEncodingAttr>(attr))
+      os << "mma";
+    else if (isa<DotOperandEncodingAttr>(attr))
+      os << "dot_op";
+    else
+      return AliasResult::NoAlias;
+    return AliasResult::FinalAlias;
+  }
+};
+} // namespace
+
+void TileGPUDialect::initialize() {
+  addInterfaces<TileGPUOpAsmInterface>();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tilec/Dialect/TileGPU/IR/TileGPUTypes.cpp.inc"
+      >();
+  addOperations<
+#define GET_OP_LIST
+#include "tilec/Dialect/TileGPU/IR/TileGPUOps.cpp.inc"
+      >();
+}
+
+unsigned mlir::tilegpu::getNumWarps(Operation *op) {
+  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
+                                  : op->getParentOfType<ModuleOp>();
+  if (module)
+    if (auto attr = module->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
+      return attr.getInt();
+  return 4;
+}
+
+//===----------------------------------------------------------------------===//
+// Layout attributes
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                            ArrayRef<unsigned> sizePerThread,
+                            ArrayRef<unsigned> threadsPerWarp,
+                            ArrayRef<unsigned> warpsPerCTA,
+                            ArrayRef<unsigned> order) {
+  size_t rank = order.size();
+  if (rank == 0)
+    return emitError() << "blocked layout needs at least one dimension";
+  if (sizePerThread.size() != rank || threadsPerWarp.size() != rank ||
+      warpsPerCTA.size() != rank)
+    return emitError() << "sizePerThread, threadsPerWarp, warpsPerCTA and "
+                          "order must have the same length";
+  unsigned lanes = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    for (unsigned v : {sizePerThread[d], threadsPerWarp[d], warpsPerCTA[d]})
+      if (v == 0 || !llvm::isPowerOf2_32(v))
+        return emitError() << "layout sizes must be powers of two, got " << v;
+    lanes *= threadsPerWarp[d];
+  }
+  if (lanes != 32)
+    return emitError() << "threadsPerWarp must multiply to 32, got " << lanes;
+  SmallVector<bool> seen(rank, false);
+  for (unsigned d : order) {
+    if (d >= rank || seen[d])
+      return emitError() << "order must be a permutation of 0.." << rank - 1;
+    seen[d] = true;
+  }
+  return success();
+}
+
+unsigned BlockedEncodingAttr::getNumWarps() const {
+  unsigned warps = 1;
+  for (unsigned w : getWarpsPerCTA())
+    warps *= w;
+  return warps;
+}
+
+LogicalResult
+SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                          unsigned dim, Attribute parent) {
+  unsigned parentRank;
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(parent))
+    parentRank = blocked.getRank();
+  else if (auto slice = dyn_cast<SliceEncodingAttr>(parent))
+    parentRank = 0; // Checked through the nested parent below.
+  else
+    return emitError() << "slice parent must be a blocked or slice layout";
+  if (auto slice = dyn_cast<SliceEncodingAttr>(parent)) {
+    // Rank of a slice is its parent's minus one.
+    Attribute root = slice;
+    unsigned removed = 0;
+    while (auto s = dyn_cast<SliceEncodingAttr>(root)) {
+      root = s.getParent();
+      ++removed;
+    }
+    auto blocked = dyn_cast<BlockedEncodingAttr>(root);
+    if (!blocked)
+      return emitError() << "slice parent must be a blocked or slice layout";
+    parentRank = blocked.getRank() - removed;
+  }
+  if (dim >= parentRank)
+    return emitError() << "slice dim " << dim << " out of range for a "
+                       << parentRank << "-D parent";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// MemDescType
+//===----------------------------------------------------------------------===//
+
+Type MemDescType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Attribute encoding;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parser.parseAttribute(encoding) || parser.parseGreater())
+    return Type();
+  return MemDescType::get(parser.getContext(), shape, elementType, encoding);
+}
+
+void MemDescType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t dim : getShape())
+    printer << dim << "x";
+  printer << getElementType() << ", " << getEncoding() << ">";
+}

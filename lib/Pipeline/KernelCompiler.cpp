@@ -1,0 +1,167 @@
+//===- KernelCompiler.cpp - Compile one .tile kernel to PTX ---------------===//
+//
+// The whole compile of one kernel: semantic checks, MLIRGen, the pass
+// pipeline up to the requested stage, PTX through NVPTX, and the metadata
+// the runtime launches it with. Every error, from the frontend or from deep
+// in the pipeline, is printed clang-style against the .tile source.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Frontend/MLIRGen.h"
+#include "tilec/Frontend/Parser.h"
+#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Runtime/Hash.h"
+#include "tilec/Target/PTX.h"
+
+#include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace tilec;
+
+std::unique_ptr<TileSource>
+TileSource::parse(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                  llvm::raw_ostream &diagOS) {
+  std::unique_ptr<TileSource> source(new TileSource());
+  source->srcMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  DiagnosticEngine diags(source->srcMgr, diagOS);
+  source->module = parseModule(source->srcMgr, diags);
+  if (!source->module || diags.hasErrors())
+    return nullptr;
+  return source;
+}
+
+std::vector<std::string> TileSource::getKernelNames() const {
+  return listKernels(*module);
+}
+
+llvm::StringRef TileSource::getText() const {
+  return srcMgr.getMemoryBuffer(srcMgr.getMainFileID())->getBuffer();
+}
+
+KernelCompiler::KernelCompiler(CompileOptions options)
+    : options(std::move(options)) {
+  DialectRegistry registry;
+  registerTilecDialects(registry);
+  registerTilecTranslations(registry);
+  context = std::make_unique<MLIRContext>(registry,
+                                          MLIRContext::Threading::DISABLED);
+  context->loadAllAvailableDialects();
+}
+
+KernelCompiler::~KernelCompiler() = default;
+
+namespace {
+/// The runtime's ParamType of a checked kernel parameter type.
+ParamType toParamType(const TType &type) {
+  std::optional<ParamType> parsed = ParamType::parse(type.str());
+  return parsed ? *parsed : ParamType{};
+}
+
+ConstexprValue toConstexprValue(const ConstValue &value) {
+  if (value.isBool())
+    return ConstexprValue(value.intValue != 0);
+  if (value.isFloat())
+    return ConstexprValue(value.floatValue);
+  return ConstexprValue(static_cast<std::int64_t>(value.intValue));
+}
+} // namespace
+
+std::optional<CompileResult>
+KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
+                        const ConstexprBindings &bindings, EmitStage stage,
+                        llvm::raw_ostream &diagOS) {
+  CompileResult result;
+  if (stage == EmitStage::AST) {
+    llvm::raw_string_ostream os(result.text);
+    ast::dumpAST(source.getModule(), os);
+    return result;
+  }
+
+  DefaultTimingManager timing;
+  timing.setEnabled(options.timing);
+  TimingScope root = timing.getRootScope();
+
+  ConstexprBindings effective = bindings;
+  if (options.numWarps > 0)
+    effective.numWarps = options.numWarps;
+  if (options.numStages > 0)
+    effective.numStages = options.numStages;
+  DiagnosticEngine diags(source.getSourceMgr(), diagOS);
+  std::optional<checked::CheckedKernel> checked;
+  {
+    TimingScope scope = root.nest("check (sema)");
+    checked = checkKernel(source.getModule(), kernel, effective, diags);
+  }
+  if (!checked || diags.hasErrors())
+    return std::nullopt;
+
+  SourceMgrDiagnosticHandler handler(source.getSourceMgr(), context.get(),
+                                     diagOS);
+  OwningOpRef<ModuleOp> module;
+  {
+    TimingScope scope = root.nest("mlirgen");
+    module = mlirGen(*context, *checked);
+  }
+  if (!module)
+    return std::nullopt;
+
+  PassManager pm(context.get(), ModuleOp::getOperationName());
+  if (options.printIRAfterAll)
+    pm.enableIRPrinting(
+        /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
+        /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+  TimingScope passScope = root.nest("passes");
+  if (options.timing)
+    pm.enableTiming(passScope);
+  buildTilePipeline(pm);
+  if (stage >= EmitStage::TileGPU)
+    buildTileGPUPipeline(pm, checked->numWarps);
+  if (stage >= EmitStage::LLVM)
+    buildLLVMPipeline(pm);
+  if (failed(pm.run(*module)))
+    return std::nullopt;
+  passScope.stop();
+
+  if (stage != EmitStage::PTX) {
+    llvm::raw_string_ostream os(result.text);
+    module->print(os);
+    return result;
+  }
+
+  PTXOptions ptxOptions;
+  ptxOptions.arch = options.arch;
+  ptxOptions.optLevel = options.optLevel;
+  FailureOr<std::string> ptx;
+  {
+    TimingScope scope = root.nest("llvm + ptx");
+    ptx = translateToPTX(*module, ptxOptions);
+  }
+  if (failed(ptx))
+    return std::nullopt;
+  result.text = std::move(*ptx);
+
+  KernelMetadata &meta = result.metadata;
+  meta.kernel = checked->name;
+  meta.arch = options.arch;
+  meta.numWarps = tilegpu::getNumWarps(*module);
+  meta.numStages = checked->numStages;
+  meta.threadsPerBlock = 32 * meta.numWarps;
+  if (auto shared = (*module)->getAttrOfType<IntegerAttr>(
+          tilegpu::kSharedBytesAttrName))
+    meta.sharedBytes = shared.getInt();
+  for (const checked::KernelParam &param : checked->params)
+    meta.params.push_back({param.name, toParamType(param.type)});
+  for (const checked::ConstexprParam &param : checked->constexprs)
+    meta.constexprs[param.name] = toConstexprValue(param.value);
+  meta.sourceHash = sha256Hex(source.getText().str());
+  meta.compilerVersion = getVersionString();
+  return result;
+}

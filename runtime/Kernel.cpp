@@ -1,0 +1,294 @@
+//===- Kernel.cpp - Loading and launching kernels -------------------------===//
+//
+// Kernel::load turns PTX or a cubin plus its metadata into a launchable CUDA
+// function: it checks the metadata against the device (arch, threads per
+// block, shared memory), loads the module with the JIT's error log captured,
+// and opts the function in to more than 48 KB of dynamic shared memory when
+// the kernel needs it. Kernel::launchArgs checks the arguments and the grid
+// and calls cuLaunchKernel. compilePtxToCubin links PTX through the driver.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DeviceState.h"
+
+#include "tilec/tilec.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+using namespace tilec;
+using namespace tilec::cuda;
+using tilec::detail::DeviceState;
+using tilec::detail::KernelState;
+
+namespace {
+
+constexpr int kDefaultSharedLimit = 48 * 1024;
+constexpr CUresult kCudaErrorNotFound = 500;
+
+/// The binary formats the driver loads.
+enum class BinaryKind { Ptx, Cubin, Fatbin };
+
+BinaryKind classify(std::string_view binary) {
+  if (binary.size() >= 4 && binary.substr(0, 4) == "\x7f"
+                                                   "ELF")
+    return BinaryKind::Cubin;
+  if (binary.size() >= 4 && static_cast<unsigned char>(binary[0]) == 0x50 &&
+      static_cast<unsigned char>(binary[1]) == 0xED &&
+      static_cast<unsigned char>(binary[2]) == 0x55 &&
+      static_cast<unsigned char>(binary[3]) == 0xBA)
+    return BinaryKind::Fatbin;
+  return BinaryKind::Ptx;
+}
+
+/// The number in "sm_90a" (90) and whether it has the "a" suffix; -1 when
+/// \p arch is not of that form.
+int archNumber(const std::string &arch, bool &archSpecific) {
+  archSpecific = false;
+  if (arch.compare(0, 3, "sm_") != 0)
+    return -1;
+  std::size_t i = 3;
+  int number = 0;
+  while (i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i])) &&
+         number < 100000)
+    number = number * 10 + (arch[i++] - '0');
+  if (i == 3)
+    return -1;
+  archSpecific = i < arch.size() && arch[i] == 'a';
+  return number;
+}
+
+std::string readBinaryFile(const std::string &path, const char *what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error(std::string("cannot read ") + what + " '" + path +
+                "': " + std::strerror(errno));
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+/// Throws when the metadata cannot run on \p device.
+void checkAgainstDevice(const KernelMetadata &meta, const DeviceState &device) {
+  std::string who = "kernel '" + meta.kernel + "'";
+  if (meta.kernel.empty())
+    throw Error("tilec: kernel metadata without a kernel name");
+  if (meta.numWarps < 1 || 32 * meta.numWarps > device.maxThreadsPerBlock)
+    throw Error(who + ": num_warps = " + std::to_string(meta.numWarps) +
+                " is outside [1, " +
+                std::to_string(device.maxThreadsPerBlock / 32) + "] on " +
+                device.describe());
+  bool archSpecific = false;
+  int number = archNumber(meta.arch, archSpecific);
+  int deviceNumber = device.ccMajor * 10 + device.ccMinor;
+  if (number > deviceNumber || (archSpecific && number != deviceNumber))
+    throw Error(who + " was compiled for " + meta.arch + ", which " +
+                device.describe() + " cannot run; recompile with --arch=sm_" +
+                std::to_string(deviceNumber) + " (or --arch=native)");
+  if (meta.sharedBytes >
+      static_cast<std::uint64_t>(device.maxSharedPerBlockOptin))
+    throw Error(who + " needs " + std::to_string(meta.sharedBytes) +
+                " bytes of shared memory per block, but " + device.describe() +
+                " allows at most " +
+                std::to_string(device.maxSharedPerBlockOptin) +
+                "; use smaller blocks or fewer stages (num_stages)");
+}
+
+/// Loads \p binary with the JIT's logs captured into the error message.
+CUmodule loadModule(const DeviceState &device, const std::string &binary,
+                    BinaryKind kind, const std::string &kernel) {
+  constexpr unsigned kLogBytes = 16 * 1024;
+  std::string errorLog(kLogBytes, '\0'), infoLog(kLogBytes, '\0');
+  CUjit_option options[] = {
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {
+      errorLog.data(), reinterpret_cast<void *>(std::uintptr_t(kLogBytes - 1)),
+      infoLog.data(), reinterpret_cast<void *>(std::uintptr_t(kLogBytes - 1))};
+  CUmodule module = nullptr;
+  CUresult result =
+      driver().cuModuleLoadDataEx(&module, binary.c_str(), 4, options, values);
+  if (result == CUDA_SUCCESS)
+    return module;
+  errorLog.resize(std::strlen(errorLog.c_str()));
+  while (!errorLog.empty() &&
+         (errorLog.back() == '\n' || errorLog.back() == ' '))
+    errorLog.pop_back();
+  const char *what = kind == BinaryKind::Ptx     ? "PTX"
+                     : kind == BinaryKind::Cubin ? "cubin"
+                                                 : "fatbin";
+  std::string detail = " while loading kernel '" + kernel + "' (" + what +
+                       ", " + std::to_string(binary.size()) + " bytes) on " +
+                       device.describe();
+  if (!errorLog.empty())
+    detail += "\nJIT error log:\n" + errorLog;
+  check(result, "cuModuleLoadDataEx", detail);
+  return nullptr; // Not reached.
+}
+
+} // namespace
+
+KernelState::~KernelState() {
+  if (module) {
+    device->makeCurrentNoThrow();
+    driver().cuModuleUnload(module);
+  }
+}
+
+Kernel Kernel::load(Device &device, std::string_view binary,
+                    KernelMetadata meta) {
+  DeviceState &dev = device.state();
+  checkAgainstDevice(meta, dev);
+  BinaryKind kind = classify(binary);
+  if (kind == BinaryKind::Ptx && binary.find(".entry") == std::string::npos)
+    throw Error("kernel '" + meta.kernel + "': the binary (" +
+                std::to_string(binary.size()) +
+                " bytes) is neither PTX with an .entry nor a cubin/fatbin");
+  dev.makeCurrent();
+  const Driver &d = driver();
+
+  auto state = std::make_shared<KernelState>();
+  state->device = device.statePtr();
+  state->module = loadModule(dev, std::string(binary), kind, meta.kernel);
+  CUresult found = d.cuModuleGetFunction(&state->function, state->module,
+                                         meta.kernel.c_str());
+  if (found == kCudaErrorNotFound)
+    throw Error("kernel '" + meta.kernel +
+                "' is not in the loaded module: the metadata's \"kernel\" "
+                "must name a .visible .entry of the PTX");
+  check(found, "cuModuleGetFunction", " for kernel '" + meta.kernel + "'");
+
+  int maxThreads = 0, staticShared = 0;
+  check(d.cuFuncGetAttribute(&maxThreads,
+                             CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                             state->function),
+        "cuFuncGetAttribute");
+  check(d.cuFuncGetAttribute(&state->numRegisters, CU_FUNC_ATTRIBUTE_NUM_REGS,
+                             state->function),
+        "cuFuncGetAttribute");
+  check(d.cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                             state->function),
+        "cuFuncGetAttribute");
+  int threads = 32 * meta.numWarps;
+  if (maxThreads < threads)
+    throw Error("kernel '" + meta.kernel + "' is launched with " +
+                std::to_string(threads) + " threads per block (num_warps = " +
+                std::to_string(meta.numWarps) + ") but uses " +
+                std::to_string(state->numRegisters) +
+                " registers per thread, which allows at most " +
+                std::to_string(maxThreads) + " on " + dev.describe());
+
+  std::uint64_t totalShared = meta.sharedBytes + std::uint64_t(staticShared);
+  if (totalShared > static_cast<std::uint64_t>(dev.maxSharedPerBlockOptin))
+    throw Error("kernel '" + meta.kernel + "' needs " +
+                std::to_string(totalShared) + " bytes of shared memory (" +
+                std::to_string(meta.sharedBytes) + " dynamic + " +
+                std::to_string(staticShared) + " static), but " +
+                dev.describe() + " allows at most " +
+                std::to_string(dev.maxSharedPerBlockOptin) + " per block");
+  if (totalShared > kDefaultSharedLimit)
+    check(d.cuFuncSetAttribute(state->function,
+                               CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                               static_cast<int>(meta.sharedBytes)),
+          "cuFuncSetAttribute",
+          " (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = " +
+              std::to_string(meta.sharedBytes) + " for kernel '" + meta.kernel +
+              "')");
+
+  meta.threadsPerBlock = threads;
+  state->meta = std::move(meta);
+  Kernel kernel;
+  kernel.state_ = std::move(state);
+  return kernel;
+}
+
+Kernel Kernel::loadFiles(Device &device, const std::string &binaryPath) {
+  std::string binary = readBinaryFile(binaryPath, "kernel");
+  KernelMetadata meta = KernelMetadata::readFile(metadataPathFor(binaryPath));
+  return load(device, binary, std::move(meta));
+}
+
+const KernelMetadata &Kernel::info() const {
+  if (!state_)
+    throw Error("tilec: use of an empty Kernel (load or compile one first)");
+  return state_->meta;
+}
+
+int Kernel::numRegisters() const {
+  info();
+  return state_->numRegisters;
+}
+
+void Kernel::launchArgs(const Grid &grid, const std::vector<HostArg> &args,
+                        const Stream &stream) const {
+  const KernelMetadata &meta = info();
+  PackedArgs packed = packArguments(meta, args);
+  const DeviceState &dev = *state_->device;
+  std::int64_t dims[3] = {grid.x, grid.y, grid.z};
+  static const char *kAxis[3] = {"x", "y", "z"};
+  for (int i = 0; i < 3; ++i) {
+    if (dims[i] < 1 || dims[i] > dev.maxGrid[i])
+      throw Error("kernel '" + meta.kernel + "': invalid grid (" +
+                  std::to_string(grid.x) + ", " + std::to_string(grid.y) +
+                  ", " + std::to_string(grid.z) + "): grid." + kAxis[i] +
+                  " must be in [1, " + std::to_string(dev.maxGrid[i]) +
+                  "] on " + dev.describe());
+  }
+  dev.makeCurrent();
+  unsigned threads = static_cast<unsigned>(32 * meta.numWarps);
+  check(driver().cuLaunchKernel(state_->function, static_cast<unsigned>(grid.x),
+                                static_cast<unsigned>(grid.y),
+                                static_cast<unsigned>(grid.z), threads, 1, 1,
+                                static_cast<unsigned>(meta.sharedBytes),
+                                static_cast<CUstream>(stream.handle()),
+                                packed.kernelParams(), nullptr),
+        "cuLaunchKernel",
+        " for kernel '" + meta.kernel + "' (grid (" + std::to_string(grid.x) +
+            ", " + std::to_string(grid.y) + ", " + std::to_string(grid.z) +
+            "), " + std::to_string(threads) + " threads, " +
+            std::to_string(meta.sharedBytes) + " bytes of shared memory)");
+}
+
+std::string tilec::compilePtxToCubin(Device &device, std::string_view ptx) {
+  const Driver &d = driver();
+  if (!d.cuLinkCreate || !d.cuLinkAddData || !d.cuLinkComplete ||
+      !d.cuLinkDestroy)
+    throw Error("the CUDA driver has no cuLink API (cuLinkCreate_v2); "
+                "cannot turn PTX into a cubin with it");
+  device.state().makeCurrent();
+  constexpr unsigned kLogBytes = 16 * 1024;
+  std::string errorLog(kLogBytes, '\0');
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {errorLog.data(),
+                    reinterpret_cast<void *>(std::uintptr_t(kLogBytes - 1))};
+  CUlinkState link = nullptr;
+  check(d.cuLinkCreate(2, options, values, &link), "cuLinkCreate");
+  std::string text(ptx);
+  auto logDetail = [&] {
+    std::string log(errorLog.c_str());
+    return log.empty() ? std::string() : "\nJIT error log:\n" + log;
+  };
+  CUresult r =
+      d.cuLinkAddData(link, CU_JIT_INPUT_PTX, text.data(), text.size() + 1,
+                      "kernel.ptx", 0, nullptr, nullptr);
+  if (r != CUDA_SUCCESS) {
+    std::string detail = logDetail();
+    d.cuLinkDestroy(link);
+    check(r, "cuLinkAddData", detail);
+  }
+  void *cubin = nullptr;
+  std::size_t size = 0;
+  r = d.cuLinkComplete(link, &cubin, &size);
+  if (r != CUDA_SUCCESS) {
+    std::string detail = logDetail();
+    d.cuLinkDestroy(link);
+    check(r, "cuLinkComplete", detail);
+  }
+  std::string out(static_cast<const char *>(cubin), size);
+  d.cuLinkDestroy(link);
+  return out;
+}

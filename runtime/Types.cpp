@@ -1,0 +1,191 @@
+//===- Types.cpp - Scalar, parameter and constexpr types ------------------===//
+//
+// Names and sizes of the `.tile` scalar types, parsing of parameter types
+// (`*f16`), IEEE half and bfloat16 conversions (round-to-nearest-even), and
+// the canonical text of constexpr values used in hashes and metadata.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/Types.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+using namespace tilec;
+
+namespace {
+struct ScalarInfo {
+  ScalarType type;
+  const char *name;
+  unsigned bytes;
+};
+
+constexpr ScalarInfo kScalars[] = {
+    {ScalarType::I1, "i1", 1},     {ScalarType::I8, "i8", 1},
+    {ScalarType::I16, "i16", 2},   {ScalarType::I32, "i32", 4},
+    {ScalarType::I64, "i64", 8},   {ScalarType::U8, "u8", 1},
+    {ScalarType::U16, "u16", 2},   {ScalarType::U32, "u32", 4},
+    {ScalarType::U64, "u64", 8},   {ScalarType::F16, "f16", 2},
+    {ScalarType::BF16, "bf16", 2}, {ScalarType::F32, "f32", 4},
+    {ScalarType::F64, "f64", 8},
+};
+
+const ScalarInfo &info(ScalarType type) {
+  return kScalars[static_cast<int>(type)];
+}
+
+std::uint32_t floatBits(float value) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  return bits;
+}
+
+float bitsToFloat(std::uint32_t bits) {
+  float value;
+  std::memcpy(&value, &bits, 4);
+  return value;
+}
+} // namespace
+
+const char *tilec::scalarTypeName(ScalarType type) { return info(type).name; }
+
+unsigned tilec::scalarTypeBytes(ScalarType type) { return info(type).bytes; }
+
+std::string tilec::cppTypeName(ScalarType type) {
+  switch (type) {
+  case ScalarType::I1:
+    return "bool";
+  case ScalarType::F16:
+    return "tilec::f16";
+  case ScalarType::BF16:
+    return "tilec::bf16";
+  case ScalarType::F32:
+    return "float";
+  case ScalarType::F64:
+    return "double";
+  default:
+    return std::string(isUnsignedType(type) ? "uint" : "int") +
+           std::to_string(8 * scalarTypeBytes(type)) + "_t";
+  }
+}
+
+std::optional<ScalarType> tilec::parseScalarType(std::string_view name) {
+  for (const ScalarInfo &s : kScalars)
+    if (name == s.name)
+      return s.type;
+  return std::nullopt;
+}
+
+bool tilec::isIntegerType(ScalarType type) { return !isFloatType(type); }
+
+bool tilec::isFloatType(ScalarType type) {
+  return type == ScalarType::F16 || type == ScalarType::BF16 ||
+         type == ScalarType::F32 || type == ScalarType::F64;
+}
+
+bool tilec::isUnsignedType(ScalarType type) {
+  return type == ScalarType::U8 || type == ScalarType::U16 ||
+         type == ScalarType::U32 || type == ScalarType::U64;
+}
+
+std::string ParamType::str() const {
+  return std::string(isPointer ? "*" : "") + scalarTypeName(elem);
+}
+
+std::optional<ParamType> ParamType::parse(std::string_view text) {
+  ParamType type;
+  if (!text.empty() && text.front() == '*') {
+    type.isPointer = true;
+    text.remove_prefix(1);
+  }
+  std::optional<ScalarType> elem = parseScalarType(text);
+  if (!elem)
+    return std::nullopt;
+  type.elem = *elem;
+  return type;
+}
+
+f16 f16::fromFloat(float value) {
+  std::uint32_t x = floatBits(value);
+  std::uint16_t sign = static_cast<std::uint16_t>((x >> 16) & 0x8000);
+  std::uint32_t absBits = x & 0x7FFFFFFF;
+  f16 out;
+  if (absBits > 0x7F800000) { // NaN: keep it quiet.
+    out.bits = sign | 0x7E00;
+    return out;
+  }
+  if (absBits >= 0x477FF000) { // Rounds to >= 65520: infinity.
+    out.bits = sign | 0x7C00;
+    return out;
+  }
+  if (absBits < 0x38800000) { // Below 2^-14: subnormal half (or zero).
+    // Scale so that the half subnormal unit (2^-24) becomes 1.0 and round.
+    float scaled = bitsToFloat(absBits) * 16777216.0f; // 2^24, exact.
+    out.bits = sign | static_cast<std::uint16_t>(std::nearbyint(scaled));
+    return out;
+  }
+  // Normal: rebias the exponent and round the 13 dropped mantissa bits.
+  std::uint32_t mantissaOdd = (absBits >> 13) & 1;
+  absBits += 0xFFF + mantissaOdd;
+  out.bits = sign | static_cast<std::uint16_t>((absBits - 0x38000000) >> 13);
+  return out;
+}
+
+float f16::toFloat() const {
+  std::uint32_t sign = std::uint32_t(bits & 0x8000) << 16;
+  std::uint32_t exponent = (bits >> 10) & 0x1F;
+  std::uint32_t mantissa = bits & 0x3FF;
+  if (exponent == 0) { // Zero or subnormal: mantissa * 2^-24.
+    float magnitude = static_cast<float>(mantissa) / 16777216.0f;
+    return sign ? -magnitude : magnitude;
+  }
+  if (exponent == 31)
+    return bitsToFloat(sign | 0x7F800000 | (mantissa << 13));
+  return bitsToFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
+}
+
+bf16 bf16::fromFloat(float value) {
+  std::uint32_t x = floatBits(value);
+  bf16 out;
+  if ((x & 0x7FFFFFFF) > 0x7F800000) {
+    out.bits = static_cast<std::uint16_t>((x >> 16) | 0x0040);
+    return out;
+  }
+  x += 0x7FFF + ((x >> 16) & 1);
+  out.bits = static_cast<std::uint16_t>(x >> 16);
+  return out;
+}
+
+float bf16::toFloat() const { return bitsToFloat(std::uint32_t(bits) << 16); }
+
+std::string ConstexprValue::str() const {
+  switch (kind_) {
+  case Kind::Bool:
+    return int_ ? "true" : "false";
+  case Kind::Int:
+    return std::to_string(int_);
+  case Kind::Float:
+    break;
+  }
+  if (std::isnan(float_))
+    return "nan";
+  if (std::isinf(float_))
+    return float_ < 0 ? "-inf" : "inf";
+  char buffer[64];
+  std::to_chars_result r =
+      std::to_chars(buffer, buffer + sizeof(buffer), float_);
+  std::string text(buffer, r.ptr);
+  if (text.find_first_of(".e") == std::string::npos)
+    text += ".0";
+  return text;
+}
+
+bool ConstexprValue::operator==(const ConstexprValue &other) const {
+  if (kind_ != other.kind_)
+    return false;
+  if (kind_ == Kind::Float) // NaN equals NaN here: the same specialization.
+    return float_ == other.float_ ||
+           (std::isnan(float_) && std::isnan(other.float_));
+  return int_ == other.int_;
+}

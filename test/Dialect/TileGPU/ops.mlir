@@ -1,0 +1,41 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s --enable-var-scope
+// RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s --enable-var-scope
+// Round trip of the tilegpu layouts, the memdesc type and every op.
+
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#blocked1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#slice = #tilegpu.slice<{dim = 1, parent = #blocked}>
+#shared = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#dot_a = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+
+// CHECK-DAG: #[[$BLOCKED:.*]] = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[$BLOCKED1:.*]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$SLICE:.*]] = #tilegpu.slice<{dim = 1, parent = #[[$BLOCKED]]}>
+// CHECK-DAG: #[[$SHARED:.*]] = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
+// CHECK-DAG: #[[$MMA:.*]] = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// CHECK-DAG: #[[$DOTA:.*]] = #tilegpu.dot_op<{opIdx = 0, parent = #[[$MMA]], kWidth = 2}>
+
+// CHECK-LABEL: func.func @convert
+func.func @convert(%x: tensor<16xf32, #slice>, %y: tensor<16x32xf16, #mma>) -> tensor<16xf32, #blocked1> {
+  // CHECK: tilegpu.convert_layout %{{.*}} : tensor<16xf32, #[[$SLICE]]> -> tensor<16xf32, #[[$BLOCKED1]]>
+  %0 = tilegpu.convert_layout %x : tensor<16xf32, #slice> -> tensor<16xf32, #blocked1>
+  // CHECK: tilegpu.convert_layout %{{.*}} : tensor<16x32xf16, #[[$MMA]]> -> tensor<16x32xf16, #[[$DOTA]]>
+  %1 = tilegpu.convert_layout %y : tensor<16x32xf16, #mma> -> tensor<16x32xf16, #dot_a>
+  return %0 : tensor<16xf32, #blocked1>
+}
+
+// CHECK-LABEL: func.func @shared
+func.func @shared(%x: tensor<16x32xf16, #blocked>) -> tensor<16x32xf16, #blocked> {
+  // CHECK: %[[A:.*]] = tilegpu.local_alloc %{{.*}} {offset = 0 : i64} : (tensor<16x32xf16, #[[$BLOCKED]]>) -> !tilegpu.memdesc<16x32xf16, #[[$SHARED]]>
+  %0 = tilegpu.local_alloc %x {offset = 0 : i64} : (tensor<16x32xf16, #blocked>) -> !tilegpu.memdesc<16x32xf16, #shared>
+  // CHECK: %[[B:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<16x32xf16, #[[$SHARED]]>
+  %1 = tilegpu.local_alloc : () -> !tilegpu.memdesc<16x32xf16, #shared>
+  // CHECK: tilegpu.local_store %{{.*}}, %[[B]] : tensor<16x32xf16, #[[$BLOCKED]]> -> !tilegpu.memdesc<16x32xf16, #[[$SHARED]]>
+  tilegpu.local_store %x, %1 : tensor<16x32xf16, #blocked> -> !tilegpu.memdesc<16x32xf16, #shared>
+  // CHECK: tilegpu.barrier
+  tilegpu.barrier
+  // CHECK: tilegpu.local_load %[[A]] : !tilegpu.memdesc<16x32xf16, #[[$SHARED]]> -> tensor<16x32xf16, #[[$BLOCKED]]>
+  %2 = tilegpu.local_load %0 : !tilegpu.memdesc<16x32xf16, #shared> -> tensor<16x32xf16, #blocked>
+  return %2 : tensor<16x32xf16, #blocked>
+}

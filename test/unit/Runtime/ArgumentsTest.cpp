@@ -1,0 +1,248 @@
+//===- ArgumentsTest.cpp - Launch arguments against a signature -----------===//
+//
+// Kernel::launch's argument check, exercised without a GPU: the C++ values a
+// launch receives become HostArgs (through the same ArgCollector launch uses)
+// and packArguments() accepts or rejects them against the metadata, with a
+// message that names the parameter. Also the f16/bf16 conversions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/tilec.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace tilec;
+
+namespace {
+
+KernelMetadata signature() {
+  KernelMetadata meta;
+  meta.kernel = "k";
+  meta.params = {
+      {"out", *ParamType::parse("*f32")}, {"x", *ParamType::parse("*f16")},
+      {"n", *ParamType::parse("i32")},    {"scale", *ParamType::parse("f32")},
+      {"count", *ParamType::parse("u8")}, {"flag", *ParamType::parse("i1")},
+      {"h", *ParamType::parse("f16")},    {"big", *ParamType::parse("i64")}};
+  return meta;
+}
+
+/// Collects C++ arguments exactly as Kernel::launch does.
+template <typename... Args> std::vector<HostArg> collect(Args &&...args) {
+  detail::ArgCollector collector;
+  (collector.add(args), ...);
+  return collector.args;
+}
+
+std::string errorOf(const KernelMetadata &meta,
+                    const std::vector<HostArg> &args) {
+  try {
+    packArguments(meta, args);
+  } catch (const Error &e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+DevicePtr<float> fakeF32(std::uint64_t a = 0x1000) {
+  return DevicePtr<float>(a);
+}
+DevicePtr<f16> fakeF16(std::uint64_t a = 0x2000) { return DevicePtr<f16>(a); }
+
+} // namespace
+
+TEST(Arguments, AcceptsMatchingArguments) {
+  PackedArgs packed =
+      packArguments(signature(), collect(fakeF32(), fakeF16(), 7, 0.5f, 255u,
+                                         true, 1.5, std::int64_t(1) << 40));
+  ASSERT_EQ(packed.size(), 8u);
+  EXPECT_EQ(packed.slot(0), 0x1000u);
+  EXPECT_EQ(packed.slot(1), 0x2000u);
+  EXPECT_EQ(packed.slot(2), 7u);
+  float half = 0.5f;
+  std::uint32_t halfBits;
+  std::memcpy(&halfBits, &half, 4);
+  EXPECT_EQ(packed.slot(3), halfBits);
+  EXPECT_EQ(packed.slot(4), 255u);
+  EXPECT_EQ(packed.slot(5), 1u);
+  EXPECT_EQ(packed.slot(6), 0x3E00u); // 1.5 as f16.
+  EXPECT_EQ(packed.slot(7), std::uint64_t(1) << 40);
+  EXPECT_EQ(packed.paramBytes(), 8u + 8 + 4 + 4 + 1 + 1 + 2 + 8);
+  void **params = packed.kernelParams();
+  EXPECT_EQ(*static_cast<std::int32_t *>(params[2]), 7);
+  EXPECT_EQ(*static_cast<std::uint8_t *>(params[4]), 255);
+}
+
+TEST(Arguments, NegativeIntegersKeepTheirWidth) {
+  KernelMetadata meta;
+  meta.kernel = "k";
+  meta.params = {{"a", *ParamType::parse("i32")},
+                 {"b", *ParamType::parse("i8")}};
+  PackedArgs packed = packArguments(meta, collect(-1, -128));
+  EXPECT_EQ(packed.slot(0), 0xFFFFFFFFu);
+  EXPECT_EQ(packed.slot(1), 0x80u);
+  EXPECT_EQ(*static_cast<std::int32_t *>(packed.kernelParams()[0]), -1);
+}
+
+TEST(Arguments, CountMismatch) {
+  std::string e = errorOf(signature(), collect(fakeF32(), fakeF16(), 7));
+  EXPECT_NE(e.find("kernel 'k' takes 8 arguments, got 3; its signature is "
+                   "k(out: *f32, x: *f16, n: i32, scale: f32, count: u8, "
+                   "flag: i1, h: f16, big: i64)"),
+            std::string::npos)
+      << e;
+}
+
+TEST(Arguments, PointerMismatches) {
+  KernelMetadata meta;
+  meta.kernel = "k";
+  meta.params = {{"out", *ParamType::parse("*f32")}};
+  std::string e = errorOf(meta, collect(fakeF16()));
+  EXPECT_EQ(e, "kernel 'k': argument 1 (out: *f32): expected a Buffer<float> "
+               "or DevicePtr<float>, got DevicePtr<tilec::f16>");
+  e = errorOf(meta, collect(3));
+  EXPECT_EQ(e, "kernel 'k': argument 1 (out: *f32): expected a Buffer<float> "
+               "or DevicePtr<float>, got int32_t 3");
+  // An empty Buffer<int> still has a type.
+  Buffer<int> empty;
+  e = errorOf(meta, collect(empty));
+  EXPECT_EQ(e, "kernel 'k': argument 1 (out: *f32): expected a Buffer<float> "
+               "or DevicePtr<float>, got Buffer<int32_t>");
+  // An untyped pointer goes anywhere; an offset pointer keeps its type.
+  EXPECT_EQ(packArguments(meta, collect(DevicePtr<void>(0x40))).slot(0), 0x40u);
+  EXPECT_EQ(packArguments(meta, collect(fakeF32(0x100) + 4)).slot(0), 0x110u);
+}
+
+TEST(Arguments, ScalarMismatches) {
+  KernelMetadata meta;
+  meta.kernel = "k";
+  meta.params = {{"n", *ParamType::parse("i32")},
+                 {"s", *ParamType::parse("f32")}};
+  EXPECT_EQ(errorOf(meta, collect(0.5, 1.0f)),
+            "kernel 'k': argument 1 (n: i32): expected an integer, got "
+            "double 0.5");
+  EXPECT_EQ(errorOf(meta, collect(1, 2)),
+            "kernel 'k': argument 2 (s: f32): expected a floating-point value "
+            "(write a floating-point literal, e.g. 2.0), got int32_t 2");
+  EXPECT_EQ(errorOf(meta, collect(fakeF32(), 1.0f)),
+            "kernel 'k': argument 1 (n: i32): expected an integer, got "
+            "DevicePtr<float>");
+  EXPECT_EQ(errorOf(meta, collect(std::int64_t(1) << 31, 1.0f)),
+            "kernel 'k': argument 1 (n: i32): int64_t 2147483648 is out of "
+            "range for i32 [-2147483648, 2147483647]");
+  EXPECT_EQ(errorOf(meta, collect(0, 1e39)),
+            "kernel 'k': argument 2 (s: f32): double 1e+39 is out of range "
+            "for f32");
+  // Infinity and NaN are values, not overflow.
+  EXPECT_EQ(errorOf(meta, collect(0, std::numeric_limits<double>::infinity())),
+            "<no error>");
+}
+
+TEST(Arguments, IntegerRanges) {
+  KernelMetadata meta;
+  meta.kernel = "k";
+  meta.params = {{"u", *ParamType::parse("u8")}};
+  EXPECT_NE(errorOf(meta, collect(-1))
+                .find("int32_t -1 is out of range for "
+                      "u8 [0, 255]"),
+            std::string::npos);
+  EXPECT_NE(errorOf(meta, collect(256)).find("out of range"),
+            std::string::npos);
+  EXPECT_EQ(errorOf(meta, collect(std::uint8_t(255))), "<no error>");
+  meta.params = {{"b", *ParamType::parse("i1")}};
+  EXPECT_EQ(errorOf(meta, collect(true)), "<no error>");
+  EXPECT_EQ(errorOf(meta, collect(1)), "<no error>");
+  EXPECT_NE(errorOf(meta, collect(2)).find("out of range for i1 [0, 1]"),
+            std::string::npos);
+  meta.params = {{"x", *ParamType::parse("u64")}};
+  EXPECT_EQ(errorOf(meta, collect(~std::uint64_t(0))), "<no error>");
+  meta.params = {{"x", *ParamType::parse("i64")}};
+  EXPECT_NE(errorOf(meta, collect(~std::uint64_t(0))).find("out of range"),
+            std::string::npos);
+}
+
+TEST(Arguments, HalfArguments) {
+  KernelMetadata meta;
+  meta.kernel = "k";
+  meta.params = {{"h", *ParamType::parse("f16")},
+                 {"b", *ParamType::parse("bf16")}};
+  PackedArgs packed =
+      packArguments(meta, collect(f16::fromFloat(2.0f), f16::fromFloat(2.0f)));
+  EXPECT_EQ(packed.slot(0), 0x4000u);
+  EXPECT_EQ(packed.slot(1), 0x4000u); // 2.0 in bf16 is 0x4000 as well.
+  EXPECT_NE(errorOf(meta, collect(70000.0, 1.0f)).find("out of range for f16"),
+            std::string::npos);
+}
+
+TEST(Arguments, StreamMustBeLast) {
+  detail::ArgCollector collector;
+  Stream stream;
+  collector.add(1);
+  collector.add(stream);
+  EXPECT_FALSE(collector.streamNotLast);
+  collector.add(2);
+  EXPECT_TRUE(collector.streamNotLast);
+}
+
+TEST(Arguments, LaunchOfEmptyKernelThrows) {
+  Kernel kernel;
+  EXPECT_FALSE(kernel);
+  try {
+    kernel.launch({1}, 1, 2.0f);
+    FAIL() << "expected an error";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("empty Kernel"), std::string::npos);
+  }
+}
+
+TEST(Arguments, GridConversions) {
+  Grid a{7};
+  EXPECT_EQ(a.x, 7);
+  EXPECT_EQ(a.y, 1);
+  std::size_t n = 5;
+  Grid b{n, 3u, 2};
+  EXPECT_EQ(b.x, 5);
+  EXPECT_EQ(b.z, 2);
+  Grid c{~std::uint64_t(0)};
+  EXPECT_EQ(c.x, std::numeric_limits<std::int64_t>::max());
+}
+
+TEST(HalfFloats, Conversions) {
+  EXPECT_EQ(f16::fromFloat(1.0f).bits, 0x3C00);
+  EXPECT_EQ(f16::fromFloat(-2.0f).bits, 0xC000);
+  EXPECT_EQ(f16::fromFloat(65504.0f).bits, 0x7BFF);
+  EXPECT_EQ(f16::fromFloat(65520.0f).bits, 0x7C00); // Rounds to infinity.
+  EXPECT_EQ(f16::fromFloat(5.960464477539063e-08f).bits, 0x0001);
+  EXPECT_EQ(f16::fromFloat(1.0f + 1.0f / 2048).bits, 0x3C00); // Tie to even.
+  EXPECT_EQ(f16::fromFloat(1.0f + 3.0f / 2048).bits, 0x3C02);
+  EXPECT_TRUE(std::isnan(f16::fromFloat(NAN).toFloat()));
+  for (std::uint32_t bits = 0; bits < 0x7C00; ++bits) {
+    f16 h{static_cast<std::uint16_t>(bits)};
+    ASSERT_EQ(f16::fromFloat(h.toFloat()).bits, bits) << bits;
+  }
+  EXPECT_EQ(bf16::fromFloat(1.0f).bits, 0x3F80);
+  EXPECT_EQ(bf16::fromFloat(3.140625f).bits, 0x4049);
+  EXPECT_EQ(bf16{0x4049}.toFloat(), 3.140625f);
+  EXPECT_TRUE(std::isnan(bf16::fromFloat(NAN).toFloat()));
+}
+
+TEST(ConstexprValues, Kinds) {
+  Constexprs c = {{"BLOCK", 1024},
+                  {"EPS", 1e-5},
+                  {"ON", true},
+                  {"BIG", 1ull << 40},
+                  {"F", 2.0f}};
+  EXPECT_TRUE(c["BLOCK"].isInt());
+  EXPECT_EQ(c["BLOCK"].str(), "1024");
+  EXPECT_TRUE(c["EPS"].isFloat());
+  EXPECT_EQ(c["EPS"].str(), "1e-05");
+  EXPECT_EQ(c["F"].str(), "2.0");
+  EXPECT_TRUE(c["ON"].isBool());
+  EXPECT_EQ(c["ON"].str(), "true");
+  EXPECT_EQ(c["BIG"].asInt(), std::int64_t(1) << 40);
+  EXPECT_NE(ConstexprValue(1), ConstexprValue(1.0));
+  EXPECT_NE(ConstexprValue(1), ConstexprValue(true));
+}

@@ -1,0 +1,217 @@
+//===- tilec.cpp - The tilec command-line compiler ------------------------===//
+//
+// tilec FILE.tile [-k KERNEL] [-D NAME=VALUE]... [--arch=...] [--emit=...]
+// [-o OUT|-]: compiles the kernels of a .tile file to PTX (+ metadata JSON),
+// cubin or an AOT header, or prints the IR of an earlier stage. Exit codes:
+// 0 success, 1 bad input, 2 bad usage, 3 environment (SPEC section 3).
+//
+//===----------------------------------------------------------------------===//
+
+#include "OutputWriter.h"
+
+#include "tilec/Frontend/Sema.h"
+#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/tilec.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tilec;
+namespace cl = llvm::cl;
+
+namespace {
+enum class Emit { AST, Tile, TileGPU, LLVM, PTX, Cubin, Header };
+
+cl::OptionCategory category("tilec options");
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<FILE.tile | ->"),
+                               cl::cat(category));
+cl::opt<std::string> kernelName("k", cl::desc("Compile only this kernel"),
+                                cl::value_desc("KERNEL"), cl::cat(category));
+cl::list<std::string> defines("D", cl::Prefix,
+                              cl::desc("Set a constexpr parameter"),
+                              cl::value_desc("NAME=VALUE"), cl::cat(category));
+cl::opt<std::string>
+    arch("arch", cl::desc("Target GPU: sm_80, sm_90, sm_90a or native"),
+         cl::init("sm_90"), cl::cat(category));
+cl::opt<int> numWarps("num-warps",
+                      cl::desc("Warps per program (overrides @kernel)"),
+                      cl::init(0), cl::cat(category));
+cl::opt<int> numStages("num-stages",
+                       cl::desc("Pipeline stages (overrides @kernel)"),
+                       cl::init(0), cl::cat(category));
+cl::opt<unsigned> optLevel("O", cl::Prefix, cl::desc("Optimization level: 0 or 3"),
+                           cl::init(3), cl::cat(category));
+cl::opt<Emit> emit(
+    "emit", cl::desc("What to produce"), cl::init(Emit::PTX),
+    cl::values(clEnumValN(Emit::AST, "ast", "the parsed syntax tree"),
+               clEnumValN(Emit::Tile, "tile", "tile-dialect IR"),
+               clEnumValN(Emit::TileGPU, "tilegpu", "laid-out tilegpu IR"),
+               clEnumValN(Emit::LLVM, "llvm", "LLVM + NVVM dialect IR"),
+               clEnumValN(Emit::PTX, "ptx", "PTX + metadata JSON"),
+               clEnumValN(Emit::Cubin, "cubin",
+                          "a cubin (through ptxas) + metadata JSON"),
+               clEnumValN(Emit::Header, "header",
+                          "a C++ header embedding the kernel, for AOT use")),
+    cl::cat(category));
+cl::opt<std::string> outputFile("o", cl::desc("Output file, DIR/ or -"),
+                                cl::value_desc("OUT"), cl::cat(category));
+cl::opt<bool> printIRAfterAll("print-ir-after-all",
+                              cl::desc("Print the IR after every pass"),
+                              cl::cat(category));
+cl::opt<bool> timing("timing", cl::desc("Print the time of each stage"),
+                     cl::cat(category));
+
+void printVersion(llvm::raw_ostream &os) {
+  os << getVersionString() << "\n";
+}
+
+/// Resolves --arch=native through the driver; exit code 3 without a GPU.
+int resolveArch(std::string &resolved) {
+  resolved = arch;
+  if (arch != "native") {
+    for (const char *known : {"sm_80", "sm_86", "sm_87", "sm_89", "sm_90",
+                              "sm_90a"})
+      if (arch == known)
+        return kSuccess;
+    llvm::errs() << "error: unknown --arch '" << arch
+                 << "' (sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a or native)\n";
+    return kUsageError;
+  }
+  std::string why;
+  if (!Device::driverAvailable(&why)) {
+    llvm::errs() << "error: --arch=native needs a GPU: " << why << "\n";
+    return kEnvError;
+  }
+  try {
+    Device device = Device::open(0);
+    resolved = device.arch();
+    if (resolved == "sm_90")
+      resolved = "sm_90a";
+  } catch (const std::exception &e) {
+    llvm::errs() << "error: --arch=native: " << e.what() << "\n";
+    return kEnvError;
+  }
+  return kSuccess;
+}
+
+int run(int argc, char **argv) {
+  cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter(printVersion);
+  std::string usageErrors;
+  llvm::raw_string_ostream usageOS(usageErrors);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "tilec: compile .tile kernels to PTX\n\n"
+          "  tilec softmax.tile                 -> softmax.ptx + softmax.json\n"
+          "  tilec mm.tile -k matmul -D BLOCK_M=64 --arch=sm_80 -o out/\n"
+          "  tilec k.tile --emit=tile           (print the tile IR)\n",
+          &usageOS)) {
+    llvm::errs() << usageErrors;
+    return kUsageError;
+  }
+  if (inputFile.empty()) {
+    llvm::errs() << "error: no input file (try --help)\n";
+    return kUsageError;
+  }
+  if (optLevel != 0 && optLevel != 3) {
+    llvm::errs() << "error: -O" << optLevel << " is not supported (-O0 or -O3)\n";
+    return kUsageError;
+  }
+  if (numWarps < 0 || numWarps > 32 || (numWarps & (numWarps - 1)) != 0) {
+    llvm::errs() << "error: --num-warps must be a power of two from 1 to 32\n";
+    return kUsageError;
+  }
+  ConstexprBindings bindings;
+  for (const std::string &define : defines) {
+    std::string error;
+    if (!parseConstexprDefine(define, bindings, error)) {
+      llvm::errs() << "error: -D " << define << ": " << error << "\n";
+      return kUsageError;
+    }
+  }
+  CompileOptions options;
+  if (int code = resolveArch(options.arch))
+    return code;
+  options.numWarps = numWarps;
+  options.numStages = numStages;
+  options.optLevel = optLevel;
+  options.printIRAfterAll = printIRAfterAll;
+  options.timing = timing;
+
+  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
+  if (!buffer) {
+    llvm::errs() << "error: cannot read '" << inputFile
+                 << "': " << buffer.getError().message() << "\n";
+    return kInputError;
+  }
+  std::unique_ptr<TileSource> source =
+      TileSource::parse(std::move(*buffer), llvm::errs());
+  if (!source)
+    return kInputError;
+
+  std::vector<std::string> kernels;
+  if (!kernelName.empty())
+    kernels.push_back(kernelName);
+  else
+    kernels = source->getKernelNames();
+  if (kernels.empty()) {
+    llvm::errs() << "error: " << inputFile
+                 << ": no @kernel function in the file\n";
+    return kInputError;
+  }
+
+  EmitStage stage = EmitStage::PTX;
+  switch (emit) {
+  case Emit::AST:
+    stage = EmitStage::AST;
+    break;
+  case Emit::Tile:
+    stage = EmitStage::Tile;
+    break;
+  case Emit::TileGPU:
+    stage = EmitStage::TileGPU;
+    break;
+  case Emit::LLVM:
+    stage = EmitStage::LLVM;
+    break;
+  default:
+    break;
+  }
+  KernelCompiler compiler(options);
+  if (stage == EmitStage::AST) {
+    auto result = compiler.compile(*source, kernels.front(), bindings, stage,
+                                   llvm::errs());
+    return result ? writeTextOutput(result->text, outputFile) : kInputError;
+  }
+  bool multiple = kernels.size() > 1;
+  int status = kSuccess;
+  std::string combined;
+  for (const std::string &kernel : kernels) {
+    auto result =
+        compiler.compile(*source, kernel, bindings, stage, llvm::errs());
+    if (!result) {
+      status = kInputError;
+      continue;
+    }
+    if (stage != EmitStage::PTX) {
+      combined += result->text;
+      continue;
+    }
+    BinaryKind kind = emit == Emit::Cubin    ? BinaryKind::Cubin
+                      : emit == Emit::Header ? BinaryKind::Header
+                                             : BinaryKind::PTX;
+    if (int code = writeKernelOutput(*result, kind, outputFile, multiple))
+      return code;
+  }
+  if (status == kSuccess && stage != EmitStage::PTX)
+    return writeTextOutput(combined, outputFile);
+  return status;
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  return run(argc, argv);
+}
