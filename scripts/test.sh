@@ -17,7 +17,7 @@ echo "== GoogleTest unit tests"
 "$LIT" -s -v "$BUILD_DIR/test/unit" 2>&1 | tee "$BUILD_DIR/unit.log" | grep -vE '^(PASS|UNSUPPORTED):'
 unit_status=${PIPESTATUS[0]}
 
-summary() { grep -E '^ *(Passed|Failed|Unsupported|Expectedly Failed|Unresolved|Timed Out) *:' "$1" | tr -s ' ' | paste -sd ';' -; }
+summary() { grep -E '^ *(Passed|Failed|Skipped|Unsupported|Expectedly Failed|Unresolved|Timed Out) *:' "$1" | tr -s ' ' | paste -sd ';' -; }
 echo "== totals"
 echo "lit:   $(summary "$BUILD_DIR/lit.log")"
 echo "gtest: $(summary "$BUILD_DIR/unit.log")"

@@ -10,6 +10,7 @@
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+#include "tilec/Pipeline/Pipeline.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
   mlir::tile::registerTilePasses();
   mlir::tilegpu::registerTileGPUPasses();
   mlir::tilec::registerTilecConversionPasses();
+  ::tilec::registerTilecPipelines();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::tile::TileDialect, mlir::tilegpu::TileGPUDialect,

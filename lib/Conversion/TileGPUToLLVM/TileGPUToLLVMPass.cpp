@@ -66,6 +66,7 @@ struct ConvertTileGPUToLLVMPass
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateSharedMemoryOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
+    populatePrintOpToLLVMPatterns(converter, patterns);
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);

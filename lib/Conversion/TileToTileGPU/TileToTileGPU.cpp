@@ -15,6 +15,7 @@
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -188,6 +189,19 @@ struct ConvertTileToTileGPUPass
           << warps;
       return signalPassFailure();
     }
+    WalkResult signatures = module.walk([&](func::FuncOp func) {
+      auto isBlock = [](Type type) { return isa<RankedTensorType>(type); };
+      if (llvm::any_of(func.getArgumentTypes(), isBlock) ||
+          llvm::any_of(func.getResultTypes(), isBlock)) {
+        func.emitError("blocks cannot be passed to or returned from '")
+            << func.getName() << "': kernel parameters are scalars and "
+            << "pointers (inline helpers first)";
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (signatures.wasInterrupted())
+      return signalPassFailure();
     LayoutAssigner assigner(&getContext(), warps);
     assigner.assignTypes(module);
     assigner.insertConversions(module);

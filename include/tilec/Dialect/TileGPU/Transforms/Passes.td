@@ -34,4 +34,15 @@ def TileGPUAllocateSharedMemory
   }];
 }
 
+def TileGPUTestPrintLayout
+    : Pass<"tilegpu-test-print-layout", "::mlir::ModuleOp"> {
+  let summary = "Print which (register, lane, warp) holds each element";
+  let description = [{
+    A test aid: for every block-typed argument of every function, prints the
+    layout function, element by element, in row-major order:
+    `[i, j]: r0 l3 w0, r0 l19 w0` lists every (register, lane, warp) holding
+    element (i, j). Lowering tests FileCheck it to pin down layouts.
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD

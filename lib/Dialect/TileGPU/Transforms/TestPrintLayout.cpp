@@ -1,0 +1,61 @@
+//===- TestPrintLayout.cpp - tilegpu-test-print-layout --------------------===//
+//
+// Prints the layout function of block-typed function arguments: for each
+// element, every (register, lane, warp) that holds it. Used by lit tests.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+namespace mlir::tilegpu {
+#define GEN_PASS_DEF_TILEGPUTESTPRINTLAYOUT
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tilegpu
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+struct TestPrintLayoutPass
+    : mlir::tilegpu::impl::TileGPUTestPrintLayoutBase<TestPrintLayoutPass> {
+  void runOnOperation() override {
+    llvm::raw_ostream &os = llvm::outs();
+    getOperation().walk([&](func::FuncOp func) {
+      for (BlockArgument arg : func.getArguments()) {
+        auto type = dyn_cast<RankedTensorType>(arg.getType());
+        if (!type)
+          continue;
+        std::optional<DistributedLayout> layout = getDistributedLayout(type);
+        os << "layout of @" << func.getName() << " argument "
+           << arg.getArgNumber() << ": " << type << "\n";
+        if (!layout) {
+          os << "  (not a distributed layout)\n";
+          continue;
+        }
+        os << "  registers per thread: " << layout->getNumRegisters() << "\n";
+        std::map<SmallVector<int64_t>, SmallVector<std::string>> holders;
+        for (unsigned warp = 0; warp < layout->root.getNumWarps(); ++warp)
+          for (unsigned lane = 0; lane < 32; ++lane)
+            for (unsigned reg = 0; reg < layout->getNumRegisters(); ++reg)
+              holders[layout->getElementIndex(reg, lane, warp)].push_back(
+                  "r" + std::to_string(reg) + " l" + std::to_string(lane) +
+                  " w" + std::to_string(warp));
+        for (auto &[index, who] : holders) {
+          os << "  [";
+          llvm::interleaveComma(index, os);
+          os << "]: ";
+          llvm::interleaveComma(who, os);
+          os << "\n";
+        }
+      }
+    });
+  }
+};
+} // namespace

@@ -1,0 +1,46 @@
+// RUN: tile-opt %s -split-input-file --tilegpu-allocate-shared-memory | FileCheck %s --enable-var-scope
+// Scratch space of ops starts at 0 (their live ranges never overlap);
+// explicit buffers go after it, reusing bytes of buffers that are dead.
+
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b2 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+
+// A 1-D sum over 4 warps: 4 partials of f32 + 4 i32 indices = 32 bytes.
+// A 1024 x f32 conversion: 4096 bytes. Total is the larger.
+// CHECK-LABEL: module attributes {tilegpu.shared = 4096 : i32}
+// CHECK-LABEL: func.func @scratch
+func.func @scratch(%x: tensor<1024xf32, #b1>) {
+  // CHECK: tile.reduce sum %{{.*}} axis = 0 {tilegpu.scratch_offset = 0 : i32}
+  %s = tile.reduce sum %x axis = 0 : tensor<1024xf32, #b1> -> f32
+  // CHECK: tilegpu.convert_layout %{{.*}} {tilegpu.scratch_offset = 0 : i32}
+  %c = tilegpu.convert_layout %x : tensor<1024xf32, #b1> -> tensor<1024xf32, #b4>
+  // An equivalent layout needs no scratch.
+  // CHECK: tilegpu.convert_layout %{{.*}} : tensor<1024xf32, #blocked> -> tensor<1024xf32, #blocked>
+  %d = tilegpu.convert_layout %x : tensor<1024xf32, #b1> -> tensor<1024xf32, #b2>
+  tile.print "", %s, %c, %d : f32, tensor<1024xf32, #b4>, tensor<1024xf32, #b1>
+  return
+}
+
+// -----
+
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+
+// No scratch; two live buffers side by side, a third reuses the first.
+// CHECK-LABEL: module attributes {tilegpu.shared = 1024 : i32}
+// CHECK-LABEL: func.func @buffers
+func.func @buffers(%x: tensor<128xf32, #b1>) {
+  // CHECK: %[[A:.*]] = tilegpu.local_alloc %{{.*}} {offset = 0 : i64}
+  %a = tilegpu.local_alloc %x : (tensor<128xf32, #b1>) -> !tilegpu.memdesc<128xf32, #shared>
+  // CHECK: %[[B:.*]] = tilegpu.local_alloc %{{.*}} {offset = 512 : i64}
+  %b = tilegpu.local_alloc %x : (tensor<128xf32, #b1>) -> !tilegpu.memdesc<128xf32, #shared>
+  %va = tilegpu.local_load %a : !tilegpu.memdesc<128xf32, #shared> -> tensor<128xf32, #b1>
+  // CHECK: tilegpu.local_alloc %{{.*}} {offset = 0 : i64}
+  %c = tilegpu.local_alloc %va : (tensor<128xf32, #b1>) -> !tilegpu.memdesc<128xf32, #shared>
+  %vb = tilegpu.local_load %b : !tilegpu.memdesc<128xf32, #shared> -> tensor<128xf32, #b1>
+  %vc = tilegpu.local_load %c : !tilegpu.memdesc<128xf32, #shared> -> tensor<128xf32, #b1>
+  tile.print "", %vb, %vc : tensor<128xf32, #b1>, tensor<128xf32, #b1>
+  return
+}
