@@ -137,6 +137,9 @@ public:
   bool empty() const { return size_ == 0; }
   /// The device address, typed; `data() + k` is element k.
   DevicePtr<T> data() const { return DevicePtr<T>(address_); }
+  /// A buffer converts to its address, so it can be passed where a
+  /// DevicePtr<T> is expected (the typed launch functions of AOT headers).
+  operator DevicePtr<T>() const { return data(); }
 
   /// Copies size() elements from host memory at \p host.
   void copyFrom(const T *host) {
@@ -378,10 +381,12 @@ std::string compilePtxToCubin(Device &device, std::string_view ptx);
 
 /// The options of a Compiler.
 struct CompilerOptions {
-  /// The target; empty: the device's arch() ("sm_90a" is chosen by the
-  /// compiler where it helps).
+  /// The target ("sm_80", "sm_90", "sm_90a", ...); empty: exactly the
+  /// device's arch() ("sm_90" on an H100), or "sm_90" for a Compiler made
+  /// without a device.
   std::string arch;
   /// Overrides of `@kernel(num_warps=, num_stages=)`; 0 keeps the kernel's.
+  /// num_warps must be a power of two from 1 to 32.
   int numWarps = 0;
   int numStages = 0;
   /// The disk cache; default `$TILEC_CACHE_DIR`, else `~/.cache/tilec`;
@@ -391,15 +396,25 @@ struct CompilerOptions {
   int optLevel = 3;
 };
 
-/// Compiles `.tile` kernels for a device, through the kernel cache.
-/// (Implemented by the compiler library, TilecCompiler, on top of the
-/// CompilerBackend interface; the runtime only declares it.)
+/// Compiles `.tile` kernels, through an in-memory and an on-disk cache, and
+/// loads them on a device. Implemented by the JIT library (TilecJIT, CMake
+/// target tilec::tilec), which links the compiler; the runtime only declares
+/// it. A cheap, copyable handle; safe to use from several threads.
+///
+/// Loaded kernels are remembered for the life of the process (per device and
+/// cache key), so compiling the same kernel again, from any Compiler, costs
+/// a hash of the source and a map lookup: a few microseconds.
 class Compiler {
 public:
   using Options = CompilerOptions;
 
   /// A compiler for \p device; an empty options.arch means device.arch().
+  /// Throws tilec::Error on invalid options or an unopened device.
   explicit Compiler(Device device, Options options = Options());
+  /// A compiler without a GPU: it compiles to PTX (compileFileToPTX,
+  /// compileSourceToPTX) but cannot load kernels. An empty options.arch
+  /// means "sm_90". Throws tilec::Error on invalid options.
+  explicit Compiler(Options options);
 
   /// Compiles kernel \p kernel of the file \p path with \p constexprs and
   /// loads it. Throws tilec::Error with the diagnostics on bad input.
@@ -411,8 +426,27 @@ public:
                        const std::string &kernel,
                        const Constexprs &constexprs = {});
 
+  /// Compiles without loading: the PTX and its metadata, through the same
+  /// caches. Needs no GPU and no CUDA driver.
+  CompiledKernel compileFileToPTX(const std::string &path,
+                                  const std::string &kernel,
+                                  const Constexprs &constexprs = {});
+  /// Like compileFileToPTX for source text.
+  CompiledKernel compileSourceToPTX(const std::string &text,
+                                    const std::string &sourceName,
+                                    const std::string &kernel,
+                                    const Constexprs &constexprs = {});
+
   const Options &options() const;
+  /// The target kernels are compiled for (options().arch or the device's).
+  const std::string &arch() const;
+  /// The device; an unopened Device for a Compiler made without one.
   Device &device();
+
+  /// Forgets every loaded kernel and every compiled kernel kept in memory
+  /// (by all Compilers of the process); the disk caches stay. For tests and
+  /// long-running programs that want the memory back.
+  static void clearMemoryCaches();
 
 private:
   struct Impl;
@@ -461,8 +495,11 @@ autotune(Compiler &cc, const std::string &file, const std::string &kernel,
   if (configs.empty())
     throw Error("tilec: autotune of '" + kernel + "': no configs given");
   Device device = cc.device();
-  std::string arch =
-      cc.options().arch.empty() ? device.arch() : cc.options().arch;
+  if (!device.statePtr())
+    throw Error("tilec: autotune of '" + kernel +
+                "' needs a Compiler made with a Device (it launches each "
+                "config)");
+  std::string arch = cc.arch();
   auto compileConfig = [&](const TuneConfig &config) {
     CompilerOptions options = cc.options();
     if (config.numWarps)

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Frontend/MLIRGen.h"
 #include "tilec/Frontend/Parser.h"
 #include "tilec/Pipeline/Pipeline.h"
@@ -15,6 +16,8 @@
 
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -64,6 +67,28 @@ ParamType toParamType(const TType &type) {
   return parsed ? *parsed : ParamType{};
 }
 
+} // namespace
+
+void KernelCompiler::applySpecialization(ModuleOp module,
+                                         const checked::CheckedKernel &kernel,
+                                         llvm::raw_ostream &diagOS) {
+  Builder builder(module.getContext());
+  module.walk([&](func::FuncOp func) {
+    for (auto [i, param] : llvm::enumerate(kernel.params)) {
+      int64_t divisibility = 1;
+      if (param.type.isPointer)
+        divisibility = options.pointerAlignment;
+      else if (param.type.isInteger() &&
+               llvm::is_contained(options.divisibleParams, param.name))
+        divisibility = 16;
+      if (divisibility > 1)
+        func.setArgAttr(i, mlir::tilegpu::kDivisibilityArgAttrName,
+                        builder.getI32IntegerAttr(divisibility));
+    }
+  });
+}
+
+namespace {
 ConstexprValue toConstexprValue(const ConstValue &value) {
   if (value.isBool())
     return ConstexprValue(value.intValue != 0);
@@ -111,6 +136,7 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
   }
   if (!module)
     return std::nullopt;
+  applySpecialization(*module, *checked, diagOS);
 
   PassManager pm(context.get(), ModuleOp::getOperationName());
   if (options.printIRAfterAll)

@@ -42,16 +42,17 @@ void buildTilePipeline(OpPassManager &pm) {
 }
 
 void buildTileGPUPipeline(OpPassManager &pm, unsigned numWarps) {
-  ::mlir::tilec::ConvertTileToTileGPUOptions options;
+  ::mlir::tilegpu::ConvertTileToTileGPUOptions options;
   options.numWarps = numWarps;
-  pm.addPass(::mlir::tilec::createConvertTileToTileGPU(options));
+  pm.addPass(::mlir::tilegpu::createConvertTileToTileGPU(options));
+  pm.addPass(tilegpu::createTileGPUCoalesce());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
 }
 
 void buildLLVMPipeline(OpPassManager &pm) {
-  pm.addPass(::mlir::tilec::createConvertTileGPUToLLVM());
+  pm.addPass(::mlir::tilegpu::createConvertTileGPUToLLVM());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

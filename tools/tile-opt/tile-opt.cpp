@@ -24,7 +24,7 @@ int main(int argc, char **argv) {
   mlir::registerSymbolDCEPass();
   mlir::tile::registerTilePasses();
   mlir::tilegpu::registerTileGPUPasses();
-  mlir::tilec::registerTilecConversionPasses();
+  mlir::tilegpu::registerTilecConversionPasses();
   ::tilec::registerTilecPipelines();
 
   mlir::DialectRegistry registry;

@@ -57,6 +57,14 @@ cl::opt<Emit> emit(
     cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Output file, DIR/ or -"),
                                 cl::value_desc("OUT"), cl::cat(category));
+cl::opt<unsigned> pointerAlignment(
+    "pointer-alignment",
+    cl::desc("Assume pointer arguments aligned to N bytes (1: no assumption)"),
+    cl::init(16), cl::cat(category));
+cl::list<std::string> divisible(
+    "divisible", cl::CommaSeparated,
+    cl::desc("Integer arguments assumed to be multiples of 16"),
+    cl::value_desc("NAME,..."), cl::cat(category));
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass"),
                               cl::cat(category));
@@ -137,6 +145,12 @@ int run(int argc, char **argv) {
   options.numWarps = numWarps;
   options.numStages = numStages;
   options.optLevel = optLevel;
+  if (pointerAlignment == 0 || (pointerAlignment & (pointerAlignment - 1))) {
+    llvm::errs() << "error: --pointer-alignment must be a power of two\n";
+    return kUsageError;
+  }
+  options.pointerAlignment = pointerAlignment;
+  options.divisibleParams.assign(divisible.begin(), divisible.end());
   options.printIRAfterAll = printIRAfterAll;
   options.timing = timing;
 

@@ -14,12 +14,12 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/Pass.h"
 
-namespace mlir::tilec {
+namespace mlir::tilegpu {
 #define GEN_PASS_DECL
 #include "tilec/Conversion/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
 #include "tilec/Conversion/Passes.h.inc"
-} // namespace mlir::tilec
+} // namespace mlir::tilegpu
 
 #endif // TILEC_CONVERSION_PASSES_H

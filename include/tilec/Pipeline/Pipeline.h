@@ -13,6 +13,7 @@
 #include "tilec/Frontend/Sema.h"
 #include "tilec/Runtime/KernelMetadata.h"
 
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/Support/SourceMgr.h"
@@ -39,6 +40,12 @@ struct CompileOptions {
   int numStages = 0;
   /// 0 or 3 (LLVM optimization level).
   int optLevel = 3;
+  /// Argument specialization (as Triton's): pointer arguments are assumed
+  /// aligned to this many bytes (1: nothing assumed); the integer arguments
+  /// named in `divisibleParams` are assumed multiples of 16. Launches must
+  /// honour these (the runtime checks them).
+  unsigned pointerAlignment = 16;
+  std::vector<std::string> divisibleParams;
   /// Print the IR after every pass to stderr.
   bool printIRAfterAll = false;
   /// Print the time of each stage to stderr.
@@ -108,6 +115,11 @@ public:
   const CompileOptions &getOptions() const { return options; }
 
 private:
+  /// Marks the kernel's arguments with what `options` lets us assume.
+  void applySpecialization(mlir::ModuleOp module,
+                           const checked::CheckedKernel &kernel,
+                           llvm::raw_ostream &diagOS);
+
   CompileOptions options;
   std::unique_ptr<mlir::MLIRContext> context;
 };

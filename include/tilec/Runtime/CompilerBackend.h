@@ -55,6 +55,13 @@ struct CompiledKernel {
 /// source line, caret). It must not abort on bad input.
 using CompileFn = std::function<CompiledKernel(const CompileRequest &)>;
 
+/// The compiler library's CompileFn: parses, checks and compiles \p request
+/// to PTX with the tilec pipeline (one compiler per thread, so concurrent
+/// calls are safe). Defined in TilecJIT (link tilec::tilec); uncached --
+/// Compiler and compileCached() add the caches. Throws tilec::Error whose
+/// what() holds the diagnostics.
+CompiledKernel compileTileKernel(const CompileRequest &request);
+
 } // namespace tilec
 
 #endif // TILEC_RUNTIME_COMPILERBACKEND_H

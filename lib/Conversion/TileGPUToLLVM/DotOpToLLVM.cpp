@@ -12,7 +12,7 @@
 #include "Utility.h"
 
 using namespace mlir;
-using namespace mlir::tilec;
+using namespace mlir::tilegpu;
 
 namespace {
 /// Rounds an f32 to tf32 (10 mantissa bits, round to nearest, ties away).
@@ -116,7 +116,7 @@ struct DotOpConversion : OpConversionPattern<tile::DotOp> {
 };
 } // namespace
 
-void mlir::tilec::populateDotOpToLLVMPatterns(
+void mlir::tilegpu::populateDotOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<DotOpConversion>(converter, patterns.getContext());
 }

@@ -13,7 +13,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
-using namespace mlir::tilec;
+using namespace mlir::tilegpu;
 
 namespace {
 /// Any single-result arith/math op whose result is a laid-out block.
@@ -111,7 +111,7 @@ struct PerRegisterCastConversion : OpConversionPattern<SourceOp> {
 };
 } // namespace
 
-void mlir::tilec::populateElementwiseOpToLLVMPatterns(
+void mlir::tilegpu::populateElementwiseOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   MLIRContext *context = patterns.getContext();
   patterns.add<ElementwiseOpConversion>(converter, context);

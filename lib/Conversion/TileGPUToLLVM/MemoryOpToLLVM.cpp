@@ -1,8 +1,9 @@
 //===- MemoryOpToLLVM.cpp - addptr, load, store, atomic_add to LLVM -------===//
 //
 // Pointer arithmetic is a GEP per register; loads, stores and atomics are
-// one predicated global access per register (inline PTX, so masked-off
-// lanes never touch memory). Atomics skip the registers and threads that
+// predicated global accesses in inline PTX (masked-off lanes never touch
+// memory), vectorized up to 16 bytes where the axis analysis showed the
+// addresses contiguous and aligned. Atomics skip the registers and threads that
 // hold duplicates of an element, so each element is added once.
 //
 //===----------------------------------------------------------------------===//
@@ -10,7 +11,7 @@
 #include "Utility.h"
 
 using namespace mlir;
-using namespace mlir::tilec;
+using namespace mlir::tilegpu;
 
 namespace {
 /// Registers of an optional operand, or a vector of nulls.
@@ -19,6 +20,14 @@ SmallVector<Value> unpackOptional(OpBuilder &builder, Location loc,
   if (!value)
     return SmallVector<Value>(count, Value());
   return unpackRegisters(builder, loc, value);
+}
+
+/// The elements per vector access the lowering pass found safe for `op`
+/// (its `tilegpu.vector_width`), 1 by default.
+unsigned getVectorWidth(Operation *op) {
+  if (auto attr = op->getAttrOfType<IntegerAttr>(kVectorWidthAttrName))
+    return std::max<int64_t>(1, attr.getInt());
+  return 1;
 }
 
 struct AddPtrOpConversion : OpConversionPattern<tile::AddPtrOp> {
@@ -58,10 +67,18 @@ struct LoadOpConversion : OpConversionPattern<tile::LoadOp> {
         unpackOptional(rewriter, loc, adaptor.getMask(), ptrs.size());
     SmallVector<Value> others =
         unpackOptional(rewriter, loc, adaptor.getOther(), ptrs.size());
+    unsigned width = getVectorWidth(op);
+    bool uniform = op->hasAttr(kUniformMaskAttrName);
     SmallVector<Value> results;
-    for (unsigned i = 0; i < ptrs.size(); ++i)
-      results.push_back(emitGlobalLoad(rewriter, loc, elementType, ptrs[i],
-                                       masks[i], others[i]));
+    for (unsigned i = 0; i < ptrs.size(); i += width) {
+      auto slice = [&](ArrayRef<Value> values) {
+        return values.front() ? values.slice(i, width) : ArrayRef<Value>();
+      };
+      SmallVector<Value> group = emitGlobalVectorLoad(
+          rewriter, loc, elementType, width, ArrayRef(ptrs).slice(i, width),
+          slice(masks), slice(others), uniform);
+      results.append(group.begin(), group.end());
+    }
     rewriter.replaceOp(op, packRegisters(rewriter, loc, results,
                                          converter->convertType(op.getType())));
     return success();
@@ -79,8 +96,14 @@ struct StoreOpConversion : OpConversionPattern<tile::StoreOp> {
         unpackRegisters(rewriter, loc, adaptor.getValue());
     SmallVector<Value> masks =
         unpackOptional(rewriter, loc, adaptor.getMask(), ptrs.size());
-    for (unsigned i = 0; i < ptrs.size(); ++i)
-      emitGlobalStore(rewriter, loc, ptrs[i], values[i], masks[i]);
+    unsigned width = getVectorWidth(op);
+    bool uniform = op->hasAttr(kUniformMaskAttrName);
+    for (unsigned i = 0; i < ptrs.size(); i += width)
+      emitGlobalVectorStore(
+          rewriter, loc, ArrayRef(ptrs).slice(i, width),
+          ArrayRef(values).slice(i, width),
+          masks.front() ? ArrayRef(masks).slice(i, width) : ArrayRef<Value>(),
+          uniform);
     rewriter.eraseOp(op);
     return success();
   }
@@ -178,7 +201,7 @@ struct AtomicAddOpConversion : OpConversionPattern<tile::AtomicAddOp> {
 };
 } // namespace
 
-void mlir::tilec::populateMemoryOpToLLVMPatterns(
+void mlir::tilegpu::populateMemoryOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<AddPtrOpConversion, LoadOpConversion, StoreOpConversion,
                AtomicAddOpConversion>(converter, patterns.getContext());

@@ -13,7 +13,7 @@
 #include "mlir/IR/BuiltinOps.h"
 
 using namespace mlir;
-using namespace mlir::tilec;
+using namespace mlir::tilegpu;
 
 namespace {
 /// A printable value: promoted for varargs, with its format specifier.
@@ -118,7 +118,7 @@ struct PrintOpConversion : OpConversionPattern<tile::PrintOp> {
 };
 } // namespace
 
-void mlir::tilec::populatePrintOpToLLVMPatterns(
+void mlir::tilegpu::populatePrintOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<PrintOpConversion>(converter, patterns.getContext());
 }

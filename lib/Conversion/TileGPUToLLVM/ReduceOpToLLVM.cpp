@@ -12,7 +12,7 @@
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
-using namespace mlir::tilec;
+using namespace mlir::tilegpu;
 using tilegpu::DistributedLayout;
 
 namespace {
@@ -308,7 +308,7 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
 };
 } // namespace
 
-void mlir::tilec::populateReduceOpToLLVMPatterns(
+void mlir::tilegpu::populateReduceOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ReduceOpConversion>(converter, patterns.getContext());
 }

@@ -9,7 +9,7 @@
 #include "Utility.h"
 
 using namespace mlir;
-using namespace mlir::tilec;
+using namespace mlir::tilegpu;
 using tilegpu::DistributedLayout;
 
 namespace {
@@ -129,7 +129,7 @@ struct HintOpConversion : OpConversionPattern<tile::HintOp> {
 };
 } // namespace
 
-void mlir::tilec::populateShapeOpToLLVMPatterns(
+void mlir::tilegpu::populateShapeOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<GridOpConversion<tile::ProgramIdOp>,
                GridOpConversion<tile::NumProgramsOp>, MakeRangeOpConversion,

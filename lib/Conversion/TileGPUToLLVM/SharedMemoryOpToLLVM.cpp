@@ -11,7 +11,7 @@
 #include "Utility.h"
 
 using namespace mlir;
-using namespace mlir::tilec;
+using namespace mlir::tilegpu;
 
 namespace {
 /// Maps an element index of the result to the row-major position of the
@@ -106,7 +106,7 @@ struct ReshapeOpConversion : OpConversionPattern<tile::ReshapeOp> {
 };
 } // namespace
 
-void mlir::tilec::populateSharedMemoryOpToLLVMPatterns(
+void mlir::tilegpu::populateSharedMemoryOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<ConvertLayoutOpConversion, TransOpConversion,
                ReshapeOpConversion>(converter, patterns.getContext());

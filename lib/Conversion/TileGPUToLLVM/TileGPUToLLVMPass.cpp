@@ -9,6 +9,7 @@
 
 #include "Utility.h"
 
+#include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Conversion/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -24,17 +25,56 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
-namespace mlir::tilec {
+namespace mlir::tilegpu {
 #define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
 #include "tilec/Conversion/Passes.h.inc"
-} // namespace mlir::tilec
+} // namespace mlir::tilegpu
 
 using namespace mlir;
-using namespace mlir::tilec;
+using namespace mlir::tilegpu;
 
 namespace {
+/// Sets `tilegpu.vector_width` (and `tilegpu.uniform_mask`) on global loads
+/// and stores whose addresses the axis analysis shows contiguous and aligned
+/// along the layout's fastest dimension.
+void annotateVectorWidths(ModuleOp module) {
+  AxisInfoAnalysis analysis(module);
+  Builder builder(module.getContext());
+  module.walk([&](Operation *op) {
+    Value ptr, mask;
+    if (auto load = dyn_cast<tile::LoadOp>(op)) {
+      ptr = load.getPtr();
+      mask = load.getMask();
+    } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
+      ptr = store.getPtr();
+      mask = store.getMask();
+    } else {
+      return;
+    }
+    auto type = dyn_cast<RankedTensorType>(ptr.getType());
+    if (!type)
+      return;
+    auto layout = dyn_cast<tilegpu::BlockedEncodingAttr>(type.getEncoding());
+    if (!layout)
+      return;
+    unsigned fast = layout.getOrder().front();
+    auto pointer = cast<tile::PointerType>(type.getElementType());
+    unsigned bytes =
+        std::max(1u, pointer.getPointeeType().getIntOrFloatBitWidth() / 8);
+    unsigned perThread = std::min<int64_t>(layout.getSizePerThread()[fast],
+                                           type.getDimSize(fast));
+    unsigned width = getVectorWidth(analysis.getAxisInfo(ptr), fast, bytes,
+                                    perThread);
+    if (width <= 1)
+      return;
+    op->setAttr(kVectorWidthAttrName, builder.getI32IntegerAttr(width));
+    if (mask && analysis.getAxisInfo(mask).constancy[fast] % width == 0)
+      op->setAttr(kUniformMaskAttrName, builder.getUnitAttr());
+  });
+}
+
 struct ConvertTileGPUToLLVMPass
-    : mlir::tilec::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
+    : mlir::tilegpu::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
@@ -49,6 +89,8 @@ struct ConvertTileGPUToLLVMPass
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
+
+    annotateVectorWidths(module);
 
     SmallVector<std::string> kernels;
     module.walk([&](func::FuncOp func) {
@@ -95,6 +137,9 @@ struct ConvertTileGPUToLLVMPass
       func->removeAttr(tile::kKernelAttrName);
       func->removeAttr(tile::kNumWarpsAttrName);
       func->removeAttr(tile::kNumStagesAttrName);
+      // Argument facts were for the axis analysis; LLVM does not know them.
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        func.removeArgAttr(i, kDivisibilityArgAttrName);
     }
 
     SmallVector<UnrealizedConversionCastOp> casts;

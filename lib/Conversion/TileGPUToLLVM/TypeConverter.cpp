@@ -8,7 +8,7 @@
 #include "Utility.h"
 
 using namespace mlir;
-using namespace mlir::tilec;
+using namespace mlir::tilegpu;
 
 TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(
     MLIRContext *context, const LowerToLLVMOptions &options)

@@ -11,9 +11,9 @@
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
-using namespace mlir::tilec;
+using namespace mlir::tilegpu;
 
-SmallVector<Value> mlir::tilec::unpackRegisters(OpBuilder &builder,
+SmallVector<Value> mlir::tilegpu::unpackRegisters(OpBuilder &builder,
                                                 Location loc, Value packed) {
   auto structType = dyn_cast<LLVM::LLVMStructType>(packed.getType());
   if (!structType)
@@ -24,7 +24,7 @@ SmallVector<Value> mlir::tilec::unpackRegisters(OpBuilder &builder,
   return registers;
 }
 
-Value mlir::tilec::packRegisters(OpBuilder &builder, Location loc,
+Value mlir::tilegpu::packRegisters(OpBuilder &builder, Location loc,
                                  ValueRange registers, Type type) {
   if (!isa<LLVM::LLVMStructType>(type))
     return registers.front();
@@ -34,17 +34,17 @@ Value mlir::tilec::packRegisters(OpBuilder &builder, Location loc,
   return packed;
 }
 
-Value mlir::tilec::createI32(OpBuilder &builder, Location loc, int64_t value) {
+Value mlir::tilegpu::createI32(OpBuilder &builder, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
                                   builder.getI32IntegerAttr(value));
 }
 
-Value mlir::tilec::createI64(OpBuilder &builder, Location loc, int64_t value) {
+Value mlir::tilegpu::createI64(OpBuilder &builder, Location loc, int64_t value) {
   return LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
                                   builder.getI64IntegerAttr(value));
 }
 
-ThreadIds mlir::tilec::getThreadIds(OpBuilder &builder, Location loc) {
+ThreadIds mlir::tilegpu::getThreadIds(OpBuilder &builder, Location loc) {
   Value tid = NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
   Value lane =
       LLVM::AndOp::create(builder, loc, tid, createI32(builder, loc, 31));
@@ -54,7 +54,7 @@ ThreadIds mlir::tilec::getThreadIds(OpBuilder &builder, Location loc) {
 }
 
 SmallVector<SmallVector<Value>>
-mlir::tilec::emitIndices(OpBuilder &builder, Location loc,
+mlir::tilegpu::emitIndices(OpBuilder &builder, Location loc,
                          RankedTensorType type, const ThreadIds &ids) {
   std::optional<tilegpu::DistributedLayout> layout =
       tilegpu::getDistributedLayout(type);
@@ -104,7 +104,7 @@ mlir::tilec::emitIndices(OpBuilder &builder, Location loc,
   return indices;
 }
 
-Value mlir::tilec::getScratchBase(OpBuilder &builder, Location loc,
+Value mlir::tilegpu::getScratchBase(OpBuilder &builder, Location loc,
                                   Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
   MLIRContext *context = builder.getContext();
@@ -128,13 +128,13 @@ Value mlir::tilec::getScratchBase(OpBuilder &builder, Location loc,
              createI32(builder, loc, offset));
 }
 
-Value mlir::tilec::gep(OpBuilder &builder, Location loc, Type elementType,
+Value mlir::tilegpu::gep(OpBuilder &builder, Location loc, Type elementType,
                        Value base, Value index) {
   return LLVM::GEPOp::create(builder, loc, base.getType(), elementType, base,
                              ValueRange{index});
 }
 
-void mlir::tilec::createBarrier(OpBuilder &builder, Location loc) {
+void mlir::tilegpu::createBarrier(OpBuilder &builder, Location loc) {
   NVVM::Barrier0Op::create(builder, loc);
 }
 
@@ -199,7 +199,7 @@ Value zeroOf(OpBuilder &builder, Location loc, Type type) {
 }
 } // namespace
 
-Value mlir::tilec::emitGlobalLoad(OpBuilder &builder, Location loc,
+Value mlir::tilegpu::emitGlobalLoad(OpBuilder &builder, Location loc,
                                   Type elementType, Value ptr, Value mask,
                                   Value other) {
   AsmType asmType = getAsmType(builder, elementType);
@@ -232,7 +232,7 @@ Value mlir::tilec::emitGlobalLoad(OpBuilder &builder, Location loc,
   return fromAsmRegister(builder, loc, asmOp.getResult(0), elementType);
 }
 
-void mlir::tilec::emitGlobalStore(OpBuilder &builder, Location loc, Value ptr,
+void mlir::tilegpu::emitGlobalStore(OpBuilder &builder, Location loc, Value ptr,
                                   Value value, Value mask) {
   AsmType asmType = getAsmType(builder, value.getType());
   std::string op = "st.global.b" + std::to_string(asmType.bits);
@@ -257,7 +257,7 @@ void mlir::tilec::emitGlobalStore(OpBuilder &builder, Location loc, Value ptr,
       ArrayAttr());
 }
 
-FailureOr<Value> mlir::tilec::emitGlobalAtomicAdd(OpBuilder &builder,
+FailureOr<Value> mlir::tilegpu::emitGlobalAtomicAdd(OpBuilder &builder,
                                                   Location loc, Value ptr,
                                                   Value value, Value mask) {
   Type type = value.getType();
@@ -295,14 +295,14 @@ FailureOr<Value> mlir::tilec::emitGlobalAtomicAdd(OpBuilder &builder,
   return fromAsmRegister(builder, loc, asmOp.getResult(0), type);
 }
 
-void mlir::tilec::storeShared(OpBuilder &builder, Location loc, Value ptr,
+void mlir::tilegpu::storeShared(OpBuilder &builder, Location loc, Value ptr,
                               Value value) {
   if (value.getType().isInteger(1))
     value = LLVM::ZExtOp::create(builder, loc, builder.getI8Type(), value);
   LLVM::StoreOp::create(builder, loc, value, ptr);
 }
 
-Value mlir::tilec::loadShared(OpBuilder &builder, Location loc, Type type,
+Value mlir::tilegpu::loadShared(OpBuilder &builder, Location loc, Type type,
                               Value ptr) {
   if (type.isInteger(1)) {
     Value byte = LLVM::LoadOp::create(builder, loc, builder.getI8Type(), ptr);
@@ -311,7 +311,7 @@ Value mlir::tilec::loadShared(OpBuilder &builder, Location loc, Type type,
   return LLVM::LoadOp::create(builder, loc, type, ptr);
 }
 
-Value mlir::tilec::linearizeIndex(OpBuilder &builder, Location loc,
+Value mlir::tilegpu::linearizeIndex(OpBuilder &builder, Location loc,
                                   ArrayRef<Value> index,
                                   ArrayRef<int64_t> shape) {
   Value linear = createI32(builder, loc, 0);
@@ -321,4 +321,202 @@ Value mlir::tilec::linearizeIndex(OpBuilder &builder, Location loc,
     linear = LLVM::AddOp::create(builder, loc, linear, value);
   }
   return linear;
+}
+
+namespace {
+/// The number of 32-bit words of a vector access of `width` elements of
+/// `type`, or 0 when it does not split into whole words.
+unsigned getWordCount(Type type, unsigned width) {
+  unsigned bits = isa<LLVM::LLVMPointerType>(type)
+                      ? 64
+                      : type.getIntOrFloatBitWidth();
+  if (bits < 8 || (bits * width) % 32 != 0)
+    return 0;
+  return bits * width / 32;
+}
+
+/// The conjunction of `masks`.
+Value allOf(OpBuilder &builder, Location loc, ArrayRef<Value> masks) {
+  Value all = masks.front();
+  for (Value mask : masks.drop_front())
+    all = LLVM::AndOp::create(builder, loc, all, mask);
+  return all;
+}
+
+/// `mask && !all`: lanes loaded one by one when the vector path is off.
+Value leftover(OpBuilder &builder, Location loc, Value mask, Value all) {
+  Value one = LLVM::ConstantOp::create(builder, loc, builder.getI1Type(),
+                                       builder.getBoolAttr(true));
+  Value notAll = LLVM::XOrOp::create(builder, loc, all, one);
+  return LLVM::AndOp::create(builder, loc, mask, notAll);
+}
+
+/// Reinterprets `words` i32 values as `width` elements of `type`.
+SmallVector<Value> wordsToElements(OpBuilder &builder, Location loc,
+                                   ArrayRef<Value> words, Type type,
+                                   unsigned width) {
+  Type i32 = builder.getI32Type();
+  bool isPtr = isa<LLVM::LLVMPointerType>(type);
+  Type scalar = isPtr ? builder.getI64Type() : type;
+  auto wordVector = VectorType::get({(int64_t)words.size()}, i32);
+  Value vector = LLVM::UndefOp::create(builder, loc, wordVector);
+  for (auto [i, word] : llvm::enumerate(words))
+    vector = LLVM::InsertElementOp::create(builder, loc, vector, word,
+                                           createI32(builder, loc, i));
+  auto elementVector = VectorType::get({(int64_t)width}, scalar);
+  Value cast = LLVM::BitcastOp::create(builder, loc, elementVector, vector);
+  SmallVector<Value> elements;
+  for (unsigned i = 0; i < width; ++i) {
+    Value element = LLVM::ExtractElementOp::create(builder, loc, cast,
+                                                   createI32(builder, loc, i));
+    if (isPtr)
+      element = LLVM::IntToPtrOp::create(builder, loc, type, element);
+    elements.push_back(element);
+  }
+  return elements;
+}
+
+/// Reinterprets elements as i32 words.
+SmallVector<Value> elementsToWords(OpBuilder &builder, Location loc,
+                                   ArrayRef<Value> elements) {
+  Type type = elements.front().getType();
+  bool isPtr = isa<LLVM::LLVMPointerType>(type);
+  Type scalar = isPtr ? builder.getI64Type() : type;
+  auto elementVector = VectorType::get({(int64_t)elements.size()}, scalar);
+  Value vector = LLVM::UndefOp::create(builder, loc, elementVector);
+  for (auto [i, element] : llvm::enumerate(elements)) {
+    Value value = isPtr ? Value(LLVM::PtrToIntOp::create(builder, loc, scalar,
+                                                         element))
+                        : element;
+    vector = LLVM::InsertElementOp::create(builder, loc, vector, value,
+                                           createI32(builder, loc, i));
+  }
+  unsigned words = getWordCount(type, elements.size());
+  auto wordVector = VectorType::get({(int64_t)words}, builder.getI32Type());
+  Value cast = LLVM::BitcastOp::create(builder, loc, wordVector, vector);
+  SmallVector<Value> result;
+  for (unsigned i = 0; i < words; ++i)
+    result.push_back(LLVM::ExtractElementOp::create(
+        builder, loc, cast, createI32(builder, loc, i)));
+  return result;
+}
+
+std::string wordList(unsigned first, unsigned count) {
+  std::string list = "{";
+  for (unsigned i = 0; i < count; ++i)
+    list += (i ? ", $" : "$") + std::to_string(first + i);
+  return list + "}";
+}
+
+LLVM::InlineAsmOp createAsm(OpBuilder &builder, Location loc, Type result,
+                            ValueRange operands, StringRef text,
+                            StringRef constraints) {
+  return LLVM::InlineAsmOp::create(
+      builder, loc, result, operands, text, constraints,
+      /*has_side_effects=*/true, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(builder.getContext(),
+                                LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
+}
+} // namespace
+
+SmallVector<Value> mlir::tilegpu::emitGlobalVectorLoad(
+    OpBuilder &builder, Location loc, Type elementType, unsigned width,
+    ArrayRef<Value> ptrs, ArrayRef<Value> masks, ArrayRef<Value> others,
+    bool uniformMask) {
+  unsigned words = getWordCount(elementType, width);
+  if (width == 1 || words == 0 || words > 4 || elementType.isInteger(1)) {
+    SmallVector<Value> values;
+    for (unsigned i = 0; i < width; ++i)
+      values.push_back(emitGlobalLoad(builder, loc, elementType, ptrs[i],
+                                      masks.empty() ? Value() : masks[i],
+                                      others.empty() ? Value() : others[i]));
+    return values;
+  }
+  Type i32 = builder.getI32Type();
+  SmallVector<Type> resultTypes(words, i32);
+  Type resultType = LLVM::LLVMStructType::getLiteral(builder.getContext(),
+                                                     resultTypes);
+  std::string suffix = words == 1 ? "" : ".v" + std::to_string(words);
+  std::string constraints;
+  for (unsigned i = 0; i < words; ++i)
+    constraints += (i ? ",=r" : "=r");
+  constraints += ",l";
+  SmallVector<Value> operands{ptrs.front()};
+  std::string text;
+  std::string destination =
+      words == 1 ? std::string("$0") : wordList(0, words);
+  Value all;
+  if (!masks.empty()) {
+    all = uniformMask ? masks.front() : allOf(builder, loc, masks);
+    operands.push_back(all);
+    constraints += ",b";
+    SmallVector<Value> otherValues(others);
+    if (otherValues.empty())
+      for (unsigned i = 0; i < width; ++i)
+        otherValues.push_back(zeroOf(builder, loc, elementType));
+    SmallVector<Value> otherWords = elementsToWords(builder, loc, otherValues);
+    for (unsigned i = 0; i < words; ++i) {
+      text += "mov.b32 $" + std::to_string(i) + ", $" +
+              std::to_string(words + 2 + i) + ";\n\t";
+      operands.push_back(otherWords[i]);
+      constraints += ",r";
+    }
+    text += "@$" + std::to_string(words + 1) + " ";
+  }
+  text += "ld.global" + suffix + ".b32 " + destination + ", [ $" +
+          std::to_string(words) + " + 0 ];";
+  auto asmOp = createAsm(builder, loc, resultType, operands, text, constraints);
+  SmallVector<Value> wordValues;
+  for (unsigned i = 0; i < words; ++i)
+    wordValues.push_back(
+        LLVM::ExtractValueOp::create(builder, loc, asmOp.getResult(0), i));
+  SmallVector<Value> values =
+      wordsToElements(builder, loc, wordValues, elementType, width);
+  if (!masks.empty() && !uniformMask)
+    for (unsigned i = 0; i < width; ++i)
+      values[i] = emitGlobalLoad(builder, loc, elementType, ptrs[i],
+                                 leftover(builder, loc, masks[i], all),
+                                 values[i]);
+  return values;
+}
+
+void mlir::tilegpu::emitGlobalVectorStore(OpBuilder &builder, Location loc,
+                                        ArrayRef<Value> ptrs,
+                                        ArrayRef<Value> values,
+                                        ArrayRef<Value> masks,
+                                        bool uniformMask) {
+  Type type = values.front().getType();
+  unsigned width = values.size();
+  unsigned words = getWordCount(type, width);
+  if (width == 1 || words == 0 || words > 4 || type.isInteger(1)) {
+    for (unsigned i = 0; i < width; ++i)
+      emitGlobalStore(builder, loc, ptrs[i], values[i],
+                      masks.empty() ? Value() : masks[i]);
+    return;
+  }
+  SmallVector<Value> wordValues = elementsToWords(builder, loc, values);
+  SmallVector<Value> operands{ptrs.front()};
+  std::string constraints = "l";
+  for (Value word : wordValues) {
+    operands.push_back(word);
+    constraints += ",r";
+  }
+  std::string text;
+  Value all;
+  if (!masks.empty()) {
+    all = uniformMask ? masks.front() : allOf(builder, loc, masks);
+    operands.push_back(all);
+    constraints += ",b";
+    text = "@$" + std::to_string(words + 1) + " ";
+  }
+  std::string suffix = words == 1 ? "" : ".v" + std::to_string(words);
+  std::string source = words == 1 ? std::string("$1") : wordList(1, words);
+  text += "st.global" + suffix + ".b32 [ $0 + 0 ], " + source + ";";
+  createAsm(builder, loc, Type(), operands, text, constraints);
+  if (!masks.empty() && !uniformMask)
+    for (unsigned i = 0; i < width; ++i)
+      emitGlobalStore(builder, loc, ptrs[i], values[i],
+                      leftover(builder, loc, masks[i], all));
 }

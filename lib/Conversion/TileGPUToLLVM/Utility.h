@@ -17,7 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
-namespace mlir::tilec {
+namespace mlir::tilegpu {
 
 /// Address space of global and shared memory in NVPTX.
 constexpr unsigned kGlobalAddressSpace = 1;
@@ -79,6 +79,29 @@ void createBarrier(OpBuilder &builder, Location loc);
 /// result is `other` (may be null: zero).
 Value emitGlobalLoad(OpBuilder &builder, Location loc, Type elementType,
                      Value ptr, Value mask, Value other);
+/// Loads `masks.size()` consecutive elements starting at `ptr` with one
+/// vector access (its alignment known). Masks (empty: none) and others
+/// (empty: zero) are per element; `uniformMask` says all masks are equal.
+/// Where masks differ within the vector, the elements are loaded one by one.
+SmallVector<Value> emitGlobalVectorLoad(OpBuilder &builder, Location loc,
+                                        Type elementType, unsigned width,
+                                        ArrayRef<Value> ptrs,
+                                        ArrayRef<Value> masks,
+                                        ArrayRef<Value> others,
+                                        bool uniformMask);
+/// Stores consecutive elements with one vector access; see the load.
+void emitGlobalVectorStore(OpBuilder &builder, Location loc,
+                           ArrayRef<Value> ptrs, ArrayRef<Value> values,
+                           ArrayRef<Value> masks, bool uniformMask);
+
+/// Names of the attributes the lowering pass puts on memory ops from the
+/// axis analysis: elements per vector access, and whether the mask is
+/// constant over each vector.
+inline constexpr llvm::StringLiteral kVectorWidthAttrName =
+    "tilegpu.vector_width";
+inline constexpr llvm::StringLiteral kUniformMaskAttrName =
+    "tilegpu.uniform_mask";
+
 /// Stores `value` to global `ptr` where `mask` (may be null) is true.
 void emitGlobalStore(OpBuilder &builder, Location loc, Value ptr, Value value,
                      Value mask);
@@ -114,6 +137,6 @@ void populatePrintOpToLLVMPatterns(
 void populateDotOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 
-} // namespace mlir::tilec
+} // namespace mlir::tilegpu
 
 #endif // TILEC_LIB_CONVERSION_TILEGPUTOLLVM_UTILITY_H

@@ -5,10 +5,7 @@
 //     the kernel's warp count, except reduction results, which get the slice
 //     of their source's layout;
 //  2. where an op needs an operand in another layout than it has, a
-//     `tilegpu.convert_layout` is inserted: elementwise ops want all operands
-//     in their result's layout, `broadcast` its result's layout, `expand_dims`
-//     the slice of its result's layout along the new axis, and region
-//     terminators the types of the values they yield into.
+//     `tilegpu.convert_layout` is inserted (insertLayoutConversions).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,10 +17,10 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 
-namespace mlir::tilec {
+namespace mlir::tilegpu {
 #define GEN_PASS_DEF_CONVERTTILETOTILEGPU
 #include "tilec/Conversion/Passes.h.inc"
-} // namespace mlir::tilec
+} // namespace mlir::tilegpu
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -58,21 +55,6 @@ public:
     });
   }
 
-  /// Step 2: inserts the layout conversions operands need.
-  void insertConversions(Operation *root) {
-    root->walk([&](Operation *op) {
-      for (OpOperand &operand : op->getOpOperands()) {
-        Type required = getRequiredOperandType(op, operand);
-        if (!required || required == operand.get().getType())
-          continue;
-        OpBuilder builder(op);
-        Value converted = ConvertLayoutOp::create(
-            builder, operand.get().getLoc(), required, operand.get());
-        operand.set(converted);
-      }
-    });
-  }
-
 private:
   Type getResultType(Operation *op, OpResult result) const {
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
@@ -95,82 +77,12 @@ private:
         dense.reshape(cast<ShapedType>(constant.getType())));
   }
 
-  /// The type `op` needs `operand` to have, or null if any type does.
-  Type getRequiredOperandType(Operation *op, OpOperand &operand) const {
-    auto operandType = dyn_cast<RankedTensorType>(operand.get().getType());
-    if (!operandType)
-      return Type();
-    if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
-      auto slice = SliceEncodingAttr::get(context, expand.getAxis(),
-                                          expand.getType().getEncoding());
-      return withLayout(operandType, slice);
-    }
-    if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
-      return withLayout(operandType, broadcast.getType().getEncoding());
-    if (auto dot = dyn_cast<tile::DotOp>(op)) {
-      if (operand.getOperandNumber() == 2)
-        return dot.getType();
-      return Type();
-    }
-    if (isa<tile::ReduceOp, tile::TransOp, tile::ReshapeOp, ConvertLayoutOp,
-            tile::PrintOp, LocalAllocOp, LocalStoreOp>(op))
-      return Type();
-    if (isa<scf::YieldOp, scf::ConditionOp>(op))
-      return getYieldTargetType(op, operand);
-    if (op->getNumRegions() != 0 || op->hasTrait<OpTrait::IsTerminator>())
-      return getRegionOpOperandType(op, operand);
-    // Elementwise: the layout of the first tensor result, or of the first
-    // tensor operand for ops without results (store).
-    Attribute layout;
-    for (Value result : op->getResults())
-      if (auto type = dyn_cast<RankedTensorType>(result.getType())) {
-        layout = type.getEncoding();
-        break;
-      }
-    if (!layout)
-      for (Value value : op->getOperands())
-        if (auto type = dyn_cast<RankedTensorType>(value.getType())) {
-          layout = type.getEncoding();
-          break;
-        }
-    return withLayout(operandType, layout);
-  }
-
-  /// Values yielded by a terminator must have the type of what they flow to.
-  Type getYieldTargetType(Operation *op, OpOperand &operand) const {
-    unsigned index = operand.getOperandNumber();
-    Operation *parent = op->getParentOp();
-    if (auto condition = dyn_cast<scf::ConditionOp>(op)) {
-      if (index == 0)
-        return Type();
-      return parent->getResult(index - 1).getType();
-    }
-    if (auto whileOp = dyn_cast<scf::WhileOp>(parent))
-      return whileOp.getBeforeArguments()[index].getType();
-    return parent->getResult(index).getType();
-  }
-
-  /// Operands of region ops (loop inits) take the type of the block
-  /// argument they initialize.
-  Type getRegionOpOperandType(Operation *op, OpOperand &operand) const {
-    if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-      unsigned index = operand.getOperandNumber();
-      if (index < 3)
-        return Type();
-      return forOp.getRegionIterArgs()[index - 3].getType();
-    }
-    if (auto whileOp = dyn_cast<scf::WhileOp>(op))
-      return whileOp.getBeforeArguments()[operand.getOperandNumber()]
-          .getType();
-    return Type();
-  }
-
   MLIRContext *context;
   unsigned numWarps;
 };
 
 struct ConvertTileToTileGPUPass
-    : mlir::tilec::impl::ConvertTileToTileGPUBase<ConvertTileToTileGPUPass> {
+    : mlir::tilegpu::impl::ConvertTileToTileGPUBase<ConvertTileToTileGPUPass> {
   using ConvertTileToTileGPUBase::ConvertTileToTileGPUBase;
 
   void runOnOperation() override {
@@ -204,7 +116,7 @@ struct ConvertTileToTileGPUPass
       return signalPassFailure();
     LayoutAssigner assigner(&getContext(), warps);
     assigner.assignTypes(module);
-    assigner.insertConversions(module);
+    insertLayoutConversions(module);
     module->setAttr(kNumWarpsAttrName,
                     IntegerAttr::get(IntegerType::get(&getContext(), 32),
                                      warps));

@@ -155,17 +155,11 @@ SmallVector<int64_t> DistributedLayout::getElementIndex(unsigned reg,
   return index;
 }
 
-BlockedEncodingAttr
-mlir::tilegpu::getDefaultBlockedLayout(MLIRContext *context,
-                                       ArrayRef<int64_t> shape,
-                                       unsigned numWarps,
-                                       ArrayRef<unsigned> sizePerThread) {
+BlockedEncodingAttr mlir::tilegpu::getBlockedLayout(
+    MLIRContext *context, ArrayRef<int64_t> shape, unsigned numWarps,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> order) {
   unsigned rank = shape.size();
-  SmallVector<unsigned> order, spt(rank, 1), tpw(rank, 1), wpc(rank, 1);
-  for (unsigned d = rank; d-- > 0;)
-    order.push_back(d);
-  if (!sizePerThread.empty())
-    spt.assign(sizePerThread.begin(), sizePerThread.end());
+  SmallVector<unsigned> spt(sizePerThread), tpw(rank, 1), wpc(rank, 1);
   unsigned lanes = 32;
   for (unsigned d : order) {
     int64_t fit = std::max<int64_t>(1, shape[d] / spt[d]);
@@ -181,6 +175,20 @@ mlir::tilegpu::getDefaultBlockedLayout(MLIRContext *context,
   }
   wpc[order.back()] *= warps;
   return BlockedEncodingAttr::get(context, spt, tpw, wpc, order);
+}
+
+BlockedEncodingAttr
+mlir::tilegpu::getDefaultBlockedLayout(MLIRContext *context,
+                                       ArrayRef<int64_t> shape,
+                                       unsigned numWarps,
+                                       ArrayRef<unsigned> sizePerThread) {
+  unsigned rank = shape.size();
+  SmallVector<unsigned> order, spt(rank, 1);
+  for (unsigned d = rank; d-- > 0;)
+    order.push_back(d);
+  if (!sizePerThread.empty())
+    spt.assign(sizePerThread.begin(), sizePerThread.end());
+  return getBlockedLayout(context, shape, numWarps, spt, order);
 }
 
 RankedTensorType mlir::tilegpu::withLayout(RankedTensorType type,

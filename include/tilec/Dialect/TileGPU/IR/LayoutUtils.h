@@ -77,6 +77,22 @@ BlockedEncodingAttr getDefaultBlockedLayout(MLIRContext *context,
                                             unsigned numWarps,
                                             ArrayRef<unsigned> sizePerThread = {});
 
+/// A blocked layout for `shape` with the given order (fastest dimension
+/// first) and elements per thread: lanes then warps spread over the
+/// dimensions in `order`.
+BlockedEncodingAttr getBlockedLayout(MLIRContext *context,
+                                     ArrayRef<int64_t> shape,
+                                     unsigned numWarps,
+                                     ArrayRef<unsigned> sizePerThread,
+                                     ArrayRef<unsigned> order);
+
+/// Inserts a `tilegpu.convert_layout` before every op whose operand has
+/// another layout than the op needs: elementwise ops want their result's
+/// layout, `broadcast` its result's, `expand_dims` the slice of its
+/// result's, `dot` its accumulator in the result's, and terminators the
+/// types of what they yield into.
+void insertLayoutConversions(Operation *root);
+
 /// `type` with encoding `layout`.
 RankedTensorType withLayout(RankedTensorType type, Attribute layout);
 

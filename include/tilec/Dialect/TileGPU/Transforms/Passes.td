@@ -34,6 +34,32 @@ def TileGPUAllocateSharedMemory
   }];
 }
 
+def TileGPUCoalesce : Pass<"tilegpu-coalesce", "::mlir::ModuleOp"> {
+  let summary = "Lay blocks out so memory accesses are coalesced and vectorized";
+  let description = [{
+    For every global load, store and atomic, the axis analysis says along
+    which dimension the addresses are contiguous and how well they are
+    aligned. The block's layout becomes one whose fastest dimension follows
+    that contiguity, with as many consecutive elements per thread as fit one
+    aligned access of up to 16 bytes (`ld.global.v4.b32`). Every block that
+    had the old layout gets the new one (so elementwise chains need no
+    conversion); slices follow their parent; conversions are inserted where
+    ops still need another layout.
+
+    Before (a row of f32 from a 16-byte aligned pointer):
+    ```mlir
+    #blocked = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+    %x = tile.load %p : tensor<1024x!tile.ptr<f32>, #blocked>
+    ```
+    After:
+    ```mlir
+    #blocked = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+    %x = tile.load %p : tensor<1024x!tile.ptr<f32>, #blocked>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
 def TileGPUTestPrintLayout
     : Pass<"tilegpu-test-print-layout", "::mlir::ModuleOp"> {
   let summary = "Print which (register, lane, warp) holds each element";

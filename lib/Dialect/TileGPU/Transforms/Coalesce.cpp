@@ -1,0 +1,144 @@
+//===- Coalesce.cpp - tilegpu-coalesce ------------------------------------===//
+//
+// Chooses, for the blocks that global memory accesses go through, a layout
+// whose fastest dimension follows the addresses' contiguity with as many
+// consecutive elements per thread as one aligned 16-byte access holds, then
+// gives that layout to every block that shared the old one.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Analysis/AxisInfo.h"
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::tilegpu {
+#define GEN_PASS_DEF_TILEGPUCOALESCE
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tilegpu
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+using mlir::tilegpu::AxisInfo;
+using mlir::tilegpu::AxisInfoAnalysis;
+
+namespace {
+/// The global-memory pointer operand of a memory op, if it is a block.
+Value getBlockPointer(Operation *op) {
+  Value ptr;
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    ptr = load.getPtr();
+  else if (auto store = dyn_cast<tile::StoreOp>(op))
+    ptr = store.getPtr();
+  else if (auto atomic = dyn_cast<tile::AtomicAddOp>(op))
+    ptr = atomic.getPtr();
+  if (ptr && isa<RankedTensorType>(ptr.getType()))
+    return ptr;
+  return Value();
+}
+
+/// The coalesced layout for accesses through `ptr`.
+BlockedEncodingAttr getCoalescedLayout(Value ptr, const AxisInfo &info,
+                                       unsigned numWarps) {
+  auto type = cast<RankedTensorType>(ptr.getType());
+  ArrayRef<int64_t> shape = type.getShape();
+  unsigned rank = shape.size();
+  // Dimensions by decreasing contiguity; ties keep the last dim fastest.
+  SmallVector<unsigned> order;
+  for (unsigned d = rank; d-- > 0;)
+    order.push_back(d);
+  llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+    return info.contiguity[a] > info.contiguity[b];
+  });
+  unsigned fast = order.front();
+  auto pointer = cast<tile::PointerType>(type.getElementType());
+  unsigned bytes =
+      std::max(1u, pointer.getPointeeType().getIntOrFloatBitWidth() / 8);
+  int64_t perThread =
+      std::max<int64_t>(1, type.getNumElements() / (32 * numWarps));
+  perThread = std::min(perThread, shape[fast]);
+  unsigned vec = mlir::tilegpu::getVectorWidth(info, fast, bytes, perThread);
+  SmallVector<unsigned> spt(rank, 1);
+  spt[fast] = vec;
+  return getBlockedLayout(ptr.getContext(), shape, numWarps, spt, order);
+}
+
+/// `encoding` with blocked layouts replaced through `remap` (slices follow
+/// their parents).
+Attribute remapEncoding(Attribute encoding,
+                        const DenseMap<Attribute, Attribute> &remap) {
+  if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(encoding)) {
+    Attribute parent = remapEncoding(slice.getParent(), remap);
+    if (parent == slice.getParent())
+      return encoding;
+    return SliceEncodingAttr::get(encoding.getContext(), slice.getDim(),
+                                  parent);
+  }
+  auto it = remap.find(encoding);
+  return it == remap.end() ? encoding : it->second;
+}
+
+Type remapType(Type type, const DenseMap<Attribute, Attribute> &remap) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return type;
+  Attribute encoding = remapEncoding(tensor.getEncoding(), remap);
+  return encoding == tensor.getEncoding() ? type : withLayout(tensor, encoding);
+}
+
+struct CoalescePass
+    : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    unsigned numWarps = getNumWarps(module);
+    AxisInfoAnalysis analysis(module);
+
+    // The new layout of each blocked layout used by a memory access; the
+    // widest access decides when several share one.
+    DenseMap<Attribute, Attribute> remap;
+    DenseMap<Attribute, unsigned> chosenWidth;
+    module.walk([&](Operation *op) {
+      Value ptr = getBlockPointer(op);
+      if (!ptr)
+        return;
+      auto type = cast<RankedTensorType>(ptr.getType());
+      auto old = dyn_cast<BlockedEncodingAttr>(type.getEncoding());
+      if (!old)
+        return;
+      BlockedEncodingAttr layout =
+          getCoalescedLayout(ptr, analysis.getAxisInfo(ptr), numWarps);
+      unsigned width = layout.getSizePerThread()[layout.getOrder().front()];
+      auto it = chosenWidth.find(old);
+      if (it != chosenWidth.end() && it->second >= width)
+        return;
+      chosenWidth[old] = width;
+      remap[old] = layout;
+    });
+    // Identity entries change nothing.
+    for (auto it = remap.begin(); it != remap.end();) {
+      auto current = it++;
+      if (current->first == current->second)
+        remap.erase(current);
+    }
+    if (remap.empty())
+      return;
+
+    module.walk([&](Operation *op) {
+      for (Region &region : op->getRegions())
+        for (Block &block : region)
+          for (BlockArgument arg : block.getArguments())
+            arg.setType(remapType(arg.getType(), remap));
+      for (OpResult result : op->getResults())
+        result.setType(remapType(result.getType(), remap));
+      if (auto constant = dyn_cast<arith::ConstantOp>(op))
+        if (auto dense = dyn_cast<DenseElementsAttr>(constant.getValue()))
+          if (dense.getType() != constant.getType())
+            constant.setValueAttr(
+                dense.reshape(cast<ShapedType>(constant.getType())));
+    });
+    insertLayoutConversions(module);
+  }
+};
+} // namespace

@@ -1,0 +1,196 @@
+//===- Compiler.cpp - The JIT host API: compile, cache and load kernels --===//
+//
+// tilec::Compiler (declared in tilec.h) on top of the runtime: a request is
+// looked up first among the kernels this process has already loaded (a
+// hash of the source and a map lookup), then in the KernelCache (memory,
+// then disk), and only then compiled with compileTileKernel(). Kernel
+// caches are shared by every Compiler of the process that uses the same
+// directory; loaded kernels are shared per device. Both live for the life
+// of the process (they are deliberately never destroyed, so no CUDA module
+// is unloaded during static destruction, after the driver may be gone).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/tilec.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <unordered_map>
+
+using namespace tilec;
+
+namespace {
+
+/// The process-wide caches of every Compiler.
+struct JITState {
+  std::mutex mutex;
+  /// One KernelCache per directory ("" is the memory-only one).
+  std::unordered_map<std::string, std::shared_ptr<KernelCache>> caches;
+  /// Loaded kernels by "<device ordinal>:<cache key>".
+  std::unordered_map<std::string, Kernel> loaded;
+};
+
+JITState &jitState() {
+  static JITState *state = new JITState(); // Never destroyed: see above.
+  return *state;
+}
+
+std::shared_ptr<KernelCache> cacheFor(std::string directory) {
+  while (directory.size() > 1 && directory.back() == '/')
+    directory.pop_back();
+  JITState &state = jitState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  std::shared_ptr<KernelCache> &cache = state.caches[directory];
+  if (!cache)
+    cache = std::make_shared<KernelCache>(directory);
+  return cache;
+}
+
+/// The compiler version that takes part in every cache key.
+const std::string &compilerVersion() {
+  static const std::string version = getVersionString();
+  return version;
+}
+
+void checkOptions(const CompilerOptions &options) {
+  if (options.numWarps < 0 || options.numWarps > 32 ||
+      (options.numWarps & (options.numWarps - 1)) != 0)
+    throw Error("tilec: Compiler option numWarps = " +
+                std::to_string(options.numWarps) +
+                " is not 0 or a power of two from 1 to 32");
+  if (options.numStages < 0)
+    throw Error("tilec: Compiler option numStages = " +
+                std::to_string(options.numStages) + " is negative");
+  if (options.optLevel != 0 && options.optLevel != 3)
+    throw Error("tilec: Compiler option optLevel = " +
+                std::to_string(options.optLevel) + " is not 0 or 3");
+}
+
+std::string readSourceFile(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw Error("tilec: cannot read '" + path +
+                "': " + std::strerror(errno ? errno : ENOENT));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad())
+    throw Error("tilec: cannot read '" + path + "'");
+  return text.str();
+}
+
+} // namespace
+
+struct Compiler::Impl {
+  Device device;
+  bool hasDevice = false;
+  Options options;
+  std::string arch;
+  std::shared_ptr<KernelCache> cache;
+
+  CompileRequest request(std::string text, std::string sourceName,
+                         const std::string &kernel,
+                         const Constexprs &constexprs) const {
+    CompileRequest request;
+    request.source = std::move(text);
+    request.sourceName = std::move(sourceName);
+    request.kernel = kernel;
+    request.constexprs = constexprs;
+    request.arch = arch;
+    request.numWarps = options.numWarps;
+    request.numStages = options.numStages;
+    request.optLevel = options.optLevel;
+    return request;
+  }
+
+  CompiledKernel compile(const CompileRequest &request) {
+    return compileCached(*cache, request, compilerVersion(), compileTileKernel);
+  }
+
+  Kernel compileAndLoad(const CompileRequest &request) {
+    if (!hasDevice)
+      throw Error("tilec: cannot load kernel '" + request.kernel +
+                  "': this Compiler has no device (it was made with "
+                  "Compiler(Options)); use compileFileToPTX or "
+                  "compileSourceToPTX, or make it with Device::open()");
+    std::string key = std::to_string(device.ordinal()) + ":" +
+                      cacheKey(request, compilerVersion());
+    JITState &state = jitState();
+    {
+      std::lock_guard<std::mutex> lock(state.mutex);
+      auto it = state.loaded.find(key);
+      if (it != state.loaded.end())
+        return it->second;
+    }
+    CompiledKernel compiled = compile(request);
+    Kernel kernel = Kernel::load(device, compiled.binary, compiled.meta);
+    std::lock_guard<std::mutex> lock(state.mutex);
+    // Another thread may have loaded it meanwhile; keep the first.
+    return state.loaded.emplace(key, kernel).first->second;
+  }
+};
+
+Compiler::Compiler(Device device, Options options) : impl_(new Impl) {
+  checkOptions(options);
+  if (!device.statePtr())
+    throw Error("tilec: Compiler(Device): the device is not open (call "
+                "Device::open first; to compile to PTX without a GPU, use "
+                "Compiler(Options))");
+  impl_->arch = options.arch.empty() ? device.arch() : options.arch;
+  impl_->device = std::move(device);
+  impl_->hasDevice = true;
+  impl_->cache = cacheFor(options.cacheDir);
+  impl_->options = std::move(options);
+}
+
+Compiler::Compiler(Options options) : impl_(new Impl) {
+  checkOptions(options);
+  impl_->arch = options.arch.empty() ? "sm_90" : options.arch;
+  impl_->cache = cacheFor(options.cacheDir);
+  impl_->options = std::move(options);
+}
+
+Kernel Compiler::compileFile(const std::string &path, const std::string &kernel,
+                             const Constexprs &constexprs) {
+  return impl_->compileAndLoad(
+      impl_->request(readSourceFile(path), path, kernel, constexprs));
+}
+
+Kernel Compiler::compileSource(const std::string &text,
+                               const std::string &sourceName,
+                               const std::string &kernel,
+                               const Constexprs &constexprs) {
+  return impl_->compileAndLoad(
+      impl_->request(text, sourceName, kernel, constexprs));
+}
+
+CompiledKernel Compiler::compileFileToPTX(const std::string &path,
+                                          const std::string &kernel,
+                                          const Constexprs &constexprs) {
+  return impl_->compile(
+      impl_->request(readSourceFile(path), path, kernel, constexprs));
+}
+
+CompiledKernel Compiler::compileSourceToPTX(const std::string &text,
+                                            const std::string &sourceName,
+                                            const std::string &kernel,
+                                            const Constexprs &constexprs) {
+  return impl_->compile(impl_->request(text, sourceName, kernel, constexprs));
+}
+
+const Compiler::Options &Compiler::options() const { return impl_->options; }
+
+const std::string &Compiler::arch() const { return impl_->arch; }
+
+Device &Compiler::device() { return impl_->device; }
+
+void Compiler::clearMemoryCaches() {
+  JITState &state = jitState();
+  std::lock_guard<std::mutex> lock(state.mutex);
+  state.loaded.clear();
+  for (auto &[directory, cache] : state.caches)
+    cache->clearMemory();
+}

@@ -1,0 +1,302 @@
+//===- CompilerTest.cpp - tilec::Compiler: compiling, options, errors ----===//
+//
+// The JIT host API without a GPU: compileSource/compileFile to PTX and
+// metadata, the options (arch, num_warps, num_stages, opt level), compile
+// errors carried in tilec::Error with clang-style diagnostics, bad API input
+// (unknown kernel, missing file, invalid options, no device), several
+// threads compiling at once, and autotune() refusing to run without a GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "JITTestUtils.h"
+
+#include "tilec/tilec.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+using namespace tilec;
+using namespace tilec::test;
+
+namespace {
+
+const char *kAxpy = R"(# axpy.tile
+@kernel(num_warps=4)
+def axpy(out: *f32, x: *f32, alpha: f32, n: i32, BLOCK: constexpr = 256):
+    offs = program_id(0) * BLOCK + arange(0, BLOCK)
+    mask = offs < n
+    store(out + offs, alpha * load(x + offs, mask=mask), mask=mask)
+)";
+
+/// Options with a memory-only cache, so each test starts cold.
+Compiler::Options memoryOnly(std::string arch = "sm_90") {
+  Compiler::Options options;
+  options.arch = std::move(arch);
+  options.cacheDir = "";
+  return options;
+}
+
+/// The what() of the tilec::Error \p run throws ("" if none).
+template <typename F> std::string errorOf(F &&run) {
+  try {
+    run();
+  } catch (const Error &e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "expected a tilec::Error";
+  return "";
+}
+
+} // namespace
+
+TEST(Compiler, CompileSourceToPTX) {
+  Compiler cc(memoryOnly());
+  EXPECT_EQ(cc.arch(), "sm_90");
+  CompiledKernel k = cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy");
+  EXPECT_NE(k.binary.find(".visible .entry axpy("), std::string::npos);
+  EXPECT_NE(k.binary.find(".target sm_90"), std::string::npos);
+  EXPECT_EQ(k.meta.kernel, "axpy");
+  EXPECT_EQ(k.meta.arch, "sm_90");
+  EXPECT_EQ(k.meta.numWarps, 4);
+  EXPECT_EQ(k.meta.threadsPerBlock, 128);
+  EXPECT_EQ(k.meta.signature(), "axpy(out: *f32, x: *f32, alpha: f32, n: i32)");
+  ASSERT_EQ(k.meta.constexprs.count("BLOCK"), 1u);
+  EXPECT_EQ(k.meta.constexprs.at("BLOCK").asInt(), 256);
+  EXPECT_EQ(k.meta.compilerVersion.rfind("tilec ", 0), 0u);
+
+  CompiledKernel k2 =
+      cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy", {{"BLOCK", 1024}});
+  EXPECT_EQ(k2.meta.constexprs.at("BLOCK").asInt(), 1024);
+  EXPECT_NE(k.binary, k2.binary);
+}
+
+TEST(Compiler, CompileFileToPTX) {
+  Compiler cc(memoryOnly());
+  CompiledKernel k =
+      cc.compileFileToPTX(examplePath("softmax.tile"), "softmax");
+  EXPECT_NE(k.binary.find(".visible .entry softmax("), std::string::npos);
+  EXPECT_EQ(k.meta.params.size(), 5u);
+  EXPECT_EQ(k.meta.constexprs.at("BLOCK").asInt(), 1024);
+}
+
+TEST(Compiler, DefaultArchWithoutDevice) {
+  Compiler::Options options;
+  options.cacheDir = "";
+  Compiler cc(options);
+  EXPECT_EQ(cc.arch(), "sm_90");
+  EXPECT_TRUE(cc.options().arch.empty());
+}
+
+TEST(Compiler, Options) {
+  Compiler::Options options = memoryOnly("sm_80");
+  options.numWarps = 8;
+  options.numStages = 2;
+  options.optLevel = 0;
+  Compiler cc(options);
+  CompiledKernel k = cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy");
+  EXPECT_EQ(k.meta.arch, "sm_80");
+  EXPECT_NE(k.binary.find(".target sm_80"), std::string::npos);
+  EXPECT_EQ(k.meta.numWarps, 8);
+  EXPECT_EQ(k.meta.threadsPerBlock, 256);
+  EXPECT_EQ(k.meta.numStages, 2);
+}
+
+TEST(Compiler, InvalidOptions) {
+  Compiler::Options options = memoryOnly();
+  options.numWarps = 3;
+  EXPECT_NE(errorOf([&] { Compiler cc(options); }).find("numWarps = 3"),
+            std::string::npos);
+  options.numWarps = 0;
+  options.optLevel = 2;
+  EXPECT_NE(errorOf([&] { Compiler cc(options); }).find("optLevel = 2"),
+            std::string::npos);
+  options.optLevel = 3;
+  options.numStages = -1;
+  EXPECT_NE(errorOf([&] { Compiler cc(options); }).find("numStages = -1"),
+            std::string::npos);
+}
+
+TEST(Compiler, UnsupportedArch) {
+  Compiler cc(memoryOnly("sm_70"));
+  std::string what =
+      errorOf([&] { cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy"); });
+  EXPECT_NE(what.find("unsupported GPU architecture 'sm_70'"),
+            std::string::npos)
+      << what;
+}
+
+TEST(Compiler, ErrorsHoldDiagnostics) {
+  Compiler cc(memoryOnly());
+  std::string source = "@kernel\n"
+                       "def bad(out: *f32, n: i32):\n"
+                       "    x = undefined_name + 1\n"
+                       "    store(out, x)\n";
+  std::string what =
+      errorOf([&] { cc.compileSourceToPTX(source, "bad.tile", "bad"); });
+  EXPECT_NE(what.find("bad.tile:3:9: error:"), std::string::npos) << what;
+  EXPECT_NE(what.find("undefined_name"), std::string::npos) << what;
+  // The source line and a caret, like clang.
+  EXPECT_NE(what.find("    x = undefined_name + 1\n"), std::string::npos)
+      << what;
+  EXPECT_NE(what.find("^"), std::string::npos) << what;
+  // Errors are not cached: the same request fails again, the same way.
+  EXPECT_EQ(errorOf([&] { cc.compileSourceToPTX(source, "bad.tile", "bad"); }),
+            what);
+}
+
+TEST(Compiler, SyntaxErrorsHoldDiagnostics) {
+  Compiler cc(memoryOnly());
+  std::string source = "@kernel\n"
+                       "def bad(out: *f32:\n"
+                       "    pass\n";
+  std::string what =
+      errorOf([&] { cc.compileSourceToPTX(source, "syntax.tile", "bad"); });
+  EXPECT_NE(what.find("syntax.tile:2:"), std::string::npos) << what;
+  EXPECT_NE(what.find("error:"), std::string::npos) << what;
+}
+
+TEST(Compiler, ShapeErrorFromDeepInThePipeline) {
+  Compiler cc(memoryOnly());
+  std::string source = "@kernel\n"
+                       "def mm(c: *f32):\n"
+                       "    a = zeros((16, 32), dtype=float32)\n"
+                       "    b = zeros((16, 16), dtype=float32)\n"
+                       "    acc = dot(a, b)\n"
+                       "    store(c + arange(0, 16), sum(acc, axis=1))\n";
+  std::string what =
+      errorOf([&] { cc.compileSourceToPTX(source, "mm.tile", "mm"); });
+  EXPECT_NE(what.find("mm.tile:5:"), std::string::npos) << what;
+}
+
+TEST(Compiler, UnknownKernel) {
+  Compiler cc(memoryOnly());
+  std::string what = errorOf(
+      [&] { cc.compileSourceToPTX(kAxpy, "axpy.tile", "no_such_kernel"); });
+  EXPECT_NE(what.find("no_such_kernel"), std::string::npos) << what;
+  EXPECT_NE(what.find("axpy"), std::string::npos) << what; // The known one.
+  EXPECT_NE(errorOf([&] {
+              cc.compileSourceToPTX(kAxpy, "axpy.tile", "");
+            }).find("no kernel name"),
+            std::string::npos);
+}
+
+TEST(Compiler, MissingFile) {
+  Compiler cc(memoryOnly());
+  std::string what =
+      errorOf([&] { cc.compileFileToPTX("/nonexistent/dir/k.tile", "k"); });
+  EXPECT_NE(what.find("cannot read '/nonexistent/dir/k.tile'"),
+            std::string::npos)
+      << what;
+}
+
+TEST(Compiler, ConstexprWithoutValue) {
+  Compiler cc(memoryOnly());
+  std::string source = "@kernel\n"
+                       "def k(out: *f32, BLOCK: constexpr):\n"
+                       "    store(out + arange(0, BLOCK), 1.0)\n";
+  std::string what =
+      errorOf([&] { cc.compileSourceToPTX(source, "k.tile", "k"); });
+  EXPECT_NE(what.find("k.tile:"), std::string::npos) << what;
+  EXPECT_NE(what.find("BLOCK"), std::string::npos) << what;
+  CompiledKernel k =
+      cc.compileSourceToPTX(source, "k.tile", "k", {{"BLOCK", 64}});
+  EXPECT_EQ(k.meta.constexprs.at("BLOCK").asInt(), 64);
+}
+
+TEST(Compiler, NoDevice) {
+  // A Compiler without a device compiles but cannot load.
+  Compiler cc(memoryOnly());
+  std::string what =
+      errorOf([&] { cc.compileSource(kAxpy, "axpy.tile", "axpy"); });
+  EXPECT_NE(what.find("has no device"), std::string::npos) << what;
+  // An unopened Device is refused up front.
+  what = errorOf([&] { Compiler bad{Device()}; });
+  EXPECT_NE(what.find("not open"), std::string::npos) << what;
+  // Opening a GPU where there is none says why.
+  std::string why;
+  if (!Device::driverAvailable(&why)) {
+    what = errorOf([] { Device::open(0); });
+    EXPECT_NE(what.find("CUDA driver"), std::string::npos) << what;
+  }
+}
+
+TEST(Compiler, AutotuneNeedsADevice) {
+  Compiler cc(memoryOnly());
+  std::vector<TuneConfig> configs = {{{{"BLOCK", 128}}, 4, 0},
+                                     {{{"BLOCK", 256}}, 8, 0}};
+  EXPECT_EQ(configs[1].str(), "BLOCK=256,num_warps=8");
+  DevicePtr<float> out, x, y;
+  std::string what = errorOf([&] {
+    autotune(
+        cc, examplePath("vector_add.tile"), "vector_add", configs, "n=4096",
+        [](const TuneConfig &c) {
+          return Grid(4096 / c.constexprs.at("BLOCK").asInt());
+        },
+        out, x, y, 4096);
+  });
+  EXPECT_NE(what.find("needs a Compiler made with a Device"), std::string::npos)
+      << what;
+  EXPECT_NE(errorOf([&] {
+              autotune(cc, "k.tile", "k", {}, "",
+                       [](const TuneConfig &) { return Grid(1); });
+            }).find("no configs"),
+            std::string::npos);
+}
+
+TEST(Compiler, ThreadsCompileAtOnce) {
+  // Each thread gets its own KernelCompiler; the results match a serial
+  // compile.
+  Compiler cc(memoryOnly());
+  std::vector<std::string> names = {"vector_add", "softmax", "gelu",
+                                    "layernorm"};
+  std::vector<std::string> ptx(names.size()), errors(names.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        ptx[i] = cc.compileFileToPTX(examplePath(names[i] + ".tile"), names[i])
+                     .binary;
+      } catch (const Error &e) {
+        errors[i] = e.what();
+      }
+    });
+  for (std::thread &t : threads)
+    t.join();
+  Compiler::clearMemoryCaches();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    EXPECT_EQ(errors[i], "") << names[i];
+    EXPECT_EQ(
+        ptx[i],
+        cc.compileFileToPTX(examplePath(names[i] + ".tile"), names[i]).binary)
+        << names[i];
+  }
+}
+
+TEST(Compiler, LoadsOnAGpu) {
+  std::string why;
+  if (!Device::driverAvailable(&why) || Device::count() == 0)
+    GTEST_SKIP() << "no GPU: " << why;
+  Device dev = Device::open(0);
+  Compiler::Options options;
+  options.cacheDir = "";
+  Compiler cc(dev, options);
+  EXPECT_EQ(cc.arch(), dev.arch());
+  Kernel k = cc.compileSource(kAxpy, "axpy.tile", "axpy");
+  const int n = 1000;
+  std::vector<float> host(n);
+  for (int i = 0; i < n; ++i)
+    host[i] = float(i);
+  Buffer<float> x = dev.alloc<float>(n), y = dev.alloc<float>(n);
+  x.copyFrom(host);
+  y.poison();
+  k.launch({(n + 255) / 256}, y, x, 2.0f, n);
+  std::vector<float> out = y.toVector();
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(out[i], 2.0f * i) << i;
+  // A second compile returns the loaded kernel.
+  Stopwatch hit;
+  Kernel again = cc.compileSource(kAxpy, "axpy.tile", "axpy");
+  EXPECT_LT(hit.ms(), 1.0);
+  EXPECT_TRUE(again);
+}

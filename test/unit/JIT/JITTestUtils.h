@@ -1,0 +1,45 @@
+//===- JITTestUtils.h - Helpers shared by the JIT unit tests ----*- C++ -*-===//
+//
+// Paths of the example kernels, fresh cache directories, file helpers and a
+// wall-clock stopwatch for the tests of tilec::Compiler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TEST_UNIT_JIT_JITTESTUTILS_H
+#define TILEC_TEST_UNIT_JIT_JITTESTUTILS_H
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+namespace tilec::test {
+
+/// The path of examples/\p name in the source tree.
+std::string examplePath(const std::string &name);
+/// An empty directory, unique to this process and \p name (made on demand
+/// by the cache; removed here if it exists).
+std::string freshDir(const std::string &name);
+/// The contents of \p path ("" when it cannot be read).
+std::string readFile(const std::string &path);
+/// Writes \p text to \p path.
+void writeFile(const std::string &path, const std::string &text);
+/// The names in \p dir, sorted; no "." and "..".
+std::vector<std::string> listDir(const std::string &dir);
+
+/// Milliseconds since construction.
+class Stopwatch {
+public:
+  Stopwatch() : start_(std::chrono::steady_clock::now()) {}
+  double ms() const {
+    return std::chrono::duration<double, std::milli>(
+               std::chrono::steady_clock::now() - start_)
+        .count();
+  }
+
+private:
+  std::chrono::steady_clock::time_point start_;
+};
+
+} // namespace tilec::test
+
+#endif // TILEC_TEST_UNIT_JIT_JITTESTUTILS_H
