@@ -192,9 +192,12 @@ AxisInfo AxisInfoAnalysis::compute(Operation *op, unsigned resultIndex) {
   }
   if (auto expand = dyn_cast<tile::ExpandDimsOp>(op)) {
     AxisInfo src = operand(0);
+    // Along a unit dimension every element starts a run: the divisibility
+    // of the elements themselves, 1 where the source is contiguous.
     int64_t divisibility = kMaxDivisibility;
-    for (int64_t d : src.divisibility)
-      divisibility = std::min(divisibility, d);
+    for (unsigned d = 0; d < src.getRank(); ++d)
+      divisibility = std::min(
+          divisibility, src.contiguity[d] > 1 ? 1 : src.divisibility[d]);
     unsigned axis = expand.getAxis();
     info = src;
     info.contiguity.insert(info.contiguity.begin() + axis, 1);
@@ -236,8 +239,11 @@ AxisInfo AxisInfoAnalysis::compute(Operation *op, unsigned resultIndex) {
   if (isa<arith::MulIOp>(op)) {
     AxisInfo lhs = operand(0), rhs = operand(1);
     for (unsigned d = 0; d < rank; ++d) {
-      info.divisibility[d] =
-          std::min(kMaxDivisibility, lhs.divisibility[d] * rhs.divisibility[d]);
+      // A product's runs are single elements: use what divides every
+      // element (1 along a contiguous operand's runs).
+      int64_t lhsDiv = lhs.contiguity[d] > 1 ? 1 : lhs.divisibility[d];
+      int64_t rhsDiv = rhs.contiguity[d] > 1 ? 1 : rhs.divisibility[d];
+      info.divisibility[d] = std::min(kMaxDivisibility, lhsDiv * rhsDiv);
       info.constancy[d] = gcd(lhs.constancy[d], rhs.constancy[d]);
     }
     return info;

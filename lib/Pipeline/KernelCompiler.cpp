@@ -72,9 +72,18 @@ ParamType toParamType(const TType &type) {
 void KernelCompiler::applySpecialization(ModuleOp module,
                                          const checked::CheckedKernel &kernel,
                                          llvm::raw_ostream &diagOS) {
-  Builder builder(module.getContext());
+  OpBuilder builder(module.getContext());
   module.walk([&](func::FuncOp func) {
     for (auto [i, param] : llvm::enumerate(kernel.params)) {
+      if (param.type.isInteger() &&
+          llvm::is_contained(options.unitParams, param.name)) {
+        BlockArgument arg = func.getArgument(i);
+        builder.setInsertionPointToStart(&func.front());
+        Value one = arith::ConstantOp::create(
+            builder, arg.getLoc(), builder.getIntegerAttr(arg.getType(), 1));
+        arg.replaceAllUsesWith(one);
+        continue;
+      }
       int64_t divisibility = 1;
       if (param.type.isPointer)
         divisibility = options.pointerAlignment;

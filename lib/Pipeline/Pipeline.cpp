@@ -46,6 +46,9 @@ void buildTileGPUPipeline(OpPassManager &pm, unsigned numWarps) {
   options.numWarps = numWarps;
   pm.addPass(::mlir::tilegpu::createConvertTileToTileGPU(options));
   pm.addPass(tilegpu::createTileGPUCoalesce());
+  pm.addPass(tilegpu::createTileGPUAccelerateMatmul());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());

@@ -65,6 +65,10 @@ cl::list<std::string> divisible(
     "divisible", cl::CommaSeparated,
     cl::desc("Integer arguments assumed to be multiples of 16"),
     cl::value_desc("NAME,..."), cl::cat(category));
+cl::list<std::string> unitParams(
+    "unit", cl::CommaSeparated,
+    cl::desc("Integer arguments specialized to the value 1 (unit strides)"),
+    cl::value_desc("NAME,..."), cl::cat(category));
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass"),
                               cl::cat(category));
@@ -151,6 +155,7 @@ int run(int argc, char **argv) {
   }
   options.pointerAlignment = pointerAlignment;
   options.divisibleParams.assign(divisible.begin(), divisible.end());
+  options.unitParams.assign(unitParams.begin(), unitParams.end());
   options.printIRAfterAll = printIRAfterAll;
   options.timing = timing;
 

@@ -46,6 +46,9 @@ struct CompileOptions {
   /// honour these (the runtime checks them).
   unsigned pointerAlignment = 16;
   std::vector<std::string> divisibleParams;
+  /// Integer arguments specialized to the value 1 (unit strides), as
+  /// Triton specializes them: their uses see the constant.
+  std::vector<std::string> unitParams;
   /// Print the IR after every pass to stderr.
   bool printIRAfterAll = false;
   /// Print the time of each stage to stderr.

@@ -1,6 +1,8 @@
 //===- DotOpToLLVM.cpp - tile.dot to FMAs ---------------------------------===//
 //
-// The FMA path of `dot`: both operands are staged row-major in scratch
+// On tensor cores (operands in dot-operand layouts, the accumulator in an
+// mma layout): one mma.sync per 16 x 8 tile and k-step. Otherwise, the FMA
+// path: both operands are staged row-major in scratch
 // shared memory; each thread then computes its accumulator registers
 // `acc[m, n] += a[m, k] * b[k, n]` over k, loading each row element of `a`
 // and column element of `b` it needs once per k. f16/bf16 inputs are
@@ -29,11 +31,100 @@ Value roundToTF32(OpBuilder &builder, Location loc, Value value) {
                                  asmOp.getResult(0));
 }
 
+/// Packs `kWidth` 16-bit elements into one 32-bit register (as mma.sync
+/// wants them), or passes a tf32/f32 element through as its bits.
+Value packOperand(OpBuilder &builder, Location loc, ArrayRef<Value> elements) {
+  Type i32 = builder.getI32Type();
+  if (elements.size() == 1)
+    return LLVM::BitcastOp::create(builder, loc, i32, elements.front());
+  auto vectorType =
+      VectorType::get({(int64_t)elements.size()}, elements.front().getType());
+  Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
+  for (auto [i, element] : llvm::enumerate(elements))
+    vector = LLVM::InsertElementOp::create(builder, loc, vector, element,
+                                           createI32(builder, loc, i));
+  return LLVM::BitcastOp::create(builder, loc, i32, vector);
+}
+
+/// `dot` on tensor cores: one `mma.sync.aligned.m16n8k{16,8}` per 16 x 8
+/// accumulator tile and k-step, operands in dot-operand layouts.
+LogicalResult lowerMmaDot(tile::DotOp op, Value a, Value b, Value acc,
+                          const TypeConverter &converter,
+                          ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  auto aLayout = tilegpu::getDotOperandLayout(op.getA().getType());
+  auto bLayout = tilegpu::getDotOperandLayout(op.getB().getType());
+  auto cLayout = tilegpu::getMmaLayout(op.getType());
+  if (!aLayout || !bLayout || !cLayout)
+    return rewriter.notifyMatchFailure(op, "expected mma operand layouts");
+  Type element = op.getA().getType().getElementType();
+  std::string inType, shape;
+  if (element.isF16())
+    inType = "f16", shape = "m16n8k16";
+  else if (element.isBF16())
+    inType = "bf16", shape = "m16n8k16";
+  else if (element.isF32())
+    inType = "tf32", shape = "m16n8k8";
+  else
+    return rewriter.notifyMatchFailure(op, "unsupported mma input type");
+  SmallVector<Value> aRegs = unpackRegisters(rewriter, loc, a);
+  SmallVector<Value> bRegs = unpackRegisters(rewriter, loc, b);
+  SmallVector<Value> cRegs = unpackRegisters(rewriter, loc, acc);
+  unsigned kWidth = aLayout->kWidth;
+  unsigned aPerStep = aLayout->getRegistersPerStep();
+  unsigned bPerStep = bLayout->getRegistersPerStep();
+  int64_t kSteps = aLayout->kSteps;
+  std::string text = "mma.sync.aligned." + shape + ".row.col.f32." + inType +
+                     "." + inType +
+                     ".f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, "
+                     "{$10, $11, $12, $13};";
+  std::string constraints = "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
+  Type f32 = rewriter.getF32Type();
+  Type resultType = LLVM::LLVMStructType::getLiteral(
+      rewriter.getContext(), SmallVector<Type>(4, f32));
+  for (int64_t m = 0; m < cLayout->repM; ++m)
+    for (int64_t n = 0; n < cLayout->repN; ++n) {
+      unsigned base = (m * cLayout->repN + n) * 4;
+      SmallVector<Value> c(cRegs.begin() + base, cRegs.begin() + base + 4);
+      for (int64_t k = 0; k < kSteps; ++k) {
+        SmallVector<Value> operands;
+        unsigned aBase = (m * kSteps + k) * aPerStep;
+        for (unsigned r = 0; r < 4; ++r)
+          operands.push_back(packOperand(
+              rewriter, loc,
+              ArrayRef(aRegs).slice(aBase + r * kWidth, kWidth)));
+        unsigned bBase = (n * kSteps + k) * bPerStep;
+        for (unsigned r = 0; r < 2; ++r)
+          operands.push_back(packOperand(
+              rewriter, loc,
+              ArrayRef(bRegs).slice(bBase + r * kWidth, kWidth)));
+        operands.append(c.begin(), c.end());
+        auto mma = LLVM::InlineAsmOp::create(
+            rewriter, loc, resultType, operands, text, constraints,
+            /*has_side_effects=*/false, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                      LLVM::AsmDialect::AD_ATT),
+            ArrayAttr());
+        for (unsigned j = 0; j < 4; ++j)
+          c[j] = LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(0),
+                                              j);
+      }
+      std::copy(c.begin(), c.end(), cRegs.begin() + base);
+    }
+  rewriter.replaceOp(op, packRegisters(rewriter, loc, cRegs,
+                                       converter.convertType(op.getType())));
+  return success();
+}
+
 struct DotOpConversion : OpConversionPattern<tile::DotOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(tile::DotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    if (isa_and_nonnull<tilegpu::MmaEncodingAttr>(op.getType().getEncoding()))
+      return lowerMmaDot(op, adaptor.getA(), adaptor.getB(), adaptor.getAcc(),
+                         *getTypeConverter(), rewriter);
     Location loc = op.getLoc();
     RankedTensorType aType = op.getA().getType(), bType = op.getB().getType();
     RankedTensorType cType = op.getType();

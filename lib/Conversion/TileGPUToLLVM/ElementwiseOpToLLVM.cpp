@@ -29,7 +29,7 @@ struct ElementwiseOpConversion : ConversionPattern {
         isa<arith::ConstantOp>(op) || op->getNumResults() != 1)
       return failure();
     auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-    if (!type || !tilegpu::isDistributedLayout(type.getEncoding()))
+    if (!type || !tilegpu::hasRegisterLayout(type.getEncoding()))
       return failure();
     Type resultType = getTypeConverter()->convertType(type);
     if (!resultType)
@@ -67,7 +67,7 @@ struct SplatConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
   matchAndRewrite(arith::ConstantOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!type || !tilegpu::isDistributedLayout(type.getEncoding()))
+    if (!type || !tilegpu::hasRegisterLayout(type.getEncoding()))
       return failure();
     auto dense = dyn_cast<DenseElementsAttr>(op.getValue());
     if (!dense || !dense.isSplat())

@@ -114,8 +114,12 @@ struct StoreOpConversion : OpConversionPattern<tile::StoreOp> {
 SmallVector<Value> getOwnerPredicates(OpBuilder &builder, Location loc,
                                       Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor)
-    return {Value()};
+  if (!tensor) {
+    // A scalar: every thread holds it; thread 0 of the program owns it.
+    Value tid = NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
+    return {LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq, tid,
+                                 createI32(builder, loc, 0))};
+  }
   auto layout = tilegpu::getDistributedLayout(tensor);
   if (!layout)
     return {Value()};

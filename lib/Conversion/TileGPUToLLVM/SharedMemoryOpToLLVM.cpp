@@ -26,9 +26,9 @@ LogicalResult exchangeThroughShared(Operation *op, Value src, Value adaptedSrc,
   Location loc = op->getLoc();
   auto srcType = cast<RankedTensorType>(src.getType());
   Type resultLLVMType = converter.convertType(resultType);
-  if (!resultLLVMType || !tilegpu::getDistributedLayout(srcType) ||
-      !tilegpu::getDistributedLayout(resultType))
-    return rewriter.notifyMatchFailure(op, "layouts must be distributed");
+  if (!resultLLVMType || !tilegpu::hasRegisterLayout(srcType.getEncoding()) ||
+      !tilegpu::hasRegisterLayout(resultType.getEncoding()))
+    return rewriter.notifyMatchFailure(op, "layouts must hold registers");
   Type elementType = unpackRegisters(rewriter, loc, adaptedSrc)[0].getType();
   ThreadIds ids = getThreadIds(rewriter, loc);
   Value base = getScratchBase(rewriter, loc, op);

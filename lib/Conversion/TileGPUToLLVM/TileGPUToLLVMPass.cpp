@@ -79,6 +79,9 @@ struct ConvertTileGPUToLLVMPass
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
 
+    // The axis analysis understands structured loops: annotate first.
+    annotateVectorWidths(module);
+
     // Structured control flow to branches.
     {
       RewritePatternSet patterns(context);
@@ -89,8 +92,6 @@ struct ConvertTileGPUToLLVMPass
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
-
-    annotateVectorWidths(module);
 
     SmallVector<std::string> kernels;
     module.walk([&](func::FuncOp func) {

@@ -17,7 +17,7 @@ TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(
     return LLVM::LLVMPointerType::get(context, kGlobalAddressSpace);
   });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
-    if (!tilegpu::isDistributedLayout(type.getEncoding()))
+    if (!tilegpu::hasRegisterLayout(type.getEncoding()))
       return std::nullopt;
     Type element = convertElementType(type.getElementType());
     if (!element)

@@ -72,6 +72,10 @@ unsigned mlir::tilegpu::getNumRegisters(Type type) {
     return 1;
   if (auto layout = getDistributedLayout(tensor))
     return layout->getNumRegisters();
+  if (auto layout = getMmaLayout(tensor))
+    return layout->getNumRegisters();
+  if (auto layout = getDotOperandLayout(tensor))
+    return layout->getNumRegisters();
   return tensor.getNumElements();
 }
 
@@ -203,17 +207,19 @@ bool mlir::tilegpu::layoutsAreEquivalent(RankedTensorType a,
     return false;
   if (a.getEncoding() == b.getEncoding())
     return true;
-  auto la = getDistributedLayout(a), lb = getDistributedLayout(b);
-  if (!la || !lb || la->getNumRegisters() != lb->getNumRegisters())
+  if (!hasRegisterLayout(a.getEncoding()) ||
+      !hasRegisterLayout(b.getEncoding()))
     return false;
-  unsigned warps = la->root.getNumWarps();
-  if (warps != lb->root.getNumWarps())
+  unsigned registers = getNumRegisters(a);
+  unsigned warps = getLayoutNumWarps(a.getEncoding());
+  if (registers != getNumRegisters(b) ||
+      warps != getLayoutNumWarps(b.getEncoding()))
     return false;
   for (unsigned warp = 0; warp < warps; ++warp)
     for (unsigned lane = 0; lane < 32; ++lane)
-      for (unsigned reg = 0, e = la->getNumRegisters(); reg < e; ++reg)
-        if (la->getElementIndex(reg, lane, warp) !=
-            lb->getElementIndex(reg, lane, warp))
+      for (unsigned reg = 0; reg < registers; ++reg)
+        if (getElementIndex(a, reg, lane, warp) !=
+            getElementIndex(b, reg, lane, warp))
           return false;
   return true;
 }
@@ -253,7 +259,116 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   }
   if (isa<tile::TransOp, tile::ReshapeOp>(op))
     return bytesOf(op->getOperand(0));
-  if (auto dot = dyn_cast<tile::DotOp>(op))
+  if (auto dot = dyn_cast<tile::DotOp>(op)) {
+    if (isa_and_nonnull<MmaEncodingAttr>(dot.getType().getEncoding()))
+      return 0;
     return bytesOf(dot.getA()) + bytesOf(dot.getB());
+  }
   return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor-core layouts
+//===----------------------------------------------------------------------===//
+
+std::optional<MmaLayout> mlir::tilegpu::getMmaLayout(RankedTensorType type) {
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(type.getEncoding());
+  if (!mma || type.getRank() != 2 || mma.getWarpsPerCTA().size() != 2)
+    return std::nullopt;
+  MmaLayout layout;
+  layout.mma = mma;
+  layout.shape.assign(type.getShape().begin(), type.getShape().end());
+  layout.wm = mma.getWarpsPerCTA()[0];
+  layout.wn = mma.getWarpsPerCTA()[1];
+  layout.repM = std::max<int64_t>(1, type.getDimSize(0) / (16 * layout.wm));
+  layout.repN = std::max<int64_t>(1, type.getDimSize(1) / (8 * layout.wn));
+  return layout;
+}
+
+SmallVector<int64_t> MmaLayout::getElementIndex(unsigned reg, unsigned lane,
+                                                unsigned warp) const {
+  unsigned j = reg % 4, tile = reg / 4;
+  int64_t m = tile / repN, n = tile % repN;
+  unsigned warpM = warp % wm, warpN = (warp / wm) % wn;
+  int64_t row = m * 16 * wm + warpM * 16 + lane / 4 + (j >= 2 ? 8 : 0);
+  int64_t col = n * 8 * wn + warpN * 8 + (lane % 4) * 2 + (j % 2);
+  return {row % shape[0], col % shape[1]};
+}
+
+std::optional<DotOperandLayout>
+mlir::tilegpu::getDotOperandLayout(RankedTensorType type) {
+  auto encoding = dyn_cast_or_null<DotOperandEncodingAttr>(type.getEncoding());
+  if (!encoding || type.getRank() != 2)
+    return std::nullopt;
+  auto mma = dyn_cast<MmaEncodingAttr>(encoding.getParent());
+  if (!mma || mma.getWarpsPerCTA().size() != 2 || encoding.getKWidth() == 0)
+    return std::nullopt;
+  DotOperandLayout layout;
+  layout.encoding = encoding;
+  layout.mma = mma;
+  layout.shape.assign(type.getShape().begin(), type.getShape().end());
+  layout.opIdx = encoding.getOpIdx();
+  layout.kWidth = encoding.getKWidth();
+  layout.wm = mma.getWarpsPerCTA()[0];
+  layout.wn = mma.getWarpsPerCTA()[1];
+  int64_t k = layout.opIdx == 0 ? type.getDimSize(1) : type.getDimSize(0);
+  layout.kSteps = std::max<int64_t>(1, k / layout.getKStep());
+  layout.rep = layout.opIdx == 0
+                   ? std::max<int64_t>(1, type.getDimSize(0) / (16 * layout.wm))
+                   : std::max<int64_t>(1, type.getDimSize(1) / (8 * layout.wn));
+  return layout;
+}
+
+SmallVector<int64_t> DotOperandLayout::getElementIndex(unsigned reg,
+                                                       unsigned lane,
+                                                       unsigned warp) const {
+  unsigned perStep = getRegistersPerStep();
+  unsigned i = reg % perStep, group = reg / perStep;
+  int64_t outer = group / kSteps, step = group % kSteps;
+  unsigned p = i / kWidth, e = i % kWidth;
+  unsigned groupId = lane / 4, tig = lane % 4;
+  unsigned kStep = getKStep();
+  if (opIdx == 0) {
+    unsigned warpM = warp % wm;
+    int64_t row = outer * 16 * wm + warpM * 16 + groupId + (p % 2) * 8;
+    int64_t k = step * kStep + tig * kWidth + e + (p / 2) * (kStep / 2);
+    return {row % shape[0], k % shape[1]};
+  }
+  unsigned warpN = (warp / wm) % wn;
+  int64_t k = step * kStep + tig * kWidth + e + p * (kStep / 2);
+  int64_t col = outer * 8 * wn + warpN * 8 + groupId;
+  return {k % shape[0], col % shape[1]};
+}
+
+bool mlir::tilegpu::hasRegisterLayout(Attribute layout) {
+  return isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr,
+                         MmaEncodingAttr, DotOperandEncodingAttr>(layout);
+}
+
+unsigned mlir::tilegpu::getLayoutNumWarps(Attribute layout) {
+  if (auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(layout))
+    return blocked.getNumWarps();
+  if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(layout))
+    return getLayoutNumWarps(slice.getParent());
+  if (auto mma = dyn_cast_or_null<MmaEncodingAttr>(layout)) {
+    unsigned warps = 1;
+    for (unsigned w : mma.getWarpsPerCTA())
+      warps *= w;
+    return warps;
+  }
+  if (auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(layout))
+    return getLayoutNumWarps(dot.getParent());
+  return 0;
+}
+
+std::optional<SmallVector<int64_t>>
+mlir::tilegpu::getElementIndex(RankedTensorType type, unsigned reg,
+                               unsigned lane, unsigned warp) {
+  if (auto layout = getDistributedLayout(type))
+    return layout->getElementIndex(reg, lane, warp);
+  if (auto layout = getMmaLayout(type))
+    return layout->getElementIndex(reg, lane, warp);
+  if (auto layout = getDotOperandLayout(type))
+    return layout->getElementIndex(reg, lane, warp);
+  return std::nullopt;
 }

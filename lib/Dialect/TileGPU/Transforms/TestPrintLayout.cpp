@@ -32,19 +32,20 @@ struct TestPrintLayoutPass
         auto type = dyn_cast<RankedTensorType>(arg.getType());
         if (!type)
           continue;
-        std::optional<DistributedLayout> layout = getDistributedLayout(type);
         os << "layout of @" << func.getName() << " argument "
            << arg.getArgNumber() << ": " << type << "\n";
-        if (!layout) {
-          os << "  (not a distributed layout)\n";
+        if (!hasRegisterLayout(type.getEncoding())) {
+          os << "  (not a register layout)\n";
           continue;
         }
-        os << "  registers per thread: " << layout->getNumRegisters() << "\n";
+        unsigned registers = getNumRegisters(type);
+        os << "  registers per thread: " << registers << "\n";
         std::map<SmallVector<int64_t>, SmallVector<std::string>> holders;
-        for (unsigned warp = 0; warp < layout->root.getNumWarps(); ++warp)
+        for (unsigned warp = 0; warp < getLayoutNumWarps(type.getEncoding());
+             ++warp)
           for (unsigned lane = 0; lane < 32; ++lane)
-            for (unsigned reg = 0; reg < layout->getNumRegisters(); ++reg)
-              holders[layout->getElementIndex(reg, lane, warp)].push_back(
+            for (unsigned reg = 0; reg < registers; ++reg)
+              holders[*getElementIndex(type, reg, lane, warp)].push_back(
                   "r" + std::to_string(reg) + " l" + std::to_string(lane) +
                   " w" + std::to_string(warp));
         for (auto &[index, who] : holders) {

@@ -59,6 +59,57 @@ struct DistributedLayout {
                                        unsigned warp) const;
 };
 
+/// The accumulator layout of `mma.sync` m16n8 instructions (versionMajor 2)
+/// applied to an [M, N] block: each warp owns 16 x 8 tiles, `warpsPerCTA`
+/// [wm, wn] of them side by side (warp w is (w % wm, w / wm)), repeated
+/// `repM` x `repN` times. Register (m, n, j) of lane l holds row
+/// m*16*wm + warpM*16 + l/4 + 8*(j >= 2), column n*8*wn + warpN*8 +
+/// 2*(l % 4) + j % 2; registers are numbered (m * repN + n) * 4 + j.
+struct MmaLayout {
+  MmaEncodingAttr mma;
+  SmallVector<int64_t> shape;
+  unsigned wm, wn;
+  int64_t repM, repN;
+  unsigned getNumRegisters() const { return repM * repN * 4; }
+  SmallVector<int64_t> getElementIndex(unsigned reg, unsigned lane,
+                                       unsigned warp) const;
+};
+std::optional<MmaLayout> getMmaLayout(RankedTensorType type);
+
+/// An operand of mma.sync: the registers of the A (opIdx 0, [M, K]) or B
+/// (opIdx 1, [K, N]) fragments for every instruction of the dot, K in steps
+/// of 8 * kWidth (kWidth elements per 32-bit register: 2 for f16/bf16, 1 for
+/// tf32). A: per (m, k-step) 4 registers of kWidth elements: rows
+/// groupID + 8*(p % 2), k = tig*kWidth + e + (p / 2) * kStep/2. B: per
+/// (n, k-step) 2 registers: k = tig*kWidth + e + p * kStep/2, column groupID.
+struct DotOperandLayout {
+  DotOperandEncodingAttr encoding;
+  MmaEncodingAttr mma;
+  SmallVector<int64_t> shape;
+  unsigned opIdx, kWidth, wm, wn;
+  /// Repetitions along M (A) or N (B), and k-steps.
+  int64_t rep, kSteps;
+  unsigned getKStep() const { return 8 * kWidth; }
+  unsigned getRegistersPerStep() const {
+    return (opIdx == 0 ? 4 : 2) * kWidth;
+  }
+  unsigned getNumRegisters() const {
+    return rep * kSteps * getRegistersPerStep();
+  }
+  SmallVector<int64_t> getElementIndex(unsigned reg, unsigned lane,
+                                       unsigned warp) const;
+};
+std::optional<DotOperandLayout> getDotOperandLayout(RankedTensorType type);
+
+/// The number of warps a layout is for.
+unsigned getLayoutNumWarps(Attribute layout);
+
+/// The index of the element held by (reg, lane, warp) for any layout that
+/// has registers (blocked, slice, mma, dot_op), or std::nullopt.
+std::optional<SmallVector<int64_t>>
+getElementIndex(RankedTensorType type, unsigned reg, unsigned lane,
+                unsigned warp);
+
 /// The distributed description of `type` (a ranked tensor whose encoding is
 /// blocked or slice), or std::nullopt for other encodings.
 std::optional<DistributedLayout> getDistributedLayout(RankedTensorType type);
@@ -68,6 +119,10 @@ unsigned getNumRegisters(Type type);
 
 /// Whether `layout` is a blocked or slice layout.
 bool isDistributedLayout(Attribute layout);
+
+/// Whether `layout` assigns registers to threads (blocked, slice, mma or
+/// dot-operand), so a block of it lowers to a struct of registers.
+bool hasRegisterLayout(Attribute layout);
 
 /// The default blocked layout of a block of `shape` for `numWarps` warps:
 /// one element per thread, lanes then warps spread over the dimensions from

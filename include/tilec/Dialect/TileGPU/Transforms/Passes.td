@@ -60,6 +60,69 @@ def TileGPUCoalesce : Pass<"tilegpu-coalesce", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUAccelerateMatmul
+    : Pass<"tilegpu-accelerate-matmul", "::mlir::ModuleOp"> {
+  let summary = "Put dots on tensor cores: mma and dot-operand layouts";
+  let description = [{
+    A `tile.dot` of f16 or bf16 inputs (or f32 with tf32 precision) whose
+    shape fits the `mma.sync` m16n8k16 (m16n8k8 for tf32) instructions of
+    sm_80+ gets an `#tilegpu.mma` accumulator layout, with `warpsPerCTA`
+    chosen to split the tile evenly, and operands in `#tilegpu.dot_op`
+    layouts; conversions are inserted around it. f32 dots with
+    `inputPrecision = ieee` stay on the FMA path.
+
+    Before:
+    ```mlir
+    %d = tile.dot %a, %b, %c : tensor<128x32xf16, #blocked> * tensor<32x128xf16, #blocked1> -> tensor<128x128xf32, #blocked2>
+    ```
+    After:
+    ```mlir
+    %a2 = tilegpu.convert_layout %a : ... -> tensor<128x32xf16, #dot_op>
+    %b2 = tilegpu.convert_layout %b : ... -> tensor<32x128xf16, #dot_op1>
+    %c2 = tilegpu.convert_layout %c : ... -> tensor<128x128xf32, #mma>
+    %d2 = tile.dot %a2, %b2, %c2 : ... -> tensor<128x128xf32, #mma>
+    %d = tilegpu.convert_layout %d2 : ... -> tensor<128x128xf32, #blocked2>
+    ```
+  }];
+  let options = [
+    Option<"computeCapability", "compute-capability", "unsigned", "90",
+           "Target compute capability (80, 90); below 80 nothing changes">
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
+def TileGPURemoveLayoutConversions
+    : Pass<"tilegpu-remove-layout-conversions", "::mlir::ModuleOp"> {
+  let summary = "Remove needless layout conversions";
+  let description = [{
+    A loop-carried block that is converted to another layout at the top of
+    every iteration and converted back before being yielded (a dot
+    accumulator) is carried in the other layout instead: the conversions
+    move out of the loop. Conversions of values that are cheap to create in
+    the target layout (splats, ranges, constants) are folded by
+    canonicalization.
+
+    Before:
+    ```mlir
+    %r = scf.for ... iter_args(%acc = %init) -> (tensor<64x64xf32, #blocked>) {
+      %c = tilegpu.convert_layout %acc : ... #blocked> -> ... #mma>
+      %d = tile.dot %a, %b, %c : ... -> tensor<64x64xf32, #mma>
+      %y = tilegpu.convert_layout %d : ... #mma> -> ... #blocked>
+      scf.yield %y : tensor<64x64xf32, #blocked>
+    }
+    ```
+    After:
+    ```mlir
+    %i = tilegpu.convert_layout %init : ... #blocked> -> ... #mma>
+    %r2 = scf.for ... iter_args(%acc = %i) -> (tensor<64x64xf32, #mma>) {
+      %d = tile.dot %a, %b, %acc : ... -> tensor<64x64xf32, #mma>
+      scf.yield %d : tensor<64x64xf32, #mma>
+    }
+    %r = tilegpu.convert_layout %r2 : ... #mma> -> ... #blocked>
+    ```
+  }];
+}
+
 def TileGPUTestPrintLayout
     : Pass<"tilegpu-test-print-layout", "::mlir::ModuleOp"> {
   let summary = "Print which (register, lane, warp) holds each element";

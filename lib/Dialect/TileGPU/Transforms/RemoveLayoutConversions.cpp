@@ -1,0 +1,82 @@
+//===- RemoveLayoutConversions.cpp - tilegpu-remove-layout-conversions ----===//
+//
+// Carries loop-carried blocks in the layout the loop body uses them in, so
+// the conversions around them run once, outside the loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace mlir::tilegpu {
+#define GEN_PASS_DEF_TILEGPUREMOVELAYOUTCONVERSIONS
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tilegpu
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+/// The common target type if every use of `value` is a conversion to it.
+Type getOnlyConversionTarget(Value value) {
+  Type target;
+  for (Operation *user : value.getUsers()) {
+    auto convert = dyn_cast<ConvertLayoutOp>(user);
+    if (!convert || (target && convert.getType() != target))
+      return Type();
+    target = convert.getType();
+  }
+  return target;
+}
+
+/// Rewrites iter_arg `index` of `loop` to be carried in `newType`.
+void recarry(scf::ForOp loop, unsigned index, Type newType) {
+  BlockArgument arg = loop.getRegionIterArgs()[index];
+  Type oldType = arg.getType();
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  auto yielded = yield.getOperand(index).getDefiningOp<ConvertLayoutOp>();
+
+  OpBuilder builder(loop);
+  OpOperand &init = loop.getInitArgsMutable()[index];
+  init.set(ConvertLayoutOp::create(builder, loop.getLoc(), newType,
+                                   init.get()));
+  // Uses of the argument were conversions to `newType`.
+  for (Operation *user : llvm::make_early_inc_range(arg.getUsers())) {
+    user->getResult(0).replaceAllUsesWith(arg);
+    user->erase();
+  }
+  arg.setType(newType);
+  yield.setOperand(index, yielded.getSrc());
+  if (yielded->use_empty())
+    yielded->erase();
+  Value result = loop.getResult(index);
+  result.setType(newType);
+  builder.setInsertionPointAfter(loop);
+  auto back = ConvertLayoutOp::create(builder, loop.getLoc(), oldType, result);
+  result.replaceAllUsesExcept(back, back);
+}
+
+struct RemoveLayoutConversionsPass
+    : mlir::tilegpu::impl::TileGPURemoveLayoutConversionsBase<
+          RemoveLayoutConversionsPass> {
+  void runOnOperation() override {
+    getOperation().walk([&](scf::ForOp loop) {
+      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+      for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
+        BlockArgument arg = loop.getRegionIterArgs()[i];
+        Type target = getOnlyConversionTarget(arg);
+        if (!target || arg.use_empty())
+          continue;
+        auto yielded = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
+        if (!yielded || yielded.getSrc().getType() != target)
+          continue;
+        recarry(loop, i, target);
+      }
+    });
+  }
+};
+} // namespace

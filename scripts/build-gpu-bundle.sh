@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Builds the GPU correctness bundle on the build machine (no GPU needed):
+# compiles every kernel that test/gpu/check.py needs with tilec for sm_90
+# (H100/H200) to OUT_DIR/kernels/VARIANT.ptx + VARIANT.json, checks each PTX
+# with ptxas when the CUDA toolkit is here, and copies the checker and the
+# suite runner next to them. The GPU machine then needs only Python 3 with
+# numpy + CuPy (no LLVM):
+#
+#   scripts/build-gpu-bundle.sh [BUILD_DIR] [OUT_DIR]   # here; defaults build/ .device/gpu
+#   bash OUT_DIR/run-gpu-suite.sh OUT_DIR                # there (or scripts/run-gpu-suite.sh)
+#
+# OUT_DIR defaults to .device/gpu (git-ignored). Set ARCH=sm_90a to change the
+# target, TILEC=/path/to/tilec to use another compiler binary.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${1:-build}
+OUT_DIR=${2:-.device/gpu}
+ARCH=${ARCH:-sm_90}
+TILEC=${TILEC:-$BUILD_DIR/bin/tilec}
+PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
+
+if [ ! -x "$TILEC" ]; then
+  echo "error: $TILEC not found: build it first (ninja -C $BUILD_DIR tilec)" >&2
+  exit 2
+fi
+PY=$(command -v python3) || { echo "error: python3 is needed to read the manifest" >&2; exit 2; }
+
+rm -rf "$OUT_DIR/kernels"
+mkdir -p "$OUT_DIR/kernels" "$OUT_DIR/logs"
+cp test/gpu/check.py scripts/run-gpu-suite.sh "$OUT_DIR/"
+
+status=0
+ok=0
+failed=()
+# Manifest lines: VARIANT<TAB>SOURCE<TAB>KERNEL<TAB>NAME=VALUE...
+while IFS=$'\t' read -r variant src kernel defs; do
+  [ -n "$variant" ] || continue
+  dflags=()
+  for d in $defs; do
+    case "$d" in
+      --*) dflags+=("$d") ;;     # e.g. --num-warps=8
+      *) dflags+=(-D "$d") ;;
+    esac
+  done
+  log="$OUT_DIR/logs/$variant.log"
+  if "$TILEC" "$src" -k "$kernel" "${dflags[@]}" --arch="$ARCH" --emit=ptx \
+       -o "$OUT_DIR/kernels/$variant.ptx" >"$log" 2>&1; then
+    ok=$((ok + 1))
+  else
+    echo "== FAILED to compile $variant ($src -k $kernel $defs):"
+    sed 's/^/   /' "$log"
+    failed+=("$variant")
+    status=1
+  fi
+done < <("$PY" test/gpu/check.py --list-kernels)
+
+echo "== compiled $ok kernels for $ARCH into $OUT_DIR/kernels (${#failed[@]} failed)"
+
+if [ -x "$PTXAS" ]; then
+  nptx=0
+  for ptx in "$OUT_DIR"/kernels/*.ptx; do
+    [ -e "$ptx" ] || continue
+    if "$PTXAS" -arch="$ARCH" "$ptx" -o /dev/null 2>"$OUT_DIR/logs/ptxas.err"; then
+      nptx=$((nptx + 1))
+    else
+      echo "== ptxas -arch=$ARCH rejects $ptx:"; sed 's/^/   /' "$OUT_DIR/logs/ptxas.err"
+      status=1
+    fi
+  done
+  rm -f "$OUT_DIR/logs/ptxas.err"
+  echo "== ptxas -arch=$ARCH accepts $nptx PTX files"
+else
+  echo "== no ptxas here: the PTX was not validated"
+fi
+
+{
+  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (+ uncommitted changes)')"
+  git diff --quiet HEAD 2>/dev/null || echo "uncommitted diff sha256: $(git diff HEAD | sha256sum | cut -c1-16) ($(git diff HEAD --stat | tail -1 | sed 's/^ *//'))"
+  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo "compiler: $("$TILEC" --version 2>&1 | head -1)"
+  echo "arch: $ARCH"
+} > "$OUT_DIR/BUILD_INFO"
+cat "$OUT_DIR/BUILD_INFO"
+du -sh "$OUT_DIR" | awk '{print "== bundle size: " $1}'
+exit $status

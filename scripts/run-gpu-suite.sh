@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Runs the tilec GPU correctness suite ON the GPU machine, from a bundle made
+# by scripts/build-gpu-bundle.sh (PTX + JSON + check.py; no LLVM needed):
+#   1. check.py on every kernel (fresh random inputs, ragged sizes);
+#   2. the same under `compute-sanitizer --tool memcheck`, with small sizes;
+#   3. a table: passed/failed checks per test, memcheck result per test.
+#
+#   bash scripts/run-gpu-suite.sh [BUNDLE_DIR]     # default .device/gpu
+#
+# Logs go to $LOG_DIR, else $OUT (the device tool's folder), else
+# BUNDLE_DIR/logs: env.txt, run.log, run.json, memcheck.log, memcheck.json,
+# memcheck-selftest.log, table.txt. SKIP_MEMCHECK=1 skips step 2; SEED=N repeats a run's inputs.
+# Exit code 1 if any check failed or memcheck reported an error.
+set -uo pipefail
+BUNDLE=${1:-.device/gpu}
+BUNDLE=$(cd "$BUNDLE" && pwd)
+LOG_DIR=${LOG_DIR:-${OUT:-$BUNDLE/logs}}
+mkdir -p "$LOG_DIR"
+PY=${PYTHON:-python3}
+CHECK="$BUNDLE/check.py"
+[ -f "$CHECK" ] || CHECK="$(dirname "$0")/../test/gpu/check.py"
+SEED=${SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+export PYTHONUNBUFFERED=1
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  cat "$BUNDLE/BUILD_INFO" 2>/dev/null
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
+  "$PY" -c 'import sys, numpy, cupy; print("python", sys.version.split()[0], "numpy", numpy.__version__, "cupy", cupy.__version__, "cuda runtime", cupy.cuda.runtime.runtimeGetVersion(), "driver", cupy.cuda.runtime.driverGetVersion())' 2>&1
+  echo "seed: $SEED"
+} | tee "$LOG_DIR/env.txt"
+
+echo "== 1. check.py ($(ls "$BUNDLE"/kernels/*.ptx | wc -l) kernels)"
+timeout "${RUN_TIMEOUT:-240}" "$PY" "$CHECK" --kernels "$BUNDLE/kernels" --seed "$SEED" \
+  --json "$LOG_DIR/run.json" 2>&1 | tee "$LOG_DIR/run.log" | grep -v '^PASS\|^@@ '
+run_rc=${PIPESTATUS[0]}
+
+mc_rc=0
+mc_json=""
+if [ "${SKIP_MEMCHECK:-0}" = 0 ]; then
+  SAN=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer \
+        /opt/nvidia/*/compute-sanitizer/compute-sanitizer 2>/dev/null | head -1)
+  if [ -n "$SAN" ]; then
+    echo "== 2. check.py --small under $SAN --tool memcheck"
+    timeout "${MEMCHECK_TIMEOUT:-270}" "$SAN" --tool memcheck --target-processes all \
+      --print-limit 10000 --show-backtrace no --error-exitcode 9 \
+      "$PY" "$CHECK" --kernels "$BUNDLE/kernels" --seed "$SEED" --small \
+      --json "$LOG_DIR/memcheck.json" >"$LOG_DIR/memcheck.log" 2>&1
+    mc_rc=$?
+    grep -v '^PASS\|^@@ ' "$LOG_DIR/memcheck.log" | tail -40
+    echo "   (compute-sanitizer exit code $mc_rc)"
+    # Self-test: memcheck must see a planted out-of-bounds write made by a
+    # worker process, as the suite's kernels run in worker processes.
+    "$SAN" --tool memcheck --target-processes all --print-limit 5 \
+      "$PY" "$CHECK" --kernels "$BUNDLE/kernels" --planted-oob >"$LOG_DIR/memcheck-selftest.log" 2>&1
+    if grep -q 'Invalid __global__ write' "$LOG_DIR/memcheck-selftest.log"; then
+      selftest="memcheck self-test: a planted OOB write in a worker process IS detected"
+    else
+      selftest="memcheck self-test: a planted OOB write was NOT detected: the memcheck column means nothing"
+      mc_rc=1
+    fi
+    echo "   $selftest"
+    mc_json="$LOG_DIR/memcheck.json"
+  else
+    echo "== 2. no compute-sanitizer found: memcheck skipped"
+  fi
+fi
+
+echo "== 3. summary"
+"$PY" "$CHECK" --table "$LOG_DIR/run.json" ${mc_json:+"$mc_json" "$LOG_DIR/memcheck.log"} \
+  | tee "$LOG_DIR/table.txt"
+grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOG_DIR/run.log" | tail -1 | sed 's/^/run:      /'
+if [ -n "$mc_json" ]; then
+  grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOG_DIR/memcheck.log" | tail -1 | sed 's/^/memcheck: /'
+  grep -E 'ERROR SUMMARY' "$LOG_DIR/memcheck.log" | tail -1 | sed 's/^=* */memcheck: /'
+  echo "$selftest"
+fi
+[ "$run_rc" = 0 ] && [ "$mc_rc" = 0 ] && exit 0
+exit 1

@@ -1,0 +1,29 @@
+// RUN: tile-opt %s --tilegpu-remove-layout-conversions -canonicalize | FileCheck %s --enable-var-scope
+// A loop-carried accumulator is carried in the layout the loop uses it in.
+
+#c = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #tilegpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @loop
+  func.func @loop(%x: tensor<64x32xf16, #a>, %y: tensor<32x64xf16, #b>, %n: i32) -> tensor<64x64xf32, #c> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: %[[INIT:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #[[$MMA:mma]]>
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #c>
+    // CHECK: %[[R:.*]] = scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[INIT]]) -> (tensor<64x64xf32, #[[$MMA]]>)
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32, #c>) : i32 {
+      // CHECK-NOT: convert_layout
+      // CHECK: %[[D:.*]] = tile.dot %{{.*}}, %{{.*}}, %[[ACC]]
+      // CHECK-NEXT: scf.yield %[[D]] : tensor<64x64xf32, #[[$MMA]]>
+      %c = tilegpu.convert_layout %acc : tensor<64x64xf32, #c> -> tensor<64x64xf32, #mma>
+      %d = tile.dot %x, %y, %c : tensor<64x32xf16, #a> * tensor<32x64xf16, #b> -> tensor<64x64xf32, #mma>
+      %e = tilegpu.convert_layout %d : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #c>
+      scf.yield %e : tensor<64x64xf32, #c>
+    }
+    // CHECK: %[[OUT:.*]] = tilegpu.convert_layout %[[R]] : tensor<64x64xf32, #[[$MMA]]> -> tensor<64x64xf32, #blocked>
+    // CHECK: return %[[OUT]]
+    return %r : tensor<64x64xf32, #c>
+  }
+}
