@@ -215,6 +215,10 @@ private:
     if (failed(inits))
       return failure();
     auto forOp = scf::ForOp::create(builder, location, lo, hi, step, *inits);
+    // `range(..., num_stages=N)`: the per-loop pipelining depth.
+    if (stmt.numStages >= 0)
+      forOp->setAttr(tile::kNumStagesAttrName,
+                     builder.getI32IntegerAttr(stmt.numStages));
     Env saved = env;
     mlir::Block *body = forOp.getBody();
     env[stmt.inductionVar] = forOp.getInductionVar();

@@ -19,7 +19,7 @@ namespace ck = tilec::checked;
 //===----------------------------------------------------------------------===//
 
 const ConstValue *Value::getConst() const {
-  if (!isExpr())
+  if (!isExpr() || !expr)
     return nullptr;
   auto *c = llvm::dyn_cast<ck::ConstantExpr>(expr.get());
   return c && c->getType().isScalar() ? &c->value : nullptr;

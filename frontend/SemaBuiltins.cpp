@@ -322,9 +322,9 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     if (!axis)
       return Value::invalid();
     if (*axis < 0 || *axis > 2) {
-      error(args.argLocs.empty() ? loc : args.argLocs[0],
-            "the axis of '" + name + "' must be 0, 1 or 2; got " +
-                llvm::Twine(*axis));
+      error(args.argLoc(0), "the axis of '" + name +
+                                "' must be 0, 1 or 2; got " +
+                                llvm::Twine(*axis));
       return Value::invalid();
     }
     if (name == "program_id")
@@ -336,9 +336,8 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   if (name == "arange") {
     if (!bindArgs(args, name, {"start", "end"}, 2, slots))
       return Value::invalid();
-    auto start =
-        requireConstInt(slots[0], args.argLocs[0], "'start' of arange");
-    auto end = requireConstInt(slots[1], args.argLocs[1], "'end' of arange");
+    auto start = requireConstInt(slots[0], args.argLoc(0), "'start' of arange");
+    auto end = requireConstInt(slots[1], args.argLoc(1), "'end' of arange");
     if (!start || !end)
       return Value::invalid();
     if (*end <= *start) {
@@ -372,7 +371,7 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
       if (!requireExpr(slots[i], args.loc, "'cdiv'"))
         return Value::invalid();
       if (!slots[i].type().isInteger()) {
-        error(args.argLocs.size() > i ? args.argLocs[i] : loc,
+        error(args.argLoc(i),
               "cdiv expects integers; got " + slots[i].type().str());
         return Value::invalid();
       }
@@ -599,7 +598,7 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
           v = ConstValue::getFloat(-INFINITY);
       }
       if (!v) {
-        error(args.argLocs[0],
+        error(args.argLoc(0),
               "could not convert string '" + x.str + "' to float");
         return Value::invalid();
       }

@@ -183,10 +183,11 @@ std::optional<int64_t> Sema::requireConstInt(const Value &v, SourceLoc loc,
     return std::nullopt;
   const ConstValue *c = v.getConst();
   if (!c || c->isFloat()) {
+    std::string got = c            ? "the float " + c->str()
+                      : v.isExpr() ? "a run-time " + v.describe()
+                                   : v.describe();
     error(loc, "expected a compile-time constant (constexpr) integer for " +
-                   what +
-                   (v.isExpr() ? ", got a run-time " + v.describe()
-                               : ", got " + v.describe()));
+                   what + ", got " + got);
     return std::nullopt;
   }
   return c->intValue;

@@ -110,6 +110,12 @@ struct CallArgs {
   std::vector<SourceLoc> argLocs;
   std::vector<std::pair<std::string, Value>> kwargs;
   std::vector<SourceLoc> kwargLocs;
+
+  /// Where positional argument `i` is; the call's location when the
+  /// argument was passed by keyword (or not at all).
+  SourceLoc argLoc(size_t i) const {
+    return i < argLocs.size() ? argLocs[i] : loc;
+  }
 };
 
 /// The elaborator.

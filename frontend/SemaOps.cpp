@@ -240,10 +240,18 @@ Value Sema::pointerArith(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
                    " (convert it with .to(tl.int32))");
     return Value::invalid();
   }
+  // Read the constant before the expression is moved out of `off`.
+  std::optional<ConstValue> offConst;
+  if (const ConstValue *c = off.getConst(); c && off.weak)
+    offConst = *c;
   ExprPtr offset = std::move(off.expr);
   if (op == BinaryOp::Sub) {
-    if (const ConstValue *c = off.getConst(); c && off.weak) {
-      offset = makeConst(ConstValue::getInt(-c->intValue), loc).expr;
+    if (offConst) {
+      if (offConst->intValue == INT64_MIN) {
+        error(loc, "integer overflow in a constant expression ('-')");
+        return Value::invalid();
+      }
+      offset = makeConst(ConstValue::getInt(-offConst->intValue), loc).expr;
     } else {
       TType type = offset->getType();
       offset = std::make_unique<ck::UnaryExpr>(type, loc, ck::UnaryOp::Neg,
@@ -339,6 +347,32 @@ Value Sema::binaryOp(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
     elem = computationType(lhs, rhs, divOrMod, loc, spelling);
   if (!elem)
     return Value::invalid();
+  // Like Triton, an integer literal (or constexpr) that does not fit the
+  // integer type of the operation is an error, not a silent wrap-around.
+  // Bitwise operators are exempt (`x & 0xFFFFFFFF` is a common mask).
+  if (isIntegerKind(*elem) && *elem != ScalarKind::I1 && !isBitwise) {
+    for (const Value *v : {&lhs, &rhs}) {
+      const ConstValue *c = v->getConst();
+      if (!c || !v->weak || !c->isInt())
+        continue;
+      unsigned width = getBitWidth(*elem);
+      bool isUnsigned = isUnsignedKind(*elem);
+      int64_t lo =
+          isUnsigned ? 0
+                     : (width == 64 ? INT64_MIN : -(int64_t(1) << (width - 1)));
+      int64_t hi = width == 64  ? INT64_MAX
+                   : isUnsigned ? int64_t((uint64_t(1) << width) - 1)
+                                : (int64_t(1) << (width - 1)) - 1;
+      if (c->intValue < lo || c->intValue > hi) {
+        error(loc, "integer constant " + llvm::Twine(c->intValue) +
+                       " is out of range for " + getScalarKindName(*elem) +
+                       ", the type of this '" + spelling +
+                       "'; convert the other operand first (e.g. .to(" +
+                       getTritonDTypeName(ScalarKind::I64) + "))");
+        return Value::invalid();
+      }
+    }
+  }
   ExprPtr a = castTo(std::move(lhs.expr), *elem, loc);
   ExprPtr b = castTo(std::move(rhs.expr), *elem, loc);
   if (!broadcastPair(a, b, loc, "'" + spelling + "'"))

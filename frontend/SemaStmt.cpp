@@ -109,8 +109,19 @@ void Sema::elabAssign(const ast::AssignStmt &s) {
       bind(llvm::cast<ast::NameExpr>(*t).name, Value::invalid(), s.getLoc());
     return;
   }
-  // Evaluate everything before binding: `a, b = b, a` swaps.
+  // Evaluate everything before binding: `a, b = b, a` swaps. Variable
+  // references are copied too, since binding an earlier target may rebind
+  // the variable a later element refers to.
   value = materializeTrivial(std::move(value), s.getLoc(), "tuple");
+  for (Value &el : value.elements) {
+    if (!el.isExpr() || !llvm::isa<ck::VarRefExpr>(*el.expr))
+      continue;
+    std::string copy = freshName("tuple");
+    TType type = el.type();
+    SourceLoc loc = el.expr->getLoc();
+    emit(std::make_unique<ck::AssignStmt>(loc, copy, std::move(el.expr)));
+    el.expr = std::make_unique<ck::VarRefExpr>(type, loc, copy);
+  }
   for (size_t i = 0; i < targets.size(); ++i)
     bind(llvm::cast<ast::NameExpr>(*targets[i]).name,
          std::move(value.elements[i]), targets[i]->getLoc());

@@ -111,3 +111,179 @@ void mlir::tilegpu::populateSharedMemoryOpToLLVMPatterns(
   patterns.add<ConvertLayoutOpConversion, TransOpConversion,
                ReshapeOpConversion>(converter, patterns.getContext());
 }
+
+namespace {
+/// Shared-memory address of element (row, col) of a padded row-major tile.
+Value paddedOffset(OpBuilder &builder, Location loc, Value row, Value col,
+                   int64_t rowStride) {
+  return LLVM::AddOp::create(
+      builder, loc,
+      LLVM::MulOp::create(builder, loc, row, createI32(builder, loc, rowStride)),
+      col);
+}
+
+/// A 16-bit block to mma operand fragments: vector stores into a padded
+/// row-major tile, a barrier, then `ldmatrix` (transposed for B) straight
+/// into the fragment registers.
+struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
+  LdmatrixConversion(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(tilegpu::ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType srcType = op.getSrc().getType();
+    RankedTensorType dstType = op.getType();
+    if (!tilegpu::isLdmatrixConversion(srcType, dstType))
+      return failure();
+    Location loc = op.getLoc();
+    auto src = *tilegpu::getDistributedLayout(srcType);
+    auto dot = *tilegpu::getDotOperandLayout(dstType);
+    Type element = dstType.getElementType();
+    Type i32 = rewriter.getI32Type();
+    int64_t rows = srcType.getDimSize(0), cols = srcType.getDimSize(1);
+    int64_t stride = cols + tilegpu::kLdmatrixRowPadding;
+    ThreadIds ids = getThreadIds(rewriter, loc);
+    Value base = getScratchBase(rewriter, loc, op);
+
+    // Store: runs of consecutive registers along the columns as vectors.
+    SmallVector<Value> registers =
+        unpackRegisters(rewriter, loc, adaptor.getSrc());
+    auto indices = emitIndices(rewriter, loc, srcType, ids);
+    unsigned colDim = src.blockDims[1];
+    unsigned run = src.root.getOrder().front() == colDim
+                       ? src.root.getSizePerThread()[colDim]
+                       : 1;
+    unsigned vec = std::min<unsigned>(8, run);
+    while (vec > 1 && cols % vec)
+      vec /= 2;
+    createBarrier(rewriter, loc);
+    for (unsigned reg = 0; reg < registers.size(); reg += vec) {
+      Value offset = paddedOffset(rewriter, loc, indices[reg][0],
+                                  indices[reg][1], stride);
+      Value ptr = gep(rewriter, loc, element, base, offset);
+      if (vec == 1) {
+        LLVM::StoreOp::create(rewriter, loc, registers[reg], ptr);
+        continue;
+      }
+      auto vectorType = VectorType::get({vec}, element);
+      Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+      for (unsigned i = 0; i < vec; ++i)
+        vector = LLVM::InsertElementOp::create(
+            rewriter, loc, vector, registers[reg + i],
+            createI32(rewriter, loc, i));
+      LLVM::StoreOp::create(rewriter, loc, vector, ptr, /*alignment=*/vec * 2);
+    }
+    createBarrier(rewriter, loc);
+
+    // Load: one ldmatrix.x4 per A fragment (16 x 16), one per pair of B
+    // fragments (16 x 8 each, transposed); x2 for a lone B fragment.
+    Value lane = ids.lane;
+    Value l8 = LLVM::AndOp::create(rewriter, loc, lane, createI32(rewriter, loc, 7));
+    Value q = LLVM::LShrOp::create(rewriter, loc, lane, createI32(rewriter, loc, 3));
+    Value qLow = LLVM::AndOp::create(rewriter, loc, q, createI32(rewriter, loc, 1));
+    Value qHigh = LLVM::LShrOp::create(rewriter, loc, q, createI32(rewriter, loc, 1));
+    Value warpM = LLVM::URemOp::create(rewriter, loc, ids.warp,
+                                       createI32(rewriter, loc, dot.wm));
+    Value warpN = LLVM::URemOp::create(
+        rewriter, loc,
+        LLVM::UDivOp::create(rewriter, loc, ids.warp,
+                             createI32(rewriter, loc, dot.wm)),
+        createI32(rewriter, loc, dot.wn));
+    // Row of the 8x8 matrix this lane addresses: (lane % 8) + 8 * (q % 2).
+    Value rowInTile = LLVM::AddOp::create(
+        rewriter, loc, l8,
+        LLVM::MulOp::create(rewriter, loc, qLow, createI32(rewriter, loc, 8)));
+    SmallVector<Value> result(dot.getNumRegisters());
+    auto ldmatrix = [&](Value offset, unsigned count, bool trans) {
+      Value ptr = gep(rewriter, loc, element, base, offset);
+      SmallVector<Type> types(count, i32);
+      Type resultType =
+          LLVM::LLVMStructType::getLiteral(rewriter.getContext(), types);
+      std::string text = "ldmatrix.sync.aligned.m8n8.x" +
+                         std::to_string(count) + (trans ? ".trans" : "") +
+                         ".shared.b16 {";
+      std::string constraints;
+      for (unsigned i = 0; i < count; ++i) {
+        text += (i ? ", $" : "$") + std::to_string(i);
+        constraints += "=r,";
+      }
+      text += "}, [ $" + std::to_string(count) + " + 0 ];";
+      constraints += "r";
+      Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, ptr);
+      auto asmOp = LLVM::InlineAsmOp::create(
+          rewriter, loc, resultType, ValueRange{address}, text, constraints,
+          /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None,
+          LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                    LLVM::AsmDialect::AD_ATT),
+          ArrayAttr());
+      SmallVector<Value> halves;
+      auto pair = VectorType::get({2}, element);
+      for (unsigned i = 0; i < count; ++i) {
+        Value word =
+            LLVM::ExtractValueOp::create(rewriter, loc, asmOp.getResult(0), i);
+        Value vector = LLVM::BitcastOp::create(rewriter, loc, pair, word);
+        for (unsigned h = 0; h < 2; ++h)
+          halves.push_back(LLVM::ExtractElementOp::create(
+              rewriter, loc, vector, createI32(rewriter, loc, h)));
+      }
+      return halves;
+    };
+    unsigned perStep = dot.getRegistersPerStep();
+    if (dot.opIdx == 0) {
+      Value rowBase = LLVM::AddOp::create(
+          rewriter, loc,
+          LLVM::MulOp::create(rewriter, loc, warpM,
+                              createI32(rewriter, loc, 16)),
+          rowInTile);
+      Value kLane = LLVM::MulOp::create(rewriter, loc, qHigh,
+                                        createI32(rewriter, loc, 8));
+      for (int64_t m = 0; m < dot.rep; ++m)
+        for (int64_t k = 0; k < dot.kSteps; ++k) {
+          Value row = LLVM::AddOp::create(
+              rewriter, loc, rowBase, createI32(rewriter, loc, m * 16 * dot.wm));
+          Value col = LLVM::AddOp::create(rewriter, loc, kLane,
+                                          createI32(rewriter, loc, k * 16));
+          SmallVector<Value> halves = ldmatrix(
+              paddedOffset(rewriter, loc, row, col, stride), 4, false);
+          unsigned first = (m * dot.kSteps + k) * perStep;
+          std::copy(halves.begin(), halves.end(), result.begin() + first);
+        }
+    } else {
+      // Lane q selects (k half, n tile): q % 2 -> k + 8, q / 2 -> next tile.
+      Value colBase = LLVM::MulOp::create(rewriter, loc, warpN,
+                                          createI32(rewriter, loc, 8));
+      for (int64_t k = 0; k < dot.kSteps; ++k)
+        for (int64_t n = 0; n < dot.rep; n += 2) {
+          bool pair = n + 1 < dot.rep;
+          Value row = LLVM::AddOp::create(rewriter, loc, rowInTile,
+                                          createI32(rewriter, loc, k * 16));
+          Value tile = pair ? LLVM::MulOp::create(
+                                  rewriter, loc, qHigh,
+                                  createI32(rewriter, loc, 8 * dot.wn))
+                            : createI32(rewriter, loc, 0);
+          Value col = LLVM::AddOp::create(
+              rewriter, loc, LLVM::AddOp::create(rewriter, loc, colBase, tile),
+              createI32(rewriter, loc, n * 8 * dot.wn));
+          SmallVector<Value> halves = ldmatrix(
+              paddedOffset(rewriter, loc, row, col, stride), pair ? 4 : 2, true);
+          for (unsigned t = 0; t < (pair ? 2u : 1u); ++t) {
+            unsigned first = ((n + t) * dot.kSteps + k) * perStep;
+            std::copy(halves.begin() + t * 4, halves.begin() + t * 4 + 4,
+                      result.begin() + first);
+          }
+        }
+    }
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, result,
+                                         getTypeConverter()->convertType(
+                                             dstType)));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::populateLdmatrixConversionPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<LdmatrixConversion>(converter, patterns.getContext());
+}

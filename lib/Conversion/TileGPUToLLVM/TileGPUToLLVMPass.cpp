@@ -108,6 +108,7 @@ struct ConvertTileGPUToLLVMPass
     populateShapeOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateSharedMemoryOpToLLVMPatterns(converter, patterns);
+    populateLdmatrixConversionPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
     populatePrintOpToLLVMPatterns(converter, patterns);
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);

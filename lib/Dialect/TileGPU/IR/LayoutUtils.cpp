@@ -230,6 +230,20 @@ unsigned mlir::tilegpu::getSharedElementBytes(Type elementType) {
   return std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
 }
 
+bool mlir::tilegpu::isLdmatrixConversion(RankedTensorType src,
+                                         RankedTensorType dst) {
+  auto dot = getDotOperandLayout(dst);
+  if (!dot || dot->kWidth != 2 || !getDistributedLayout(src))
+    return false;
+  if (src.getElementType().getIntOrFloatBitWidth() != 16)
+    return false;
+  // Whole fragments only: no wrap-around of a block smaller than the tiles.
+  int64_t outer = dot->opIdx == 0 ? src.getDimSize(0) : src.getDimSize(1);
+  int64_t k = dot->opIdx == 0 ? src.getDimSize(1) : src.getDimSize(0);
+  int64_t tile = dot->opIdx == 0 ? 16 * dot->wm : 8 * dot->wn;
+  return outer % tile == 0 && k % 16 == 0;
+}
+
 int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   auto bytesOf = [](Value value) -> int64_t {
     auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -255,6 +269,10 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
     if (layoutsAreEquivalent(convert.getSrc().getType(), convert.getType()))
       return 0;
+    if (isLdmatrixConversion(convert.getSrc().getType(), convert.getType())) {
+      auto shape = convert.getType().getShape();
+      return shape[0] * (shape[1] + kLdmatrixRowPadding) * 2;
+    }
     return bytesOf(convert.getSrc());
   }
   if (isa<tile::TransOp, tile::ReshapeOp>(op))

@@ -159,6 +159,15 @@ bool layoutsAreEquivalent(RankedTensorType a, RankedTensorType b);
 /// pointers as 8 bytes).
 unsigned getSharedElementBytes(Type elementType);
 
+/// Halves of padding after each row of a 16-bit tile staged in shared
+/// memory for `ldmatrix` (keeps the 8 rows one ldmatrix reads in distinct
+/// banks).
+constexpr int64_t kLdmatrixRowPadding = 8;
+
+/// Whether a conversion from `src` to `dst` goes through the ldmatrix path:
+/// a 16-bit blocked block to a dot-operand layout of 16-bit elements.
+bool isLdmatrixConversion(RankedTensorType src, RankedTensorType dst);
+
 /// Bytes of shared-memory scratch `op` needs while it runs (0 if none):
 /// cross-warp reductions, layout conversions, trans, reshape, the FMA dot.
 int64_t getScratchBytes(Operation *op);
