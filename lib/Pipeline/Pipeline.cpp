@@ -50,6 +50,9 @@ void buildTileGPUPipeline(OpPassManager &pm, unsigned numWarps) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(tilegpu::createTileGPUPipeline());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
 }

@@ -141,7 +141,7 @@ struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
     auto dot = *tilegpu::getDotOperandLayout(dstType);
     Type element = dstType.getElementType();
     Type i32 = rewriter.getI32Type();
-    int64_t rows = srcType.getDimSize(0), cols = srcType.getDimSize(1);
+    int64_t cols = srcType.getDimSize(1);
     int64_t stride = cols + tilegpu::kLdmatrixRowPadding;
     ThreadIds ids = getThreadIds(rewriter, loc);
     Value base = getScratchBase(rewriter, loc, op);

@@ -123,6 +123,39 @@ def TileGPURemoveLayoutConversions
   }];
 }
 
+def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
+  let summary = "Prefetch the next iteration's dot operands during this one";
+  let description = [{
+    Software pipelining of loops that feed `tile.dot`: the global loads of
+    the next iteration are issued at the top of the body (their addresses
+    and masks computed for `iv + step`, guarded by `iv + step < ub`) and
+    carried to it, so their latency overlaps the current iteration's
+    shared-memory staging and tensor-core work. The first iteration's loads
+    move before the loop (guarded by `lb < ub`). Applies when the kernel's
+    `num_stages` (or the loop's `tile.num_stages`) is at least 2.
+
+    Before:
+    ```mlir
+    scf.for %k = %lb to %ub step %s iter_args(%acc = %z, %p = %p0) {
+      %a = tile.load %p, %m : ...
+      %d = tile.dot %a, ...
+      %p1 = tile.addptr %p, %step : ...
+      scf.yield %d, %p1
+    }
+    ```
+    After:
+    ```mlir
+    %a0 = tile.load %p0, (%m0 and %lb < %ub) : ...
+    scf.for %k = ... iter_args(%acc = %z, %p = %p0, %a = %a0) {
+      %pn = tile.addptr %p, %step : ...
+      %an = tile.load %pn, (%mn and %k + %s < %ub) : ...
+      %d = tile.dot %a, ...
+      scf.yield %d, %pn, %an
+    }
+    ```
+  }];
+}
+
 def TileGPUTestPrintLayout
     : Pass<"tilegpu-test-print-layout", "::mlir::ModuleOp"> {
   let summary = "Print which (register, lane, warp) holds each element";
