@@ -158,8 +158,8 @@ private:
     for (const NamedType &named : names) {
       auto it = env.find(named.name);
       if (it == env.end()) {
-        emitError(loc(where)) << "internal error: '" << named.name
-                              << "' has no value here";
+        emitError(loc(where))
+            << "internal error: '" << named.name << "' has no value here";
         return failure();
       }
       values.push_back(it->second);
@@ -179,12 +179,12 @@ private:
     Value cond = genExpr(*stmt.cond);
     if (!cond)
       return failure();
-    auto ifOp = scf::IfOp::create(builder, location, typesOf(stmt.yields),
-                                  cond, /*withElseRegion=*/true);
+    auto ifOp = scf::IfOp::create(builder, location, typesOf(stmt.yields), cond,
+                                  /*withElseRegion=*/true);
     Env saved = env;
-    for (auto [body, region] : {std::pair{&stmt.thenBody, &ifOp.getThenRegion()},
-                                std::pair{&stmt.elseBody,
-                                          &ifOp.getElseRegion()}}) {
+    for (auto [body, region] :
+         {std::pair{&stmt.thenBody, &ifOp.getThenRegion()},
+          std::pair{&stmt.elseBody, &ifOp.getElseRegion()}}) {
       env = saved;
       mlir::Block &block = region->front();
       // scf.if builds a terminator when there are no results.
@@ -194,7 +194,8 @@ private:
       builder.setInsertionPointToEnd(&block);
       if (failed(genBlock(*body)))
         return failure();
-      FailureOr<SmallVector<Value>> yielded = lookup(stmt.yields, stmt.getLoc());
+      FailureOr<SmallVector<Value>> yielded =
+          lookup(stmt.yields, stmt.getLoc());
       if (failed(yielded))
         return failure();
       scf::YieldOp::create(builder, location, *yielded);
@@ -261,10 +262,10 @@ private:
       Value cond = genExpr(*stmt.cond);
       if (!cond)
         return failure();
-      scf::ConditionOp::create(builder, location, cond,
-                               before->getArguments());
+      scf::ConditionOp::create(builder, location, cond, before->getArguments());
       env = saved;
-      mlir::Block *after = builder.createBlock(&whileOp.getAfter(), {}, types, locs);
+      mlir::Block *after =
+          builder.createBlock(&whileOp.getAfter(), {}, types, locs);
       for (auto [named, arg] : llvm::zip(stmt.carried, after->getArguments()))
         env[named.name] = arg;
       if (failed(genBlock(stmt.body)))
@@ -440,8 +441,7 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
     Value mask = gen(atomic.mask);
     if (!ptr || !value || (atomic.mask && !mask))
       return Value();
-    return tile::AtomicAddOp::create(builder, location, type, ptr, value,
-                                     mask);
+    return tile::AtomicAddOp::create(builder, location, type, ptr, value, mask);
   }
   case ExprKind::Dot: {
     auto &dot = llvm::cast<DotExpr>(expr);
@@ -627,12 +627,12 @@ Value MLIRGenImpl::genCast(Value value, const TType &from, const TType &to,
   if (!toFloat && toElem.isInteger(1)) {
     // x != 0
     TType zeroType = from;
-    Value zero = constant(zeroType, fromFloat ? ConstValue::getFloat(0.0)
-                                              : ConstValue::getInt(0),
-                          location);
+    Value zero = constant(
+        zeroType, fromFloat ? ConstValue::getFloat(0.0) : ConstValue::getInt(0),
+        location);
     if (fromFloat)
-      return arith::CmpFOp::create(builder, location,
-                                   arith::CmpFPredicate::UNE, value, zero);
+      return arith::CmpFOp::create(builder, location, arith::CmpFPredicate::UNE,
+                                   value, zero);
     return arith::CmpIOp::create(builder, location, arith::CmpIPredicate::ne,
                                  value, zero);
   }
@@ -652,17 +652,16 @@ Value MLIRGenImpl::genCast(Value value, const TType &from, const TType &to,
     return arith::TruncFOp::create(builder, location, target, value);
   }
   if (!fromFloat && toFloat)
-    return fromUnsigned
-               ? Value(arith::UIToFPOp::create(builder, location, target,
-                                               value))
-               : Value(arith::SIToFPOp::create(builder, location, target,
-                                               value));
+    return fromUnsigned ? Value(arith::UIToFPOp::create(builder, location,
+                                                        target, value))
+                        : Value(arith::SIToFPOp::create(builder, location,
+                                                        target, value));
   if (fromFloat && !toFloat)
     return isUnsignedKind(to.elem)
-               ? Value(arith::FPToUIOp::create(builder, location, target,
-                                               value))
-               : Value(arith::FPToSIOp::create(builder, location, target,
-                                               value));
+               ? Value(
+                     arith::FPToUIOp::create(builder, location, target, value))
+               : Value(
+                     arith::FPToSIOp::create(builder, location, target, value));
   unsigned fromBits = fromElem.getIntOrFloatBitWidth();
   unsigned toBits = toElem.getIntOrFloatBitWidth();
   if (fromBits == toBits)

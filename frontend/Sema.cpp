@@ -157,8 +157,10 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
   callStack.push_back(&kernel);
 
   for (const auto &[name, value] : bindings.values) {
-    auto it = llvm::find_if(
-        kernel.params, [&](const ast::Param &p) { return p.name == name; });
+    const std::string &boundName = name;
+    auto it = llvm::find_if(kernel.params, [&](const ast::Param &p) {
+      return p.name == boundName;
+    });
     if (it == kernel.params.end())
       diags.warning(SourceLoc(), "-D " + name +
                                      " does not name a parameter "
@@ -349,8 +351,9 @@ Value Sema::callHelper(const ast::Function &fn, CallArgs &args, SourceLoc loc) {
   }
   for (size_t k = 0; k < args.kwargs.size(); ++k) {
     auto &[kwName, kwValue] = args.kwargs[k];
+    const std::string &keyword = kwName;
     auto it = llvm::find_if(
-        fn.params, [&](const ast::Param &p) { return p.name == kwName; });
+        fn.params, [&](const ast::Param &p) { return p.name == keyword; });
     if (it == fn.params.end()) {
       std::vector<std::string> names;
       for (const ast::Param &p : fn.params)

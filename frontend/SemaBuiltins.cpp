@@ -101,7 +101,9 @@ bool Sema::bindArgs(CallArgs &args, llvm::StringRef fnName,
     auto &[name, value] = args.kwargs[k];
     if (llvm::is_contained(ignoredKeywords, name))
       continue;
-    auto it = llvm::find_if(params, [&](const char *p) { return name == p; });
+    const std::string &keyword = name;
+    auto it =
+        llvm::find_if(params, [&](const char *p) { return keyword == p; });
     if (it == params.end() || llvm::StringRef(*it).starts_with("arg")) {
       std::vector<std::string> names;
       for (const char *p : params)

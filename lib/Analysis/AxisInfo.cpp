@@ -196,8 +196,8 @@ AxisInfo AxisInfoAnalysis::compute(Operation *op, unsigned resultIndex) {
     // of the elements themselves, 1 where the source is contiguous.
     int64_t divisibility = kMaxDivisibility;
     for (unsigned d = 0; d < src.getRank(); ++d)
-      divisibility = std::min(
-          divisibility, src.contiguity[d] > 1 ? 1 : src.divisibility[d]);
+      divisibility = std::min(divisibility,
+                              src.contiguity[d] > 1 ? 1 : src.divisibility[d]);
     unsigned axis = expand.getAxis();
     info = src;
     info.contiguity.insert(info.contiguity.begin() + axis, 1);
@@ -229,9 +229,9 @@ AxisInfo AxisInfoAnalysis::compute(Operation *op, unsigned resultIndex) {
       int64_t fromLhs = gcd(lhs.contiguity[d], rhs.constancy[d]);
       int64_t fromRhs = isSub ? 1 : gcd(lhs.constancy[d], rhs.contiguity[d]);
       info.contiguity[d] = std::max(fromLhs, fromRhs);
-      info.divisibility[d] = gcd(
-          lhs.divisibility[d],
-          std::min(kMaxDivisibility, rhs.divisibility[d] * scale));
+      info.divisibility[d] =
+          gcd(lhs.divisibility[d],
+              std::min(kMaxDivisibility, rhs.divisibility[d] * scale));
       info.constancy[d] = gcd(lhs.constancy[d], rhs.constancy[d]);
     }
     return info;
@@ -273,7 +273,8 @@ AxisInfo AxisInfoAnalysis::compute(Operation *op, unsigned resultIndex) {
   if (isa<arith::SelectOp>(op)) {
     AxisInfo cond = operand(0), a = operand(1), b = operand(2);
     for (unsigned d = 0; d < rank; ++d) {
-      int64_t condConstancy = cond.getRank() == rank ? cond.constancy[d] : shape[d];
+      int64_t condConstancy =
+          cond.getRank() == rank ? cond.constancy[d] : shape[d];
       info.constancy[d] =
           gcd(condConstancy, gcd(a.constancy[d], b.constancy[d]));
       info.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d]);
@@ -284,8 +285,8 @@ AxisInfo AxisInfoAnalysis::compute(Operation *op, unsigned resultIndex) {
 }
 
 unsigned mlir::tilegpu::getVectorWidth(const AxisInfo &ptr, unsigned dim,
-                                     unsigned elementBytes,
-                                     unsigned elementsPerThread) {
+                                       unsigned elementBytes,
+                                       unsigned elementsPerThread) {
   int64_t width = std::min<int64_t>(16 / elementBytes, elementsPerThread);
   width = std::min(width, ptr.contiguity[dim]);
   // The first address of each run must be aligned to the whole access.

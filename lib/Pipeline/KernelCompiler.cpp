@@ -53,8 +53,8 @@ KernelCompiler::KernelCompiler(CompileOptions options)
   DialectRegistry registry;
   registerTilecDialects(registry);
   registerTilecTranslations(registry);
-  context = std::make_unique<MLIRContext>(registry,
-                                          MLIRContext::Threading::DISABLED);
+  context =
+      std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
   context->loadAllAvailableDialects();
 }
 
@@ -189,8 +189,8 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
   meta.numWarps = tilegpu::getNumWarps(*module);
   meta.numStages = checked->numStages;
   meta.threadsPerBlock = 32 * meta.numWarps;
-  if (auto shared = (*module)->getAttrOfType<IntegerAttr>(
-          tilegpu::kSharedBytesAttrName))
+  if (auto shared =
+          (*module)->getAttrOfType<IntegerAttr>(tilegpu::kSharedBytesAttrName))
     meta.sharedBytes = shared.getInt();
   for (const checked::KernelParam &param : checked->params)
     meta.params.push_back({param.name, toParamType(param.type)});

@@ -27,10 +27,10 @@ std::string getVersionString() {
 }
 
 void registerTilecDialects(DialectRegistry &registry) {
-  registry.insert<tile::TileDialect, tilegpu::TileGPUDialect,
-                  arith::ArithDialect, math::MathDialect, scf::SCFDialect,
-                  cf::ControlFlowDialect, func::FuncDialect,
-                  LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  registry
+      .insert<tile::TileDialect, tilegpu::TileGPUDialect, arith::ArithDialect,
+              math::MathDialect, scf::SCFDialect, cf::ControlFlowDialect,
+              func::FuncDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
 }
 
 void buildTilePipeline(OpPassManager &pm) {
@@ -66,12 +66,12 @@ void buildLLVMPipeline(OpPassManager &pm) {
 void registerTilecPipelines() {
   PassPipelineRegistration<>("tilec-tile", "tile-level cleanups",
                              [](OpPassManager &pm) { buildTilePipeline(pm); });
-  PassPipelineRegistration<>(
-      "tilec-tilegpu", "tile IR to laid-out tilegpu IR (4 warps)",
-      [](OpPassManager &pm) {
-        buildTilePipeline(pm);
-        buildTileGPUPipeline(pm, 0);
-      });
+  PassPipelineRegistration<>("tilec-tilegpu",
+                             "tile IR to laid-out tilegpu IR (4 warps)",
+                             [](OpPassManager &pm) {
+                               buildTilePipeline(pm);
+                               buildTileGPUPipeline(pm, 0);
+                             });
   PassPipelineRegistration<>("tilec-llvm", "tile IR to LLVM + NVVM",
                              [](OpPassManager &pm) {
                                buildTilePipeline(pm);

@@ -41,8 +41,9 @@ cl::opt<int> numWarps("num-warps",
 cl::opt<int> numStages("num-stages",
                        cl::desc("Pipeline stages (overrides @kernel)"),
                        cl::init(0), cl::cat(category));
-cl::opt<unsigned> optLevel("O", cl::Prefix, cl::desc("Optimization level: 0 or 3"),
-                           cl::init(3), cl::cat(category));
+cl::opt<unsigned> optLevel("O", cl::Prefix,
+                           cl::desc("Optimization level: 0 or 3"), cl::init(3),
+                           cl::cat(category));
 cl::opt<Emit> emit(
     "emit", cl::desc("What to produce"), cl::init(Emit::PTX),
     cl::values(clEnumValN(Emit::AST, "ast", "the parsed syntax tree"),
@@ -61,10 +62,10 @@ cl::opt<unsigned> pointerAlignment(
     "pointer-alignment",
     cl::desc("Assume pointer arguments aligned to N bytes (1: no assumption)"),
     cl::init(16), cl::cat(category));
-cl::list<std::string> divisible(
-    "divisible", cl::CommaSeparated,
-    cl::desc("Integer arguments assumed to be multiples of 16"),
-    cl::value_desc("NAME,..."), cl::cat(category));
+cl::list<std::string>
+    divisible("divisible", cl::CommaSeparated,
+              cl::desc("Integer arguments assumed to be multiples of 16"),
+              cl::value_desc("NAME,..."), cl::cat(category));
 cl::list<std::string> unitParams(
     "unit", cl::CommaSeparated,
     cl::desc("Integer arguments specialized to the value 1 (unit strides)"),
@@ -75,16 +76,14 @@ cl::opt<bool> printIRAfterAll("print-ir-after-all",
 cl::opt<bool> timing("timing", cl::desc("Print the time of each stage"),
                      cl::cat(category));
 
-void printVersion(llvm::raw_ostream &os) {
-  os << getVersionString() << "\n";
-}
+void printVersion(llvm::raw_ostream &os) { os << getVersionString() << "\n"; }
 
 /// Resolves --arch=native through the driver; exit code 3 without a GPU.
 int resolveArch(std::string &resolved) {
   resolved = arch;
   if (arch != "native") {
-    for (const char *known : {"sm_80", "sm_86", "sm_87", "sm_89", "sm_90",
-                              "sm_90a"})
+    for (const char *known :
+         {"sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"})
       if (arch == known)
         return kSuccess;
     llvm::errs() << "error: unknown --arch '" << arch
@@ -128,7 +127,8 @@ int run(int argc, char **argv) {
     return kUsageError;
   }
   if (optLevel != 0 && optLevel != 3) {
-    llvm::errs() << "error: -O" << optLevel << " is not supported (-O0 or -O3)\n";
+    llvm::errs() << "error: -O" << optLevel
+                 << " is not supported (-O0 or -O3)\n";
     return kUsageError;
   }
   if (numWarps < 0 || numWarps > 32 || (numWarps & (numWarps - 1)) != 0) {

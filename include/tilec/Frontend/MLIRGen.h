@@ -23,8 +23,8 @@ namespace tilec {
 /// dialect cannot express) are reported through the context's diagnostic
 /// handler at the source location; the result is then null. The context
 /// must have the tile, arith, math, scf and func dialects loaded.
-mlir::OwningOpRef<mlir::ModuleOp>
-mlirGen(mlir::MLIRContext &context, const checked::CheckedKernel &kernel);
+mlir::OwningOpRef<mlir::ModuleOp> mlirGen(mlir::MLIRContext &context,
+                                          const checked::CheckedKernel &kernel);
 } // namespace tilec
 
 #endif // TILEC_FRONTEND_MLIRGEN_H

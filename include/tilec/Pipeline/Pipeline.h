@@ -110,10 +110,10 @@ public:
   /// pointing into the .tile source) go to `diagOS`; returns std::nullopt
   /// on an error in the input.
   std::optional<CompileResult> compile(TileSource &source,
-                                        llvm::StringRef kernel,
-                                        const ConstexprBindings &bindings,
-                                        EmitStage stage,
-                                        llvm::raw_ostream &diagOS);
+                                       llvm::StringRef kernel,
+                                       const ConstexprBindings &bindings,
+                                       EmitStage stage,
+                                       llvm::raw_ostream &diagOS);
 
   const CompileOptions &getOptions() const { return options; }
 

@@ -24,8 +24,7 @@ Value roundToTF32(OpBuilder &builder, Location loc, Value value) {
       builder, loc, i32, ValueRange{value}, "cvt.rna.tf32.f32 $0, $1;", "=r,f",
       /*has_side_effects=*/false, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(builder.getContext(),
-                                LLVM::AsmDialect::AD_ATT),
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
   return LLVM::BitcastOp::create(builder, loc, builder.getF32Type(),
                                  asmOp.getResult(0));
@@ -35,8 +34,14 @@ Value roundToTF32(OpBuilder &builder, Location loc, Value value) {
 /// wants them), or passes a tf32/f32 element through as its bits.
 Value packOperand(OpBuilder &builder, Location loc, ArrayRef<Value> elements) {
   Type i32 = builder.getI32Type();
-  if (elements.size() == 1)
+  if (elements.size() == 1) {
+    // tf32: round to nearest (ties away) as the FMA path does; the tensor
+    // cores would otherwise truncate the low mantissa bits.
+    if (elements.front().getType().isF32())
+      return LLVM::BitcastOp::create(
+          builder, loc, i32, roundToTF32(builder, loc, elements.front()));
     return LLVM::BitcastOp::create(builder, loc, i32, elements.front());
+  }
   auto vectorType =
       VectorType::get({(int64_t)elements.size()}, elements.front().getType());
   Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
@@ -80,8 +85,8 @@ LogicalResult lowerMmaDot(tile::DotOp op, Value a, Value b, Value acc,
                      "{$10, $11, $12, $13};";
   std::string constraints = "=f,=f,=f,=f,r,r,r,r,r,r,0,1,2,3";
   Type f32 = rewriter.getF32Type();
-  Type resultType = LLVM::LLVMStructType::getLiteral(
-      rewriter.getContext(), SmallVector<Type>(4, f32));
+  Type resultType = LLVM::LLVMStructType::getLiteral(rewriter.getContext(),
+                                                     SmallVector<Type>(4, f32));
   for (int64_t m = 0; m < cLayout->repM; ++m)
     for (int64_t n = 0; n < cLayout->repN; ++n) {
       unsigned base = (m * cLayout->repN + n) * 4;
@@ -90,14 +95,14 @@ LogicalResult lowerMmaDot(tile::DotOp op, Value a, Value b, Value acc,
         SmallVector<Value> operands;
         unsigned aBase = (m * kSteps + k) * aPerStep;
         for (unsigned r = 0; r < 4; ++r)
-          operands.push_back(packOperand(
-              rewriter, loc,
-              ArrayRef(aRegs).slice(aBase + r * kWidth, kWidth)));
+          operands.push_back(
+              packOperand(rewriter, loc,
+                          ArrayRef(aRegs).slice(aBase + r * kWidth, kWidth)));
         unsigned bBase = (n * kSteps + k) * bPerStep;
         for (unsigned r = 0; r < 2; ++r)
-          operands.push_back(packOperand(
-              rewriter, loc,
-              ArrayRef(bRegs).slice(bBase + r * kWidth, kWidth)));
+          operands.push_back(
+              packOperand(rewriter, loc,
+                          ArrayRef(bRegs).slice(bBase + r * kWidth, kWidth)));
         operands.append(c.begin(), c.end());
         auto mma = LLVM::InlineAsmOp::create(
             rewriter, loc, resultType, operands, text, constraints,
@@ -107,8 +112,8 @@ LogicalResult lowerMmaDot(tile::DotOp op, Value a, Value b, Value acc,
                                       LLVM::AsmDialect::AD_ATT),
             ArrayAttr());
         for (unsigned j = 0; j < 4; ++j)
-          c[j] = LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(0),
-                                              j);
+          c[j] =
+              LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(0), j);
       }
       std::copy(c.begin(), c.end(), cRegs.begin() + base);
     }
@@ -136,12 +141,12 @@ struct DotOpConversion : OpConversionPattern<tile::DotOp> {
     int64_t n = bType.getDimSize(1);
     Type inType = unpackRegisters(rewriter, loc, adaptor.getA())[0].getType();
     Type f32 = rewriter.getF32Type();
-    bool roundTF32 = inType.isF32() &&
-                     op.getInputPrecision() == tile::InputPrecision::TF32;
+    bool roundTF32 =
+        inType.isF32() && op.getInputPrecision() == tile::InputPrecision::TF32;
     ThreadIds ids = getThreadIds(rewriter, loc);
     Value aBase = getScratchBase(rewriter, loc, op);
-    Value bBase = gep(rewriter, loc, inType, aBase,
-                      createI32(rewriter, loc, m * k));
+    Value bBase =
+        gep(rewriter, loc, inType, aBase, createI32(rewriter, loc, m * k));
 
     // Stage both operands.
     createBarrier(rewriter, loc);
@@ -181,8 +186,8 @@ struct DotOpConversion : OpConversionPattern<tile::DotOp> {
     // Row offsets into a (m * K) and column indices into b.
     llvm::DenseMap<unsigned, Value> rowOffsets;
     for (auto &[coord, row] : rows)
-      rowOffsets[coord] = LLVM::MulOp::create(rewriter, loc, row,
-                                              createI32(rewriter, loc, k));
+      rowOffsets[coord] =
+          LLVM::MulOp::create(rewriter, loc, row, createI32(rewriter, loc, k));
     for (int64_t kk = 0; kk < k; ++kk) {
       Value kValue = createI32(rewriter, loc, kk);
       llvm::DenseMap<unsigned, Value> aValues, bValues;
@@ -199,9 +204,9 @@ struct DotOpConversion : OpConversionPattern<tile::DotOp> {
                                        bValues[coords[colDim]], acc[reg]);
       }
     }
-    rewriter.replaceOp(op, packRegisters(rewriter, loc, acc,
-                                         getTypeConverter()->convertType(
-                                             cType)));
+    rewriter.replaceOp(op,
+                       packRegisters(rewriter, loc, acc,
+                                     getTypeConverter()->convertType(cType)));
     return success();
   }
 };

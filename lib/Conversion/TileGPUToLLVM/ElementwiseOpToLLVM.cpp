@@ -37,8 +37,7 @@ struct ElementwiseOpConversion : ConversionPattern {
     Location loc = op->getLoc();
     unsigned numRegisters = tilegpu::getNumRegisters(type);
     SmallVector<SmallVector<Value>> unpacked;
-    for (auto [original, converted] :
-         llvm::zip(op->getOperands(), operands)) {
+    for (auto [original, converted] : llvm::zip(op->getOperands(), operands)) {
       SmallVector<Value> registers = unpackRegisters(rewriter, loc, converted);
       if (!isa<RankedTensorType>(original.getType()))
         registers.assign(numRegisters, converted);
@@ -77,8 +76,9 @@ struct SplatConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
         rewriter, op.getLoc(), elementType,
         cast<TypedAttr>(dense.getSplatValue<Attribute>()));
     SmallVector<Value> registers(tilegpu::getNumRegisters(type), scalar);
-    rewriter.replaceOp(op, packRegisters(rewriter, op.getLoc(), registers,
-                                         getTypeConverter()->convertType(type)));
+    rewriter.replaceOp(op,
+                       packRegisters(rewriter, op.getLoc(), registers,
+                                     getTypeConverter()->convertType(type)));
     return success();
   }
 };
@@ -91,8 +91,8 @@ struct PerRegisterCastConversion : OpConversionPattern<SourceOp> {
   matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto *converter =
-        static_cast<const TileGPUToLLVMTypeConverter *>(this->getTypeConverter());
+    auto *converter = static_cast<const TileGPUToLLVMTypeConverter *>(
+        this->getTypeConverter());
     Type resultType = converter->convertType(op.getType());
     Type elementType =
         converter->convertElementType(getElementTypeOrSelf(op.getType()));

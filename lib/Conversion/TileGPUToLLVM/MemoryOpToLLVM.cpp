@@ -15,8 +15,8 @@ using namespace mlir::tilegpu;
 
 namespace {
 /// Registers of an optional operand, or a vector of nulls.
-SmallVector<Value> unpackOptional(OpBuilder &builder, Location loc,
-                                  Value value, unsigned count) {
+SmallVector<Value> unpackOptional(OpBuilder &builder, Location loc, Value value,
+                                  unsigned count) {
   if (!value)
     return SmallVector<Value>(count, Value());
   return unpackRegisters(builder, loc, value);
@@ -99,11 +99,11 @@ struct StoreOpConversion : OpConversionPattern<tile::StoreOp> {
     unsigned width = getVectorWidth(op);
     bool uniform = op->hasAttr(kUniformMaskAttrName);
     for (unsigned i = 0; i < ptrs.size(); i += width)
-      emitGlobalVectorStore(
-          rewriter, loc, ArrayRef(ptrs).slice(i, width),
-          ArrayRef(values).slice(i, width),
-          masks.front() ? ArrayRef(masks).slice(i, width) : ArrayRef<Value>(),
-          uniform);
+      emitGlobalVectorStore(rewriter, loc, ArrayRef(ptrs).slice(i, width),
+                            ArrayRef(values).slice(i, width),
+                            masks.front() ? ArrayRef(masks).slice(i, width)
+                                          : ArrayRef<Value>(),
+                            uniform);
     rewriter.eraseOp(op);
     return success();
   }
@@ -197,9 +197,9 @@ struct AtomicAddOpConversion : OpConversionPattern<tile::AtomicAddOp> {
         return rewriter.notifyMatchFailure(op, "unsupported atomic type");
       results.push_back(*old);
     }
-    rewriter.replaceOp(op, packRegisters(rewriter, loc, results,
-                                         getTypeConverter()->convertType(
-                                             op.getType())));
+    rewriter.replaceOp(
+        op, packRegisters(rewriter, loc, results,
+                          getTypeConverter()->convertType(op.getType())));
     return success();
   }
 };

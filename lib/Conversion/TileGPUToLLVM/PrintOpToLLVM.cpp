@@ -90,12 +90,12 @@ struct PrintOpConversion : OpConversionPattern<tile::PrintOp> {
 
     if (op.getArgs().empty()) {
       std::string name = "printf_format_" + std::to_string(counter++);
-      Value formatPtr =
-          LLVM::createGlobalString(loc, rewriter, name,
-                                   op.getPrefix().str() + "\n",
-                                   LLVM::Linkage::Internal);
+      Value formatPtr = LLVM::createGlobalString(loc, rewriter, name,
+                                                 op.getPrefix().str() + "\n",
+                                                 LLVM::Linkage::Internal);
       Value null = LLVM::ZeroOp::create(rewriter, loc, ptrType);
-      LLVM::CallOp::create(rewriter, loc, *vprintf, ValueRange{formatPtr, null});
+      LLVM::CallOp::create(rewriter, loc, *vprintf,
+                           ValueRange{formatPtr, null});
     }
     for (auto [original, converted] :
          llvm::zip(op.getArgs(), adaptor.getArgs())) {

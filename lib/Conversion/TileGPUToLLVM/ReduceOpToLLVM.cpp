@@ -37,48 +37,46 @@ public:
     bool isFloat = isa<FloatType>(type);
     switch (kind) {
     case tile::ReduceKind::Sum:
-      return {isFloat ? Value(LLVM::FAddOp::create(builder, loc, a.value,
-                                                   b.value))
-                      : Value(LLVM::AddOp::create(builder, loc, a.value,
-                                                  b.value)),
+      return {isFloat
+                  ? Value(LLVM::FAddOp::create(builder, loc, a.value, b.value))
+                  : Value(LLVM::AddOp::create(builder, loc, a.value, b.value)),
               Value()};
     case tile::ReduceKind::Max:
-      return {isFloat ? Value(LLVM::MaximumOp::create(builder, loc, a.value,
-                                                      b.value))
-                      : Value(LLVM::SMaxOp::create(builder, loc, a.value,
-                                                   b.value)),
-              Value()};
+      return {
+          isFloat
+              ? Value(LLVM::MaximumOp::create(builder, loc, a.value, b.value))
+              : Value(LLVM::SMaxOp::create(builder, loc, a.value, b.value)),
+          Value()};
     case tile::ReduceKind::Min:
-      return {isFloat ? Value(LLVM::MinimumOp::create(builder, loc, a.value,
-                                                      b.value))
-                      : Value(LLVM::SMinOp::create(builder, loc, a.value,
-                                                   b.value)),
-              Value()};
+      return {
+          isFloat
+              ? Value(LLVM::MinimumOp::create(builder, loc, a.value, b.value))
+              : Value(LLVM::SMinOp::create(builder, loc, a.value, b.value)),
+          Value()};
     case tile::ReduceKind::ArgMax:
     case tile::ReduceKind::ArgMin: {
       bool max = kind == tile::ReduceKind::ArgMax;
       Value better, equal;
       if (isFloat) {
-        better = LLVM::FCmpOp::create(
-            builder, loc, max ? LLVM::FCmpPredicate::ogt
-                              : LLVM::FCmpPredicate::olt,
-            b.value, a.value);
+        better = LLVM::FCmpOp::create(builder, loc,
+                                      max ? LLVM::FCmpPredicate::ogt
+                                          : LLVM::FCmpPredicate::olt,
+                                      b.value, a.value);
         equal = LLVM::FCmpOp::create(builder, loc, LLVM::FCmpPredicate::oeq,
                                      b.value, a.value);
       } else {
-        better = LLVM::ICmpOp::create(
-            builder, loc, max ? LLVM::ICmpPredicate::sgt
-                              : LLVM::ICmpPredicate::slt,
-            b.value, a.value);
+        better = LLVM::ICmpOp::create(builder, loc,
+                                      max ? LLVM::ICmpPredicate::sgt
+                                          : LLVM::ICmpPredicate::slt,
+                                      b.value, a.value);
         equal = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
                                      b.value, a.value);
       }
-      Value earlier = LLVM::ICmpOp::create(builder, loc,
-                                           LLVM::ICmpPredicate::slt, b.index,
-                                           a.index);
-      Value takeB = LLVM::OrOp::create(
-          builder, loc, better,
-          LLVM::AndOp::create(builder, loc, equal, earlier));
+      Value earlier = LLVM::ICmpOp::create(
+          builder, loc, LLVM::ICmpPredicate::slt, b.index, a.index);
+      Value takeB =
+          LLVM::OrOp::create(builder, loc, better,
+                             LLVM::AndOp::create(builder, loc, equal, earlier));
       return {LLVM::SelectOp::create(builder, loc, takeB, b.value, a.value),
               LLVM::SelectOp::create(builder, loc, takeB, b.index, a.index)};
     }
@@ -109,9 +107,10 @@ Value shuffleXor(OpBuilder &builder, Location loc, Value value,
   if (type.isF32() || type.isInteger(32))
     return shuffle32(value);
   Type intType = builder.getIntegerType(bits);
-  Value asInt = isa<FloatType>(type)
-                    ? Value(LLVM::BitcastOp::create(builder, loc, intType, value))
-                    : value;
+  Value asInt =
+      isa<FloatType>(type)
+          ? Value(LLVM::BitcastOp::create(builder, loc, intType, value))
+          : value;
   Value result;
   if (bits < 32) {
     Value wide = LLVM::ZExtOp::create(builder, loc, i32, asInt);
@@ -215,9 +214,9 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
     }
     if (llvm::any_of(results, [](Value v) { return !v; }))
       return rewriter.notifyMatchFailure(op, "result registers not covered");
-    rewriter.replaceOp(op, packRegisters(rewriter, loc, results,
-                                         getTypeConverter()->convertType(
-                                             resultType)));
+    rewriter.replaceOp(
+        op, packRegisters(rewriter, loc, results,
+                          getTypeConverter()->convertType(resultType)));
     return success();
   }
 
@@ -287,24 +286,22 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
     for (auto &[key, partial] : partials) {
       Partial total;
       for (unsigned w = 0; w < warps; ++w) {
-        Value slot = LLVM::AddOp::create(
-            rewriter, loc, createI32(rewriter, loc, w * outputs),
-            outputIndex[key]);
+        Value slot = LLVM::AddOp::create(rewriter, loc,
+                                         createI32(rewriter, loc, w * outputs),
+                                         outputIndex[key]);
         Partial loaded{
             loadShared(rewriter, loc, valueType,
                        gep(rewriter, loc, valueType, base, slot)),
-            partial.index
-                ? loadShared(rewriter, loc, rewriter.getI32Type(),
-                             gep(rewriter, loc, rewriter.getI32Type(),
-                                 indexBase, slot))
-                : Value()};
+            partial.index ? loadShared(rewriter, loc, rewriter.getI32Type(),
+                                       gep(rewriter, loc, rewriter.getI32Type(),
+                                           indexBase, slot))
+                          : Value()};
         total = w == 0 ? loaded : combiner.combine(total, loaded);
       }
       partial = total;
     }
     return success();
   }
-
 };
 } // namespace
 

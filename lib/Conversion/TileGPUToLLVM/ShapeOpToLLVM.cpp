@@ -58,9 +58,9 @@ struct MakeRangeOpConversion : OpConversionPattern<tile::MakeRangeOp> {
     SmallVector<Value> registers;
     for (auto &index : indices)
       registers.push_back(LLVM::AddOp::create(rewriter, loc, index[0], start));
-    rewriter.replaceOp(op, packRegisters(rewriter, loc, registers,
-                                         getTypeConverter()->convertType(
-                                             op.getType())));
+    rewriter.replaceOp(
+        op, packRegisters(rewriter, loc, registers,
+                          getTypeConverter()->convertType(op.getType())));
     return success();
   }
 };
@@ -110,10 +110,9 @@ struct RegisterMappingConversion : OpConversionPattern<SourceOp> {
           coords[d] %= src->elemsPerThread[d];
       registers.push_back(srcRegisters[src->getRegister(coords)]);
     }
-    rewriter.replaceOp(op,
-                       packRegisters(rewriter, op.getLoc(), registers,
-                                     this->getTypeConverter()->convertType(
-                                         resultType)));
+    rewriter.replaceOp(
+        op, packRegisters(rewriter, op.getLoc(), registers,
+                          this->getTypeConverter()->convertType(resultType)));
     return success();
   }
 };

@@ -50,8 +50,7 @@ LogicalResult exchangeThroughShared(Operation *op, Value src, Value adaptedSrc,
     results.push_back(loadShared(rewriter, loc, elementType,
                                  gep(rewriter, loc, slotType, base, position)));
   }
-  rewriter.replaceOp(op,
-                     packRegisters(rewriter, loc, results, resultLLVMType));
+  rewriter.replaceOp(op, packRegisters(rewriter, loc, results, resultLLVMType));
   return success();
 }
 
@@ -108,8 +107,9 @@ struct ReshapeOpConversion : OpConversionPattern<tile::ReshapeOp> {
 
 void mlir::tilegpu::populateSharedMemoryOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ConvertLayoutOpConversion, TransOpConversion,
-               ReshapeOpConversion>(converter, patterns.getContext());
+  patterns
+      .add<ConvertLayoutOpConversion, TransOpConversion, ReshapeOpConversion>(
+          converter, patterns.getContext());
 }
 
 namespace {
@@ -118,7 +118,8 @@ Value paddedOffset(OpBuilder &builder, Location loc, Value row, Value col,
                    int64_t rowStride) {
   return LLVM::AddOp::create(
       builder, loc,
-      LLVM::MulOp::create(builder, loc, row, createI32(builder, loc, rowStride)),
+      LLVM::MulOp::create(builder, loc, row,
+                          createI32(builder, loc, rowStride)),
       col);
 }
 
@@ -159,8 +160,8 @@ struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
       vec /= 2;
     createBarrier(rewriter, loc);
     for (unsigned reg = 0; reg < registers.size(); reg += vec) {
-      Value offset = paddedOffset(rewriter, loc, indices[reg][0],
-                                  indices[reg][1], stride);
+      Value offset =
+          paddedOffset(rewriter, loc, indices[reg][0], indices[reg][1], stride);
       Value ptr = gep(rewriter, loc, element, base, offset);
       if (vec == 1) {
         LLVM::StoreOp::create(rewriter, loc, registers[reg], ptr);
@@ -169,9 +170,9 @@ struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
       auto vectorType = VectorType::get({vec}, element);
       Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
       for (unsigned i = 0; i < vec; ++i)
-        vector = LLVM::InsertElementOp::create(
-            rewriter, loc, vector, registers[reg + i],
-            createI32(rewriter, loc, i));
+        vector = LLVM::InsertElementOp::create(rewriter, loc, vector,
+                                               registers[reg + i],
+                                               createI32(rewriter, loc, i));
       LLVM::StoreOp::create(rewriter, loc, vector, ptr, /*alignment=*/vec * 2);
     }
     createBarrier(rewriter, loc);
@@ -179,10 +180,14 @@ struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
     // Load: one ldmatrix.x4 per A fragment (16 x 16), one per pair of B
     // fragments (16 x 8 each, transposed); x2 for a lone B fragment.
     Value lane = ids.lane;
-    Value l8 = LLVM::AndOp::create(rewriter, loc, lane, createI32(rewriter, loc, 7));
-    Value q = LLVM::LShrOp::create(rewriter, loc, lane, createI32(rewriter, loc, 3));
-    Value qLow = LLVM::AndOp::create(rewriter, loc, q, createI32(rewriter, loc, 1));
-    Value qHigh = LLVM::LShrOp::create(rewriter, loc, q, createI32(rewriter, loc, 1));
+    Value l8 =
+        LLVM::AndOp::create(rewriter, loc, lane, createI32(rewriter, loc, 7));
+    Value q =
+        LLVM::LShrOp::create(rewriter, loc, lane, createI32(rewriter, loc, 3));
+    Value qLow =
+        LLVM::AndOp::create(rewriter, loc, q, createI32(rewriter, loc, 1));
+    Value qHigh =
+        LLVM::LShrOp::create(rewriter, loc, q, createI32(rewriter, loc, 1));
     Value warpM = LLVM::URemOp::create(rewriter, loc, ids.warp,
                                        createI32(rewriter, loc, dot.wm));
     Value warpN = LLVM::URemOp::create(
@@ -232,21 +237,22 @@ struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
     };
     unsigned perStep = dot.getRegistersPerStep();
     if (dot.opIdx == 0) {
-      Value rowBase = LLVM::AddOp::create(
-          rewriter, loc,
-          LLVM::MulOp::create(rewriter, loc, warpM,
-                              createI32(rewriter, loc, 16)),
-          rowInTile);
+      Value rowBase =
+          LLVM::AddOp::create(rewriter, loc,
+                              LLVM::MulOp::create(rewriter, loc, warpM,
+                                                  createI32(rewriter, loc, 16)),
+                              rowInTile);
       Value kLane = LLVM::MulOp::create(rewriter, loc, qHigh,
                                         createI32(rewriter, loc, 8));
       for (int64_t m = 0; m < dot.rep; ++m)
         for (int64_t k = 0; k < dot.kSteps; ++k) {
-          Value row = LLVM::AddOp::create(
-              rewriter, loc, rowBase, createI32(rewriter, loc, m * 16 * dot.wm));
+          Value row =
+              LLVM::AddOp::create(rewriter, loc, rowBase,
+                                  createI32(rewriter, loc, m * 16 * dot.wm));
           Value col = LLVM::AddOp::create(rewriter, loc, kLane,
                                           createI32(rewriter, loc, k * 16));
-          SmallVector<Value> halves = ldmatrix(
-              paddedOffset(rewriter, loc, row, col, stride), 4, false);
+          SmallVector<Value> halves =
+              ldmatrix(paddedOffset(rewriter, loc, row, col, stride), 4, false);
           unsigned first = (m * dot.kSteps + k) * perStep;
           std::copy(halves.begin(), halves.end(), result.begin() + first);
         }
@@ -259,15 +265,16 @@ struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
           bool pair = n + 1 < dot.rep;
           Value row = LLVM::AddOp::create(rewriter, loc, rowInTile,
                                           createI32(rewriter, loc, k * 16));
-          Value tile = pair ? LLVM::MulOp::create(
-                                  rewriter, loc, qHigh,
-                                  createI32(rewriter, loc, 8 * dot.wn))
-                            : createI32(rewriter, loc, 0);
+          Value tile =
+              pair ? LLVM::MulOp::create(rewriter, loc, qHigh,
+                                         createI32(rewriter, loc, 8 * dot.wn))
+                   : createI32(rewriter, loc, 0);
           Value col = LLVM::AddOp::create(
               rewriter, loc, LLVM::AddOp::create(rewriter, loc, colBase, tile),
               createI32(rewriter, loc, n * 8 * dot.wn));
-          SmallVector<Value> halves = ldmatrix(
-              paddedOffset(rewriter, loc, row, col, stride), pair ? 4 : 2, true);
+          SmallVector<Value> halves =
+              ldmatrix(paddedOffset(rewriter, loc, row, col, stride),
+                       pair ? 4 : 2, true);
           for (unsigned t = 0; t < (pair ? 2u : 1u); ++t) {
             unsigned first = ((n + t) * dot.kSteps + k) * perStep;
             std::copy(halves.begin() + t * 4, halves.begin() + t * 4 + 4,
@@ -275,9 +282,9 @@ struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
           }
         }
     }
-    rewriter.replaceOp(op, packRegisters(rewriter, loc, result,
-                                         getTypeConverter()->convertType(
-                                             dstType)));
+    rewriter.replaceOp(op,
+                       packRegisters(rewriter, loc, result,
+                                     getTypeConverter()->convertType(dstType)));
     return success();
   }
 };

@@ -63,8 +63,8 @@ void annotateVectorWidths(ModuleOp module) {
         std::max(1u, pointer.getPointeeType().getIntOrFloatBitWidth() / 8);
     unsigned perThread = std::min<int64_t>(layout.getSizePerThread()[fast],
                                            type.getDimSize(fast));
-    unsigned width = getVectorWidth(analysis.getAxisInfo(ptr), fast, bytes,
-                                    perThread);
+    unsigned width =
+        getVectorWidth(analysis.getAxisInfo(ptr), fast, bytes, perThread);
     if (width <= 1)
       return;
     op->setAttr(kVectorWidthAttrName, builder.getI32IntegerAttr(width));

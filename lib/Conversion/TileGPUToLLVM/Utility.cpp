@@ -14,7 +14,7 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 SmallVector<Value> mlir::tilegpu::unpackRegisters(OpBuilder &builder,
-                                                Location loc, Value packed) {
+                                                  Location loc, Value packed) {
   auto structType = dyn_cast<LLVM::LLVMStructType>(packed.getType());
   if (!structType)
     return {packed};
@@ -25,7 +25,7 @@ SmallVector<Value> mlir::tilegpu::unpackRegisters(OpBuilder &builder,
 }
 
 Value mlir::tilegpu::packRegisters(OpBuilder &builder, Location loc,
-                                 ValueRange registers, Type type) {
+                                   ValueRange registers, Type type) {
   if (!isa<LLVM::LLVMStructType>(type))
     return registers.front();
   Value packed = LLVM::UndefOp::create(builder, loc, type);
@@ -34,12 +34,14 @@ Value mlir::tilegpu::packRegisters(OpBuilder &builder, Location loc,
   return packed;
 }
 
-Value mlir::tilegpu::createI32(OpBuilder &builder, Location loc, int64_t value) {
+Value mlir::tilegpu::createI32(OpBuilder &builder, Location loc,
+                               int64_t value) {
   return LLVM::ConstantOp::create(builder, loc, builder.getI32Type(),
                                   builder.getI32IntegerAttr(value));
 }
 
-Value mlir::tilegpu::createI64(OpBuilder &builder, Location loc, int64_t value) {
+Value mlir::tilegpu::createI64(OpBuilder &builder, Location loc,
+                               int64_t value) {
   return LLVM::ConstantOp::create(builder, loc, builder.getI64Type(),
                                   builder.getI64IntegerAttr(value));
 }
@@ -60,7 +62,8 @@ Value shiftAnd(OpBuilder &builder, Location loc, Value value, unsigned shift,
   if (shift)
     value = LLVM::LShrOp::create(builder, loc, value,
                                  createI32(builder, loc, shift));
-  return LLVM::AndOp::create(builder, loc, value, createI32(builder, loc, mask));
+  return LLVM::AndOp::create(builder, loc, value,
+                             createI32(builder, loc, mask));
 }
 
 Value addConstant(OpBuilder &builder, Location loc, Value value,
@@ -80,9 +83,10 @@ Value wrap(OpBuilder &builder, Location loc, Value value, int64_t size) {
 
 /// emitIndices for mma accumulators and dot operands (see LayoutUtils.h
 /// for the layout functions these evaluate).
-SmallVector<SmallVector<Value>>
-emitTensorCoreIndices(OpBuilder &builder, Location loc, RankedTensorType type,
-                      const ThreadIds &ids) {
+SmallVector<SmallVector<Value>> emitTensorCoreIndices(OpBuilder &builder,
+                                                      Location loc,
+                                                      RankedTensorType type,
+                                                      const ThreadIds &ids) {
   SmallVector<SmallVector<Value>> indices;
   Value groupId = shiftAnd(builder, loc, ids.lane, 2, 7);
   Value tig = shiftAnd(builder, loc, ids.lane, 0, 3);
@@ -150,8 +154,8 @@ emitTensorCoreIndices(OpBuilder &builder, Location loc, RankedTensorType type,
       indices.push_back({wrap(builder, loc, row, dot->shape[0]),
                          wrap(builder, loc, k, dot->shape[1])});
     } else {
-      Value k = addConstant(builder, loc, kBase,
-                            step * kStep + e + p * (kStep / 2));
+      Value k =
+          addConstant(builder, loc, kBase, step * kStep + e + p * (kStep / 2));
       Value col = addConstant(builder, loc, outerBase, outer * 8 * dot->wn);
       indices.push_back({wrap(builder, loc, k, dot->shape[0]),
                          wrap(builder, loc, col, dot->shape[1])});
@@ -163,7 +167,7 @@ emitTensorCoreIndices(OpBuilder &builder, Location loc, RankedTensorType type,
 
 SmallVector<SmallVector<Value>>
 mlir::tilegpu::emitIndices(OpBuilder &builder, Location loc,
-                         RankedTensorType type, const ThreadIds &ids) {
+                           RankedTensorType type, const ThreadIds &ids) {
   std::optional<tilegpu::DistributedLayout> layout =
       tilegpu::getDistributedLayout(type);
   SmallVector<SmallVector<Value>> indices;
@@ -213,7 +217,7 @@ mlir::tilegpu::emitIndices(OpBuilder &builder, Location loc,
 }
 
 Value mlir::tilegpu::getScratchBase(OpBuilder &builder, Location loc,
-                                  Operation *op) {
+                                    Operation *op) {
   auto module = op->getParentOfType<ModuleOp>();
   MLIRContext *context = builder.getContext();
   auto global = module.lookupSymbol<LLVM::GlobalOp>(kSharedMemoryName);
@@ -237,7 +241,7 @@ Value mlir::tilegpu::getScratchBase(OpBuilder &builder, Location loc,
 }
 
 Value mlir::tilegpu::gep(OpBuilder &builder, Location loc, Type elementType,
-                       Value base, Value index) {
+                         Value base, Value index) {
   return LLVM::GEPOp::create(builder, loc, base.getType(), elementType, base,
                              ValueRange{index});
 }
@@ -249,9 +253,9 @@ void mlir::tilegpu::createBarrier(OpBuilder &builder, Location loc) {
 namespace {
 /// The inline-PTX register class and width of a scalar type in memory.
 struct AsmType {
-  unsigned bits;       // Width of the memory access.
+  unsigned bits;        // Width of the memory access.
   StringRef constraint; // Register constraint letter.
-  Type intType;        // Integer type of the register.
+  Type intType;         // Integer type of the register.
 };
 
 AsmType getAsmType(OpBuilder &builder, Type type) {
@@ -308,8 +312,8 @@ Value zeroOf(OpBuilder &builder, Location loc, Type type) {
 } // namespace
 
 Value mlir::tilegpu::emitGlobalLoad(OpBuilder &builder, Location loc,
-                                  Type elementType, Value ptr, Value mask,
-                                  Value other) {
+                                    Type elementType, Value ptr, Value mask,
+                                    Value other) {
   AsmType asmType = getAsmType(builder, elementType);
   if (!other)
     other = zeroOf(builder, loc, elementType);
@@ -320,10 +324,11 @@ Value mlir::tilegpu::emitGlobalLoad(OpBuilder &builder, Location loc,
   std::string constraints;
   SmallVector<Value> operands{ptr};
   if (mask) {
-    asmString = "mov.b" + std::to_string(asmType.bits == 8 ? 16 : asmType.bits) +
+    asmString = "mov.b" +
+                std::to_string(asmType.bits == 8 ? 16 : asmType.bits) +
                 " $0, $3;\n\t@$2 " + op + " $0, [ $1 + 0 ];";
-    constraints = "=" + asmType.constraint.str() + ",l,b," +
-                  asmType.constraint.str();
+    constraints =
+        "=" + asmType.constraint.str() + ",l,b," + asmType.constraint.str();
     operands.push_back(mask);
     operands.push_back(toAsmRegister(builder, loc, other, asmType));
   } else {
@@ -334,14 +339,13 @@ Value mlir::tilegpu::emitGlobalLoad(OpBuilder &builder, Location loc,
       builder, loc, asmType.intType, operands, asmString, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(builder.getContext(),
-                                LLVM::AsmDialect::AD_ATT),
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
   return fromAsmRegister(builder, loc, asmOp.getResult(0), elementType);
 }
 
 void mlir::tilegpu::emitGlobalStore(OpBuilder &builder, Location loc, Value ptr,
-                                  Value value, Value mask) {
+                                    Value value, Value mask) {
   AsmType asmType = getAsmType(builder, value.getType());
   std::string op = "st.global.b" + std::to_string(asmType.bits);
   Value reg = toAsmRegister(builder, loc, value, asmType);
@@ -360,14 +364,13 @@ void mlir::tilegpu::emitGlobalStore(OpBuilder &builder, Location loc, Value ptr,
       builder, loc, TypeRange(), operands, asmString, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(builder.getContext(),
-                                LLVM::AsmDialect::AD_ATT),
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
 }
 
 FailureOr<Value> mlir::tilegpu::emitGlobalAtomicAdd(OpBuilder &builder,
-                                                  Location loc, Value ptr,
-                                                  Value value, Value mask) {
+                                                    Location loc, Value ptr,
+                                                    Value value, Value mask) {
   Type type = value.getType();
   std::string suffix;
   if (type.isF16())
@@ -386,8 +389,8 @@ FailureOr<Value> mlir::tilegpu::emitGlobalAtomicAdd(OpBuilder &builder,
     return failure();
   AsmType asmType = getAsmType(builder, type);
   std::string zero = "mov.b" + std::to_string(asmType.bits) + " $0, 0;\n\t";
-  std::string asmString = zero + (mask ? "@$3 " : "") +
-                          "atom.global.add." + suffix + " $0, [ $1 + 0 ], $2;";
+  std::string asmString = zero + (mask ? "@$3 " : "") + "atom.global.add." +
+                          suffix + " $0, [ $1 + 0 ], $2;";
   std::string c = asmType.constraint.str();
   std::string constraints = "=" + c + ",l," + c + (mask ? ",b" : "");
   SmallVector<Value> operands{ptr, toAsmRegister(builder, loc, value, asmType)};
@@ -397,21 +400,20 @@ FailureOr<Value> mlir::tilegpu::emitGlobalAtomicAdd(OpBuilder &builder,
       builder, loc, asmType.intType, operands, asmString, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(builder.getContext(),
-                                LLVM::AsmDialect::AD_ATT),
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
   return fromAsmRegister(builder, loc, asmOp.getResult(0), type);
 }
 
 void mlir::tilegpu::storeShared(OpBuilder &builder, Location loc, Value ptr,
-                              Value value) {
+                                Value value) {
   if (value.getType().isInteger(1))
     value = LLVM::ZExtOp::create(builder, loc, builder.getI8Type(), value);
   LLVM::StoreOp::create(builder, loc, value, ptr);
 }
 
 Value mlir::tilegpu::loadShared(OpBuilder &builder, Location loc, Type type,
-                              Value ptr) {
+                                Value ptr) {
   if (type.isInteger(1)) {
     Value byte = LLVM::LoadOp::create(builder, loc, builder.getI8Type(), ptr);
     return LLVM::TruncOp::create(builder, loc, type, byte);
@@ -420,8 +422,8 @@ Value mlir::tilegpu::loadShared(OpBuilder &builder, Location loc, Type type,
 }
 
 Value mlir::tilegpu::linearizeIndex(OpBuilder &builder, Location loc,
-                                  ArrayRef<Value> index,
-                                  ArrayRef<int64_t> shape) {
+                                    ArrayRef<Value> index,
+                                    ArrayRef<int64_t> shape) {
   Value linear = createI32(builder, loc, 0);
   for (auto [value, size] : llvm::zip(index, shape)) {
     linear = LLVM::MulOp::create(builder, loc, linear,
@@ -435,9 +437,8 @@ namespace {
 /// The number of 32-bit words of a vector access of `width` elements of
 /// `type`, or 0 when it does not split into whole words.
 unsigned getWordCount(Type type, unsigned width) {
-  unsigned bits = isa<LLVM::LLVMPointerType>(type)
-                      ? 64
-                      : type.getIntOrFloatBitWidth();
+  unsigned bits =
+      isa<LLVM::LLVMPointerType>(type) ? 64 : type.getIntOrFloatBitWidth();
   if (bits < 8 || (bits * width) % 32 != 0)
     return 0;
   return bits * width / 32;
@@ -493,9 +494,9 @@ SmallVector<Value> elementsToWords(OpBuilder &builder, Location loc,
   auto elementVector = VectorType::get({(int64_t)elements.size()}, scalar);
   Value vector = LLVM::UndefOp::create(builder, loc, elementVector);
   for (auto [i, element] : llvm::enumerate(elements)) {
-    Value value = isPtr ? Value(LLVM::PtrToIntOp::create(builder, loc, scalar,
-                                                         element))
-                        : element;
+    Value value =
+        isPtr ? Value(LLVM::PtrToIntOp::create(builder, loc, scalar, element))
+              : element;
     vector = LLVM::InsertElementOp::create(builder, loc, vector, value,
                                            createI32(builder, loc, i));
   }
@@ -523,16 +524,16 @@ LLVM::InlineAsmOp createAsm(OpBuilder &builder, Location loc, Type result,
       builder, loc, result, operands, text, constraints,
       /*has_side_effects=*/true, /*is_align_stack=*/false,
       LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(builder.getContext(),
-                                LLVM::AsmDialect::AD_ATT),
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
       ArrayAttr());
 }
 } // namespace
 
-SmallVector<Value> mlir::tilegpu::emitGlobalVectorLoad(
-    OpBuilder &builder, Location loc, Type elementType, unsigned width,
-    ArrayRef<Value> ptrs, ArrayRef<Value> masks, ArrayRef<Value> others,
-    bool uniformMask) {
+SmallVector<Value>
+mlir::tilegpu::emitGlobalVectorLoad(OpBuilder &builder, Location loc,
+                                    Type elementType, unsigned width,
+                                    ArrayRef<Value> ptrs, ArrayRef<Value> masks,
+                                    ArrayRef<Value> others, bool uniformMask) {
   unsigned words = getWordCount(elementType, width);
   if (width == 1 || words == 0 || words > 4 || elementType.isInteger(1)) {
     SmallVector<Value> values;
@@ -544,8 +545,8 @@ SmallVector<Value> mlir::tilegpu::emitGlobalVectorLoad(
   }
   Type i32 = builder.getI32Type();
   SmallVector<Type> resultTypes(words, i32);
-  Type resultType = LLVM::LLVMStructType::getLiteral(builder.getContext(),
-                                                     resultTypes);
+  Type resultType =
+      LLVM::LLVMStructType::getLiteral(builder.getContext(), resultTypes);
   std::string suffix = words == 1 ? "" : ".v" + std::to_string(words);
   std::string constraints;
   for (unsigned i = 0; i < words; ++i)
@@ -553,8 +554,7 @@ SmallVector<Value> mlir::tilegpu::emitGlobalVectorLoad(
   constraints += ",l";
   SmallVector<Value> operands{ptrs.front()};
   std::string text;
-  std::string destination =
-      words == 1 ? std::string("$0") : wordList(0, words);
+  std::string destination = words == 1 ? std::string("$0") : wordList(0, words);
   Value all;
   if (!masks.empty()) {
     all = uniformMask ? masks.front() : allOf(builder, loc, masks);
@@ -584,17 +584,17 @@ SmallVector<Value> mlir::tilegpu::emitGlobalVectorLoad(
       wordsToElements(builder, loc, wordValues, elementType, width);
   if (!masks.empty() && !uniformMask)
     for (unsigned i = 0; i < width; ++i)
-      values[i] = emitGlobalLoad(builder, loc, elementType, ptrs[i],
-                                 leftover(builder, loc, masks[i], all),
-                                 values[i]);
+      values[i] =
+          emitGlobalLoad(builder, loc, elementType, ptrs[i],
+                         leftover(builder, loc, masks[i], all), values[i]);
   return values;
 }
 
 void mlir::tilegpu::emitGlobalVectorStore(OpBuilder &builder, Location loc,
-                                        ArrayRef<Value> ptrs,
-                                        ArrayRef<Value> values,
-                                        ArrayRef<Value> masks,
-                                        bool uniformMask) {
+                                          ArrayRef<Value> ptrs,
+                                          ArrayRef<Value> values,
+                                          ArrayRef<Value> masks,
+                                          bool uniformMask) {
   Type type = values.front().getType();
   unsigned width = values.size();
   unsigned words = getWordCount(type, width);

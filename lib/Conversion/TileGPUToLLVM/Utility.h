@@ -134,8 +134,8 @@ void populateSharedMemoryOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateLdmatrixConversionPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
-void populatePrintOpToLLVMPatterns(
-    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+void populatePrintOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
+                                   RewritePatternSet &patterns);
 void populateDotOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 

@@ -37,8 +37,8 @@ public:
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || tensor.getEncoding())
       return type;
-    return withLayout(tensor, getDefaultBlockedLayout(
-                                  context, tensor.getShape(), numWarps));
+    return withLayout(
+        tensor, getDefaultBlockedLayout(context, tensor.getShape(), numWarps));
   }
 
   /// Step 1: sets the type of every result and block argument.
@@ -73,8 +73,7 @@ private:
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
     if (!dense || dense.getType() == constant.getType())
       return;
-    constant.setValueAttr(
-        dense.reshape(cast<ShapedType>(constant.getType())));
+    constant.setValueAttr(dense.reshape(cast<ShapedType>(constant.getType())));
   }
 
   MLIRContext *context;
@@ -91,8 +90,8 @@ struct ConvertTileToTileGPUPass
     if (warps == 0) {
       warps = 4;
       module.walk([&](func::FuncOp func) {
-        if (auto attr = func->getAttrOfType<IntegerAttr>(
-                tile::kNumWarpsAttrName))
+        if (auto attr =
+                func->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName))
           warps = attr.getInt();
       });
     }
@@ -117,9 +116,9 @@ struct ConvertTileToTileGPUPass
     LayoutAssigner assigner(&getContext(), warps);
     assigner.assignTypes(module);
     insertLayoutConversions(module);
-    module->setAttr(kNumWarpsAttrName,
-                    IntegerAttr::get(IntegerType::get(&getContext(), 32),
-                                     warps));
+    module->setAttr(
+        kNumWarpsAttrName,
+        IntegerAttr::get(IntegerType::get(&getContext(), 32), warps));
   }
 };
 } // namespace

@@ -66,14 +66,13 @@ TEST_F(TileTypesTest, BuiltLoadVerifies) {
   Location loc = builder.getUnknownLoc();
   auto range = MakeRangeOp::create(
       builder, loc, RankedTensorType::get({128}, builder.getI32Type()), 0, 128);
-  auto ptrs = SplatOp::create(builder, loc,
-                              RankedTensorType::get({128}, ptrType),
-                              entry->getArgument(0));
+  auto ptrs =
+      SplatOp::create(builder, loc, RankedTensorType::get({128}, ptrType),
+                      entry->getArgument(0));
   auto addr = AddPtrOp::create(builder, loc, ptrs.getType(), ptrs, range);
   auto load = LoadOp::create(builder, loc, addr, Value(), Value());
   func::ReturnOp::create(builder, loc);
-  EXPECT_EQ(load.getType(),
-            RankedTensorType::get({128}, builder.getF32Type()));
+  EXPECT_EQ(load.getType(), RankedTensorType::get({128}, builder.getF32Type()));
   EXPECT_TRUE(succeeded(verify(module)));
   module->destroy();
 }

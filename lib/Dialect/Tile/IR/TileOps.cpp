@@ -66,8 +66,8 @@ LogicalResult MakeRangeOp::verify() {
     return emitOpError("result must be 1-D, got ") << type;
   int64_t start = getStart(), end = getEnd();
   if (end <= start)
-    return emitOpError("end (") << end << ") must be greater than start ("
-                                << start << ")";
+    return emitOpError("end (")
+           << end << ") must be greater than start (" << start << ")";
   int64_t length = end - start;
   if (!llvm::isPowerOf2_64(length))
     return emitOpError("length end - start = ")
@@ -116,8 +116,8 @@ LogicalResult ExpandDimsOp::verify() {
   auto srcShape = getSrc().getType().getShape();
   int64_t axis = getAxis();
   if (axis < 0 || axis > static_cast<int64_t>(srcShape.size()))
-    return emitOpError("axis ") << axis << " out of range [0, "
-                                << srcShape.size() << "]";
+    return emitOpError("axis ")
+           << axis << " out of range [0, " << srcShape.size() << "]";
   SmallVector<int64_t> expected(srcShape);
   expected.insert(expected.begin() + axis, 1);
   if (ArrayRef<int64_t>(expected) != getType().getShape())
@@ -134,9 +134,8 @@ LogicalResult ReshapeOp::verify() {
   auto srcType = getSrc().getType();
   if (srcType.getNumElements() != getType().getNumElements())
     return emitOpError("cannot reshape ")
-           << shapeStr(srcType.getShape()) << " ("
-           << srcType.getNumElements() << " elements) to "
-           << shapeStr(getType().getShape()) << " ("
+           << shapeStr(srcType.getShape()) << " (" << srcType.getNumElements()
+           << " elements) to " << shapeStr(getType().getShape()) << " ("
            << getType().getNumElements() << " elements)";
   return success();
 }
@@ -180,9 +179,8 @@ LogicalResult AddPtrOp::verify() {
   if (ptrIsTensor != offsetIsTensor ||
       shapeOf(getPtr().getType()) != shapeOf(getOffset().getType()))
     return emitOpError("pointer shape ")
-           << shapeStr(shapeOf(getPtr().getType()))
-           << " and offset shape " << shapeStr(shapeOf(getOffset().getType()))
-           << " must be equal";
+           << shapeStr(shapeOf(getPtr().getType())) << " and offset shape "
+           << shapeStr(shapeOf(getOffset().getType())) << " must be equal";
   return success();
 }
 
@@ -296,13 +294,12 @@ LogicalResult ReduceOp::verify() {
   if (axis < 0 || axis >= srcType.getRank())
     return emitOpError("axis ") << axis << " out of range for a "
                                 << srcType.getRank() << "-D source";
-  bool isArg = getKind() == ReduceKind::ArgMax ||
-               getKind() == ReduceKind::ArgMin;
+  bool isArg =
+      getKind() == ReduceKind::ArgMax || getKind() == ReduceKind::ArgMin;
   Type element = srcType.getElementType();
   if (isa<PointerType>(element))
     return emitOpError("cannot reduce pointers");
-  Type expectedElement =
-      isArg ? IntegerType::get(getContext(), 32) : element;
+  Type expectedElement = isArg ? IntegerType::get(getContext(), 32) : element;
   SmallVector<int64_t> shape(srcType.getShape());
   shape.erase(shape.begin() + axis);
   Type expected = shape.empty()
@@ -310,13 +307,13 @@ LogicalResult ReduceOp::verify() {
                       : Type(RankedTensorType::get(shape, expectedElement));
   // Layout encodings (added by layout assignment) are not checked here.
   auto resultTensor = dyn_cast<RankedTensorType>(getType());
-  Type actual = resultTensor ? Type(RankedTensorType::get(
-                                   resultTensor.getShape(),
-                                   resultTensor.getElementType()))
-                             : getType();
+  Type actual = resultTensor
+                    ? Type(RankedTensorType::get(resultTensor.getShape(),
+                                                 resultTensor.getElementType()))
+                    : getType();
   if (actual != expected)
-    return emitOpError("result type must be ") << expected << ", got "
-                                               << getType();
+    return emitOpError("result type must be ")
+           << expected << ", got " << getType();
   return success();
 }
 
@@ -333,9 +330,9 @@ LogicalResult HintOp::verify() {
     if (!values)
       continue;
     if (values->size() != rank)
-      return emitOpError("'") << name << "' needs " << rank
-                              << " entries, one per dimension, got "
-                              << values->size();
+      return emitOpError("'")
+             << name << "' needs " << rank
+             << " entries, one per dimension, got " << values->size();
     if (llvm::any_of(*values, [](int64_t v) { return v <= 0; }))
       return emitOpError("'") << name << "' entries must be positive";
   }

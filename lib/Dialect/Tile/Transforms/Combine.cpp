@@ -27,9 +27,8 @@ struct FuseAddIntoDot : OpRewritePattern<arith::AddFOp> {
 
   LogicalResult matchAndRewrite(arith::AddFOp add,
                                 PatternRewriter &rewriter) const override {
-    for (auto [dotOperand, other] :
-         {std::pair{add.getLhs(), add.getRhs()},
-          std::pair{add.getRhs(), add.getLhs()}}) {
+    for (auto [dotOperand, other] : {std::pair{add.getLhs(), add.getRhs()},
+                                     std::pair{add.getRhs(), add.getLhs()}}) {
       auto dot = dotOperand.getDefiningOp<DotOp>();
       if (!dot || !dot->hasOneUse())
         continue;
@@ -74,8 +73,7 @@ struct FuseAddPtrChain : OpRewritePattern<AddPtrOp> {
 };
 
 /// The tile-combine pass: applies the fusions above greedily.
-struct TileCombinePass
-    : mlir::tile::impl::TileCombineBase<TileCombinePass> {
+struct TileCombinePass : mlir::tile::impl::TileCombineBase<TileCombinePass> {
   using TileCombineBase::TileCombineBase;
 
   void runOnOperation() override {

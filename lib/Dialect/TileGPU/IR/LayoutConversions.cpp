@@ -92,8 +92,8 @@ void mlir::tilegpu::insertLayoutConversions(Operation *root) {
       if (!required || required == operand.get().getType())
         continue;
       OpBuilder builder(op);
-      Value converted = ConvertLayoutOp::create(
-          builder, operand.get().getLoc(), required, operand.get());
+      Value converted = ConvertLayoutOp::create(builder, operand.get().getLoc(),
+                                                required, operand.get());
       operand.set(converted);
     }
   });

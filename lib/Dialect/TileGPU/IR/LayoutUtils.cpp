@@ -152,8 +152,8 @@ SmallVector<int64_t> DistributedLayout::getElementIndex(unsigned reg,
     unsigned wpc = root.getWarpsPerCTA()[d];
     unsigned laneD = (lane / getLaneStride(d)) % tpw;
     unsigned warpD = (warp / getWarpStride(d)) % wpc;
-    int64_t value = getRegisterOffset(d, coords[d]) + warpD * tpw * spt +
-                    laneD * spt;
+    int64_t value =
+        getRegisterOffset(d, coords[d]) + warpD * tpw * spt + laneD * spt;
     index.push_back(value % rootShape[d]);
   }
   return index;
@@ -181,11 +181,9 @@ BlockedEncodingAttr mlir::tilegpu::getBlockedLayout(
   return BlockedEncodingAttr::get(context, spt, tpw, wpc, order);
 }
 
-BlockedEncodingAttr
-mlir::tilegpu::getDefaultBlockedLayout(MLIRContext *context,
-                                       ArrayRef<int64_t> shape,
-                                       unsigned numWarps,
-                                       ArrayRef<unsigned> sizePerThread) {
+BlockedEncodingAttr mlir::tilegpu::getDefaultBlockedLayout(
+    MLIRContext *context, ArrayRef<int64_t> shape, unsigned numWarps,
+    ArrayRef<unsigned> sizePerThread) {
   unsigned rank = shape.size();
   SmallVector<unsigned> order, spt(rank, 1);
   for (unsigned d = rank; d-- > 0;)
@@ -197,8 +195,7 @@ mlir::tilegpu::getDefaultBlockedLayout(MLIRContext *context,
 
 RankedTensorType mlir::tilegpu::withLayout(RankedTensorType type,
                                            Attribute layout) {
-  return RankedTensorType::get(type.getShape(), type.getElementType(),
-                               layout);
+  return RankedTensorType::get(type.getShape(), type.getElementType(), layout);
 }
 
 bool mlir::tilegpu::layoutsAreEquivalent(RankedTensorType a,
@@ -249,8 +246,7 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (!type)
       return 0;
-    return type.getNumElements() *
-           getSharedElementBytes(type.getElementType());
+    return type.getNumElements() * getSharedElementBytes(type.getElementType());
   };
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     auto type = reduce.getSrc().getType();

@@ -65,8 +65,8 @@ void TileGPUDialect::initialize() {
 }
 
 unsigned mlir::tilegpu::getNumWarps(Operation *op) {
-  auto module = isa<ModuleOp>(op) ? cast<ModuleOp>(op)
-                                  : op->getParentOfType<ModuleOp>();
+  auto module =
+      isa<ModuleOp>(op) ? cast<ModuleOp>(op) : op->getParentOfType<ModuleOp>();
   if (module)
     if (auto attr = module->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
       return attr.getInt();
@@ -77,12 +77,10 @@ unsigned mlir::tilegpu::getNumWarps(Operation *op) {
 // Layout attributes
 //===----------------------------------------------------------------------===//
 
-LogicalResult
-BlockedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                            ArrayRef<unsigned> sizePerThread,
-                            ArrayRef<unsigned> threadsPerWarp,
-                            ArrayRef<unsigned> warpsPerCTA,
-                            ArrayRef<unsigned> order) {
+LogicalResult BlockedEncodingAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError,
+    ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> threadsPerWarp,
+    ArrayRef<unsigned> warpsPerCTA, ArrayRef<unsigned> order) {
   size_t rank = order.size();
   if (rank == 0)
     return emitError() << "blocked layout needs at least one dimension";

@@ -26,9 +26,8 @@ LogicalResult verifySameTile(Operation *op, RankedTensorType tensor,
                              MemDescType memdesc) {
   if (tensor.getShape() != memdesc.getShape() ||
       tensor.getElementType() != memdesc.getElementType())
-    return op->emitOpError("block ")
-           << tensor << " and shared tile " << memdesc
-           << " differ in shape or element type";
+    return op->emitOpError("block ") << tensor << " and shared tile " << memdesc
+                                     << " differ in shape or element type";
   return success();
 }
 
@@ -47,8 +46,8 @@ struct RematerializeCheapSource : OpRewritePattern<ConvertLayoutOp> {
       return success();
     }
     if (auto range = dyn_cast<tile::MakeRangeOp>(src)) {
-      rewriter.replaceOpWithNewOp<tile::MakeRangeOp>(
-          op, type, range.getStart(), range.getEnd());
+      rewriter.replaceOpWithNewOp<tile::MakeRangeOp>(op, type, range.getStart(),
+                                                     range.getEnd());
       return success();
     }
     DenseElementsAttr value;

@@ -81,8 +81,8 @@ struct AccelerateMatmulPass
       Value a = convert(dot.getA(), aLayout);
       Value b = convert(dot.getB(), bLayout);
       Value c = convert(dot.getAcc(), mma);
-      auto mmaDot = tile::DotOp::create(builder, loc, withLayout(cType, mma),
-                                        a, b, c, dot.getInputPrecision());
+      auto mmaDot = tile::DotOp::create(builder, loc, withLayout(cType, mma), a,
+                                        b, c, dot.getInputPrecision());
       Value result = ConvertLayoutOp::create(builder, loc, cType, mmaDot);
       dot.replaceAllUsesWith(result);
       dot.erase();

@@ -88,8 +88,7 @@ Type remapType(Type type, const DenseMap<Attribute, Attribute> &remap) {
   return encoding == tensor.getEncoding() ? type : withLayout(tensor, encoding);
 }
 
-struct CoalescePass
-    : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
+struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
     unsigned numWarps = getNumWarps(module);

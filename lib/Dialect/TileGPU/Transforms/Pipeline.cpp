@@ -64,8 +64,7 @@ FailureOr<SmallVector<Operation *>> getSlice(scf::ForOp loop,
 /// `mask && cond` (cond a scalar i1), creating the mask if there is none.
 Value guardMask(OpBuilder &builder, Location loc, Value mask, Value cond,
                 RankedTensorType ptrType) {
-  auto maskType = RankedTensorType::get(ptrType.getShape(),
-                                        builder.getI1Type(),
+  auto maskType = RankedTensorType::get(ptrType.getShape(), builder.getI1Type(),
                                         ptrType.getEncoding());
   Value splat = tile::SplatOp::create(builder, loc, maskType, cond);
   if (!mask)
@@ -131,18 +130,18 @@ bool pipelineLoop(scf::ForOp loop) {
       builder.clone(*op, mapping);
     for (tile::LoadOp load : loads) {
       Value ptr = mapping.lookupOrDefault(load.getPtr());
-      Value mask = load.getMask() ? mapping.lookupOrDefault(load.getMask())
-                                  : Value();
-      Value other = load.getOther() ? mapping.lookupOrDefault(load.getOther())
-                                    : Value();
+      Value mask =
+          load.getMask() ? mapping.lookupOrDefault(load.getMask()) : Value();
+      Value other =
+          load.getOther() ? mapping.lookupOrDefault(load.getOther()) : Value();
       Value guarded = guardMask(builder, load.getLoc(), mask, guard,
                                 cast<RankedTensorType>(ptr.getType()));
       if (!other)
         other = arith::ConstantOp::create(
             builder, load.getLoc(),
             cast<TypedAttr>(builder.getZeroAttr(load.getType())));
-      auto clone = tile::LoadOp::create(builder, load.getLoc(), ptr, guarded,
-                                        other);
+      auto clone =
+          tile::LoadOp::create(builder, load.getLoc(), ptr, guarded, other);
       clone->setDiscardableAttrs(load->getDiscardableAttrDictionary());
       results.push_back(clone);
     }
@@ -155,17 +154,17 @@ bool pipelineLoop(scf::ForOp loop) {
   for (auto [arg, init] :
        llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs()))
     prologue.map(arg, init);
-  Value runs = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                     loop.getLowerBound(),
-                                     loop.getUpperBound());
+  Value runs =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                            loop.getLowerBound(), loop.getUpperBound());
   SmallVector<Value> first = cloneLoads(prologue, runs);
 
   // The new loop carries the prefetched blocks.
   SmallVector<Value> inits(loop.getInitArgs());
   inits.append(first.begin(), first.end());
-  auto newLoop = scf::ForOp::create(builder, loc, loop.getLowerBound(),
-                                    loop.getUpperBound(), loop.getStep(),
-                                    inits);
+  auto newLoop =
+      scf::ForOp::create(builder, loc, loop.getLowerBound(),
+                         loop.getUpperBound(), loop.getStep(), inits);
   newLoop->setAttrs(loop->getAttrs());
   Block *body = newLoop.getBody();
   if (!body->empty())
@@ -228,8 +227,7 @@ int64_t getNumStages(scf::ForOp loop) {
   return 3;
 }
 
-struct PipelinePass
-    : mlir::tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
+struct PipelinePass : mlir::tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {

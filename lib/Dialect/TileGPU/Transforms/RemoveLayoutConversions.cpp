@@ -42,8 +42,8 @@ void recarry(scf::ForOp loop, unsigned index, Type newType) {
 
   OpBuilder builder(loop);
   OpOperand &init = loop.getInitArgsMutable()[index];
-  init.set(ConvertLayoutOp::create(builder, loop.getLoc(), newType,
-                                   init.get()));
+  init.set(
+      ConvertLayoutOp::create(builder, loop.getLoc(), newType, init.get()));
   // Uses of the argument were conversions to `newType`.
   for (Operation *user : llvm::make_early_inc_range(arg.getUsers())) {
     user->getResult(0).replaceAllUsesWith(arg);

@@ -90,9 +90,7 @@ struct DotOperandLayout {
   /// Repetitions along M (A) or N (B), and k-steps.
   int64_t rep, kSteps;
   unsigned getKStep() const { return 8 * kWidth; }
-  unsigned getRegistersPerStep() const {
-    return (opIdx == 0 ? 4 : 2) * kWidth;
-  }
+  unsigned getRegistersPerStep() const { return (opIdx == 0 ? 4 : 2) * kWidth; }
   unsigned getNumRegisters() const {
     return rep * kSteps * getRegistersPerStep();
   }
@@ -106,9 +104,9 @@ unsigned getLayoutNumWarps(Attribute layout);
 
 /// The index of the element held by (reg, lane, warp) for any layout that
 /// has registers (blocked, slice, mma, dot_op), or std::nullopt.
-std::optional<SmallVector<int64_t>>
-getElementIndex(RankedTensorType type, unsigned reg, unsigned lane,
-                unsigned warp);
+std::optional<SmallVector<int64_t>> getElementIndex(RankedTensorType type,
+                                                    unsigned reg, unsigned lane,
+                                                    unsigned warp);
 
 /// The distributed description of `type` (a ranked tensor whose encoding is
 /// blocked or slice), or std::nullopt for other encodings.
@@ -127,17 +125,16 @@ bool hasRegisterLayout(Attribute layout);
 /// The default blocked layout of a block of `shape` for `numWarps` warps:
 /// one element per thread, lanes then warps spread over the dimensions from
 /// the fastest (the last) to the slowest.
-BlockedEncodingAttr getDefaultBlockedLayout(MLIRContext *context,
-                                            ArrayRef<int64_t> shape,
-                                            unsigned numWarps,
-                                            ArrayRef<unsigned> sizePerThread = {});
+BlockedEncodingAttr
+getDefaultBlockedLayout(MLIRContext *context, ArrayRef<int64_t> shape,
+                        unsigned numWarps,
+                        ArrayRef<unsigned> sizePerThread = {});
 
 /// A blocked layout for `shape` with the given order (fastest dimension
 /// first) and elements per thread: lanes then warps spread over the
 /// dimensions in `order`.
 BlockedEncodingAttr getBlockedLayout(MLIRContext *context,
-                                     ArrayRef<int64_t> shape,
-                                     unsigned numWarps,
+                                     ArrayRef<int64_t> shape, unsigned numWarps,
                                      ArrayRef<unsigned> sizePerThread,
                                      ArrayRef<unsigned> order);
 
