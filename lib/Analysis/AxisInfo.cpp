@@ -248,6 +248,19 @@ AxisInfo AxisInfoAnalysis::compute(Operation *op, unsigned resultIndex) {
     }
     return info;
   }
+  if (isa<arith::RemSIOp, arith::RemUIOp>(op)) {
+    // `x % n` with n the same along a dimension: runs of x stay runs as
+    // long as they cannot cross a multiple of n (as in Triton's analysis).
+    AxisInfo lhs = operand(0), rhs = operand(1);
+    for (unsigned d = 0; d < rank; ++d) {
+      if (rhs.constancy[d] == shape[d]) {
+        info.contiguity[d] = gcd(lhs.contiguity[d], rhs.divisibility[d]);
+        info.divisibility[d] = gcd(lhs.divisibility[d], rhs.divisibility[d]);
+      }
+      info.constancy[d] = gcd(lhs.constancy[d], rhs.constancy[d]);
+    }
+    return info;
+  }
   if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op)) {
     AxisInfo lhs = operand(0), rhs = operand(1);
     for (unsigned d = 0; d < rank; ++d)

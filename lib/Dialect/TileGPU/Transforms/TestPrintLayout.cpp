@@ -1,10 +1,12 @@
 //===- TestPrintLayout.cpp - tilegpu-test-print-layout --------------------===//
 //
-// Prints the layout function of block-typed function arguments: for each
-// element, every (register, lane, warp) that holds it. Used by lit tests.
+// Test aids: the layout function of block-typed function arguments (for
+// each element, every (register, lane, warp) that holds it), and the axis
+// analysis of named values. Used by lit tests.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
@@ -16,6 +18,7 @@
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUTESTPRINTLAYOUT
+#define GEN_PASS_DEF_TILEGPUTESTPRINTAXISINFO
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
 } // namespace mlir::tilegpu
 
@@ -56,6 +59,27 @@ struct TestPrintLayoutPass
           os << "\n";
         }
       }
+    });
+  }
+};
+struct TestPrintAxisInfoPass
+    : mlir::tilegpu::impl::TileGPUTestPrintAxisInfoBase<
+          TestPrintAxisInfoPass> {
+  void runOnOperation() override {
+    mlir::tilegpu::AxisInfoAnalysis analysis(getOperation());
+    llvm::raw_ostream &os = llvm::outs();
+    getOperation().walk([&](Operation *op) {
+      auto name = op->getAttrOfType<StringAttr>("test.name");
+      if (!name || op->getNumResults() == 0)
+        return;
+      mlir::tilegpu::AxisInfo info = analysis.getAxisInfo(op->getResult(0));
+      os << name.getValue() << ": contiguity = [";
+      llvm::interleaveComma(info.contiguity, os);
+      os << "], divisibility = [";
+      llvm::interleaveComma(info.divisibility, os);
+      os << "], constancy = [";
+      llvm::interleaveComma(info.constancy, os);
+      os << "]\n";
     });
   }
 };

@@ -167,4 +167,14 @@ def TileGPUTestPrintLayout
   }];
 }
 
+def TileGPUTestPrintAxisInfo
+    : Pass<"tilegpu-test-print-axis-info", "::mlir::ModuleOp"> {
+  let summary = "Print the axis analysis of every value named by `test.name`";
+  let description = [{
+    A test aid: for every op carrying a `test.name` string attribute, prints
+    `NAME: contiguity = [...], divisibility = [...], constancy = [...]` for
+    its first result.
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD
