@@ -83,6 +83,29 @@ struct SplatConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
   }
 };
 
+/// `a / b` on f32 scalars: `div.full.f32` (at most 2 ulp), as Triton divides
+/// by default; the IEEE-rounded division is several times longer.
+struct FastF32DivConversion : OpConversionPattern<arith::DivFOp> {
+  FastF32DivConversion(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/5) {}
+  LogicalResult
+  matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    auto asmOp = LLVM::InlineAsmOp::create(
+        rewriter, op.getLoc(), rewriter.getF32Type(),
+        ValueRange{adaptor.getLhs(), adaptor.getRhs()},
+        "div.full.f32 $0, $1, $2;", "=f,f,f", /*has_side_effects=*/false,
+        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(rewriter.getContext(),
+                                  LLVM::AsmDialect::AD_ATT),
+        ArrayAttr());
+    rewriter.replaceOp(op, asmOp.getResult(0));
+    return success();
+  }
+};
+
 /// An op applied to each register with a converted result element type.
 template <typename SourceOp, typename LLVMOp>
 struct PerRegisterCastConversion : OpConversionPattern<SourceOp> {
@@ -117,6 +140,7 @@ void mlir::tilegpu::populateElementwiseOpToLLVMPatterns(
   patterns.add<ElementwiseOpConversion>(converter, context);
   patterns.add<SplatConstantOpConversion>(converter, context,
                                           /*benefit=*/11);
+  patterns.add<FastF32DivConversion>(converter, context);
   patterns.add<PerRegisterCastConversion<tile::PtrToIntOp, LLVM::PtrToIntOp>,
                PerRegisterCastConversion<tile::IntToPtrOp, LLVM::IntToPtrOp>,
                PerRegisterCastConversion<tile::BitcastOp, LLVM::BitcastOp>>(

@@ -18,8 +18,11 @@ module attributes {tilegpu.num_warps = 1 : i32} {
     %m = arith.cmpf olt, %e, %c : tensor<64xf32, #b>
     // CHECK-COUNT-2: llvm.select
     %w = arith.select %m, %e, %c : tensor<64xi1, #b>, tensor<64xf32, #b>
+    // f32 division is div.full.f32 (2 ulp), as in Triton.
+    // CHECK-COUNT-2: llvm.inline_asm asm_dialect = att "div.full.f32 $0, $1, $2;", "=f,f,f"
+    %q = arith.divf %w, %c : tensor<64xf32, #b>
     // CHECK-COUNT-2: llvm.fptrunc %{{.*}} : f32 to f16
-    %h = arith.truncf %w : tensor<64xf32, #b> to tensor<64xf16, #b>
+    %h = arith.truncf %q : tensor<64xf32, #b> to tensor<64xf16, #b>
     tile.print "", %h : tensor<64xf16, #b>
     return
   }
