@@ -31,6 +31,10 @@ tools = ["tile-opt", "tile-translate"]
 if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec")):
     tools.append("tilec")
     config.available_features.add("tilec")
+# The libFuzzer target exists only in clang builds with TILEC_BUILD_FUZZERS.
+if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-frontend-fuzzer")):
+    tools.append("tilec-frontend-fuzzer")
+    config.available_features.add("fuzzer")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas validates generated PTX when the CUDA toolkit is present.
