@@ -135,6 +135,10 @@ int run(int argc, char **argv) {
     llvm::errs() << "error: --num-warps must be a power of two from 1 to 32\n";
     return kUsageError;
   }
+  if (numStages.getNumOccurrences() && (numStages < 1 || numStages > 16)) {
+    llvm::errs() << "error: --num-stages must be from 1 to 16\n";
+    return kUsageError;
+  }
   ConstexprBindings bindings;
   for (const std::string &define : defines) {
     std::string error;

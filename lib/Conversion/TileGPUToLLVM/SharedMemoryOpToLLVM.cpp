@@ -294,3 +294,129 @@ void mlir::tilegpu::populateLdmatrixConversionPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<LdmatrixConversion>(converter, patterns.getContext());
 }
+
+namespace {
+/// Whether a memdesc is laid out row-major without swizzling, the layout
+/// the local_* lowerings implement.
+bool isPlainRowMajor(tilegpu::MemDescType type) {
+  auto shared = dyn_cast<tilegpu::SharedEncodingAttr>(type.getEncoding());
+  if (!shared || shared.getVec() != 1 || shared.getPerPhase() != 1 ||
+      shared.getMaxPhase() != 1)
+    return false;
+  ArrayRef<unsigned> order = shared.getOrder();
+  for (unsigned i = 0; i < order.size(); ++i)
+    if (order[i] != order.size() - 1 - i)
+      return false;
+  return true;
+}
+
+/// Writes the registers of `value` (a block of `type`) row-major at `base`.
+void storeBlock(OpBuilder &builder, Location loc, RankedTensorType type,
+                Value packed, Value base) {
+  SmallVector<Value> registers = unpackRegisters(builder, loc, packed);
+  Type element = registers.front().getType();
+  Type slot = element.isInteger(1) ? builder.getI8Type() : element;
+  auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
+  for (auto [value, index] : llvm::zip(registers, indices))
+    storeShared(builder, loc,
+                gep(builder, loc, slot, base,
+                    linearizeIndex(builder, loc, index, type.getShape())),
+                value);
+}
+
+/// The base address of an allocation: the shared-memory array at its offset.
+Value allocationBase(OpBuilder &builder, Location loc, Operation *alloc) {
+  Value base = getScratchBase(builder, loc, alloc);
+  int64_t offset = 0;
+  if (auto attr = alloc->getAttrOfType<IntegerAttr>("offset"))
+    offset = attr.getInt();
+  if (offset == 0)
+    return base;
+  return gep(builder, loc, builder.getI8Type(), base,
+             createI32(builder, loc, offset));
+}
+
+struct LocalAllocOpConversion : OpConversionPattern<tilegpu::LocalAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isPlainRowMajor(op.getType()))
+      return rewriter.notifyMatchFailure(op, "only unswizzled row-major");
+    Location loc = op.getLoc();
+    Value base = allocationBase(rewriter, loc, op);
+    if (Value src = adaptor.getSrc()) {
+      createBarrier(rewriter, loc);
+      storeBlock(rewriter, loc, cast<RankedTensorType>(op.getSrc().getType()),
+                 src, base);
+      createBarrier(rewriter, loc);
+    }
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+struct LocalStoreOpConversion : OpConversionPattern<tilegpu::LocalStoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::LocalStoreOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isPlainRowMajor(op.getDst().getType()))
+      return rewriter.notifyMatchFailure(op, "only unswizzled row-major");
+    Location loc = op.getLoc();
+    // Readers of the old contents first, then the writes become visible.
+    createBarrier(rewriter, loc);
+    storeBlock(rewriter, loc, op.getSrc().getType(), adaptor.getSrc(),
+               adaptor.getDst());
+    createBarrier(rewriter, loc);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct LocalLoadOpConversion : OpConversionPattern<tilegpu::LocalLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!isPlainRowMajor(op.getSrc().getType()))
+      return rewriter.notifyMatchFailure(op, "only unswizzled row-major");
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getType());
+    Type resultType = getTypeConverter()->convertType(type);
+    if (!resultType)
+      return failure();
+    auto *converter =
+        static_cast<const TileGPUToLLVMTypeConverter *>(getTypeConverter());
+    Type element = converter->convertElementType(type.getElementType());
+    Type slot = element.isInteger(1) ? rewriter.getI8Type() : element;
+    SmallVector<Value> registers;
+    for (auto &index :
+         emitIndices(rewriter, loc, type, getThreadIds(rewriter, loc)))
+      registers.push_back(loadShared(
+          rewriter, loc, element,
+          gep(rewriter, loc, slot, adaptor.getSrc(),
+              linearizeIndex(rewriter, loc, index, type.getShape()))));
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, registers, resultType));
+    return success();
+  }
+};
+
+struct BarrierOpConversion : OpConversionPattern<tilegpu::BarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::BarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    createBarrier(rewriter, op.getLoc());
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::populateLocalMemoryOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<LocalAllocOpConversion, LocalStoreOpConversion,
+               LocalLoadOpConversion, BarrierOpConversion>(
+      converter, patterns.getContext());
+}

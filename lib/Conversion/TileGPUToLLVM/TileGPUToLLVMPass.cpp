@@ -109,6 +109,7 @@ struct ConvertTileGPUToLLVMPass
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateSharedMemoryOpToLLVMPatterns(converter, patterns);
     populateLdmatrixConversionPatterns(converter, patterns);
+    populateLocalMemoryOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
     populatePrintOpToLLVMPatterns(converter, patterns);
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);

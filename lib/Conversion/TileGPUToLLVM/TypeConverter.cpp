@@ -16,6 +16,10 @@ TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(
   addConversion([context](tile::PointerType) -> Type {
     return LLVM::LLVMPointerType::get(context, kGlobalAddressSpace);
   });
+  // A shared-memory buffer is its base address.
+  addConversion([context](tilegpu::MemDescType) -> Type {
+    return LLVM::LLVMPointerType::get(context, kSharedAddressSpace);
+  });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     if (!tilegpu::hasRegisterLayout(type.getEncoding()))
       return std::nullopt;

@@ -132,6 +132,8 @@ void populateReduceOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
 void populateSharedMemoryOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+void populateLocalMemoryOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateLdmatrixConversionPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populatePrintOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
