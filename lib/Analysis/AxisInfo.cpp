@@ -101,6 +101,12 @@ void AxisInfoAnalysis::set(Value value, AxisInfo info) {
 
 void AxisInfoAnalysis::visit(Operation *op) {
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
+    // The induction variable is lb + i * step: a multiple of what divides
+    // both.
+    AxisInfo iv = AxisInfo::unknown(1);
+    iv.divisibility[0] = gcd(lookup(forOp.getLowerBound()).divisibility[0],
+                             lookup(forOp.getStep()).divisibility[0]);
+    set(forOp.getInductionVar(), iv);
     auto yield = cast<scf::YieldOp>(forOp.getBody()->getTerminator());
     for (auto [i, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
       AxisInfo info = lookup(forOp.getInitArgs()[i]);

@@ -13,6 +13,7 @@
 // CHECK-NEXT: tile: contiguity = [1, 64], divisibility = [1, 16], constancy = [1, 1]
 // CHECK-NEXT: product: contiguity = [1], divisibility = [16], constancy = [1]
 // CHECK-NEXT: hinted: contiguity = [4], divisibility = [8], constancy = [128]
+// CHECK-NEXT: iv_offs: contiguity = [32], divisibility = [32], constancy = [1]
 func.func @f(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %s: i32 {tile.divisibility = 16 : i32}, %u: i32) {
   %pid = tile.program_id 0 : i32
   %c1024 = arith.constant 1024 : i32
@@ -37,5 +38,13 @@ func.func @f(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.di
   %prod = arith.muli %offs, %us {test.name = "product"} : tensor<128xi32>
   %uu = tile.splat %u : tensor<128xi32>
   %h = tile.hint %uu {contiguity = array<i64: 4>, divisibility = array<i64: 8>, test.name = "hinted"} : tensor<128xi32>
+  // A loop variable stepping by 32 from 0: multiples of 32.
+  %c0 = arith.constant 0 : i32
+  %c32 = arith.constant 32 : i32
+  scf.for %c = %c0 to %n step %c32 : i32 {
+    %cs = tile.splat %c : tensor<32xi32>
+    %r32 = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+    %o = arith.addi %cs, %r32 {test.name = "iv_offs"} : tensor<32xi32>
+  }
   return
 }
