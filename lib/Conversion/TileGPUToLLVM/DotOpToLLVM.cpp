@@ -20,12 +20,9 @@ namespace {
 /// Rounds an f32 to tf32 (10 mantissa bits, round to nearest, ties away).
 Value roundToTF32(OpBuilder &builder, Location loc, Value value) {
   Type i32 = builder.getI32Type();
-  auto asmOp = LLVM::InlineAsmOp::create(
-      builder, loc, i32, ValueRange{value}, "cvt.rna.tf32.f32 $0, $1;", "=r,f",
-      /*has_side_effects=*/false, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+  auto asmOp = createInlineAsm(builder, loc, i32, ValueRange{value},
+                               "cvt.rna.tf32.f32 $0, $1;", "=r,f",
+                               /*hasSideEffects=*/false);
   return LLVM::BitcastOp::create(builder, loc, builder.getF32Type(),
                                  asmOp.getResult(0));
 }
@@ -104,13 +101,8 @@ LogicalResult lowerMmaDot(tile::DotOp op, Value a, Value b, Value acc,
               packOperand(rewriter, loc,
                           ArrayRef(bRegs).slice(bBase + r * kWidth, kWidth)));
         operands.append(c.begin(), c.end());
-        auto mma = LLVM::InlineAsmOp::create(
-            rewriter, loc, resultType, operands, text, constraints,
-            /*has_side_effects=*/false, /*is_align_stack=*/false,
-            LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                      LLVM::AsmDialect::AD_ATT),
-            ArrayAttr());
+        auto mma = createInlineAsm(rewriter, loc, resultType, operands, text,
+                                   constraints, /*hasSideEffects=*/false);
         for (unsigned j = 0; j < 4; ++j)
           c[j] =
               LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(0), j);

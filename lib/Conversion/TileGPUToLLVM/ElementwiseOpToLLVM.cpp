@@ -93,14 +93,10 @@ struct FastF32DivConversion : OpConversionPattern<arith::DivFOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!op.getType().isF32())
       return failure();
-    auto asmOp = LLVM::InlineAsmOp::create(
-        rewriter, op.getLoc(), rewriter.getF32Type(),
-        ValueRange{adaptor.getLhs(), adaptor.getRhs()},
-        "div.full.f32 $0, $1, $2;", "=f,f,f", /*has_side_effects=*/false,
-        /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                  LLVM::AsmDialect::AD_ATT),
-        ArrayAttr());
+    auto asmOp = createInlineAsm(rewriter, op.getLoc(), rewriter.getF32Type(),
+                                 ValueRange{adaptor.getLhs(), adaptor.getRhs()},
+                                 "div.full.f32 $0, $1, $2;", "=f,f,f",
+                                 /*hasSideEffects=*/false);
     rewriter.replaceOp(op, asmOp.getResult(0));
     return success();
   }

@@ -139,11 +139,8 @@ SmallVector<Value> getOwnerPredicates(OpBuilder &builder, Location loc,
                      unsigned distinct) {
       if (distinct >= count)
         return;
-      Value coordinate = LLVM::AndOp::create(
-          builder, loc,
-          LLVM::LShrOp::create(builder, loc, id,
-                               createI32(builder, loc, llvm::Log2_32(stride))),
-          createI32(builder, loc, count - 1));
+      Value coordinate =
+          shiftAnd(builder, loc, id, llvm::Log2_32(stride), count - 1);
       addCondition(LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult,
                                         coordinate,
                                         createI32(builder, loc, distinct)));

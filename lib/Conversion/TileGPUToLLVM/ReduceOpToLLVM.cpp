@@ -247,11 +247,7 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
                       llvm::alignTo(warps * outputs * valueBytes, 4)));
     // This thread's coordinates along the axis.
     auto coordinate = [&](Value id, unsigned stride, unsigned count) {
-      return LLVM::AndOp::create(
-          rewriter, loc,
-          LLVM::LShrOp::create(rewriter, loc, id,
-                               createI32(rewriter, loc, llvm::Log2_32(stride))),
-          createI32(rewriter, loc, count - 1));
+      return shiftAnd(rewriter, loc, id, llvm::Log2_32(stride), count - 1);
     };
     // Lanes along the axis all hold the lane-reduced partial, and warps
     // past `warps` hold duplicates: all write, each to its warp's slot

@@ -216,13 +216,8 @@ struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
       text += "}, [ $" + std::to_string(count) + " + 0 ];";
       constraints += "r";
       Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, ptr);
-      auto asmOp = LLVM::InlineAsmOp::create(
-          rewriter, loc, resultType, ValueRange{address}, text, constraints,
-          /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None,
-          LLVM::AsmDialectAttr::get(rewriter.getContext(),
-                                    LLVM::AsmDialect::AD_ATT),
-          ArrayAttr());
+      auto asmOp = createInlineAsm(rewriter, loc, resultType,
+                                   ValueRange{address}, text, constraints);
       SmallVector<Value> halves;
       auto pair = VectorType::get({2}, element);
       for (unsigned i = 0; i < count; ++i) {

@@ -56,15 +56,6 @@ ThreadIds mlir::tilegpu::getThreadIds(OpBuilder &builder, Location loc) {
 }
 
 namespace {
-/// `(value >> shift) & mask` style helpers on i32.
-Value shiftAnd(OpBuilder &builder, Location loc, Value value, unsigned shift,
-               unsigned mask) {
-  if (shift)
-    value = LLVM::LShrOp::create(builder, loc, value,
-                                 createI32(builder, loc, shift));
-  return LLVM::AndOp::create(builder, loc, value,
-                             createI32(builder, loc, mask));
-}
 
 Value addConstant(OpBuilder &builder, Location loc, Value value,
                   int64_t constant) {
@@ -181,10 +172,7 @@ mlir::tilegpu::emitIndices(OpBuilder &builder, Location loc,
     unsigned tpw = root.getThreadsPerWarp()[d];
     unsigned wpc = root.getWarpsPerCTA()[d];
     auto coordinate = [&](Value id, unsigned stride, unsigned count) {
-      Value shifted = LLVM::LShrOp::create(
-          builder, loc, id, createI32(builder, loc, llvm::Log2_32(stride)));
-      return LLVM::AndOp::create(builder, loc, shifted,
-                                 createI32(builder, loc, count - 1));
+      return shiftAnd(builder, loc, id, llvm::Log2_32(stride), count - 1);
     };
     Value laneD = coordinate(ids.lane, layout->getLaneStride(d), tpw);
     Value warpD = coordinate(ids.warp, layout->getWarpStride(d), wpc);
@@ -244,6 +232,27 @@ Value mlir::tilegpu::gep(OpBuilder &builder, Location loc, Type elementType,
                          Value base, Value index) {
   return LLVM::GEPOp::create(builder, loc, base.getType(), elementType, base,
                              ValueRange{index});
+}
+
+Value mlir::tilegpu::shiftAnd(OpBuilder &builder, Location loc, Value value,
+                              unsigned shift, unsigned mask) {
+  if (shift)
+    value = LLVM::LShrOp::create(builder, loc, value,
+                                 createI32(builder, loc, shift));
+  return LLVM::AndOp::create(builder, loc, value,
+                             createI32(builder, loc, mask));
+}
+
+LLVM::InlineAsmOp
+mlir::tilegpu::createInlineAsm(OpBuilder &builder, Location loc, Type result,
+                               ValueRange operands, StringRef text,
+                               StringRef constraints, bool hasSideEffects) {
+  return LLVM::InlineAsmOp::create(
+      builder, loc, result ? TypeRange(result) : TypeRange(), operands, text,
+      constraints, hasSideEffects, /*is_align_stack=*/false,
+      LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
 }
 
 void mlir::tilegpu::createBarrier(OpBuilder &builder, Location loc) {
@@ -335,12 +344,8 @@ Value mlir::tilegpu::emitGlobalLoad(OpBuilder &builder, Location loc,
     asmString = op + " $0, [ $1 + 0 ];";
     constraints = "=" + asmType.constraint.str() + ",l";
   }
-  auto asmOp = LLVM::InlineAsmOp::create(
-      builder, loc, asmType.intType, operands, asmString, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+  auto asmOp = createInlineAsm(builder, loc, asmType.intType, operands,
+                               asmString, constraints);
   return fromAsmRegister(builder, loc, asmOp.getResult(0), elementType);
 }
 
@@ -360,12 +365,7 @@ void mlir::tilegpu::emitGlobalStore(OpBuilder &builder, Location loc, Value ptr,
     constraints += ",b";
     operands.push_back(mask);
   }
-  LLVM::InlineAsmOp::create(
-      builder, loc, TypeRange(), operands, asmString, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+  createInlineAsm(builder, loc, Type(), operands, asmString, constraints);
 }
 
 FailureOr<Value> mlir::tilegpu::emitGlobalAtomicAdd(OpBuilder &builder,
@@ -396,12 +396,8 @@ FailureOr<Value> mlir::tilegpu::emitGlobalAtomicAdd(OpBuilder &builder,
   SmallVector<Value> operands{ptr, toAsmRegister(builder, loc, value, asmType)};
   if (mask)
     operands.push_back(mask);
-  auto asmOp = LLVM::InlineAsmOp::create(
-      builder, loc, asmType.intType, operands, asmString, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
+  auto asmOp = createInlineAsm(builder, loc, asmType.intType, operands,
+                               asmString, constraints);
   return fromAsmRegister(builder, loc, asmOp.getResult(0), type);
 }
 
@@ -517,16 +513,6 @@ std::string wordList(unsigned first, unsigned count) {
   return list + "}";
 }
 
-LLVM::InlineAsmOp createAsm(OpBuilder &builder, Location loc, Type result,
-                            ValueRange operands, StringRef text,
-                            StringRef constraints) {
-  return LLVM::InlineAsmOp::create(
-      builder, loc, result, operands, text, constraints,
-      /*has_side_effects=*/true, /*is_align_stack=*/false,
-      LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(builder.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
-}
 } // namespace
 
 SmallVector<Value>
@@ -575,7 +561,8 @@ mlir::tilegpu::emitGlobalVectorLoad(OpBuilder &builder, Location loc,
   }
   text += "ld.global" + suffix + ".b32 " + destination + ", [ $" +
           std::to_string(words) + " + 0 ];";
-  auto asmOp = createAsm(builder, loc, resultType, operands, text, constraints);
+  auto asmOp =
+      createInlineAsm(builder, loc, resultType, operands, text, constraints);
   SmallVector<Value> wordValues;
   for (unsigned i = 0; i < words; ++i)
     wordValues.push_back(
@@ -622,7 +609,7 @@ void mlir::tilegpu::emitGlobalVectorStore(OpBuilder &builder, Location loc,
   std::string suffix = words == 1 ? "" : ".v" + std::to_string(words);
   std::string source = words == 1 ? std::string("$1") : wordList(1, words);
   text += "st.global" + suffix + ".b32 [ $0 + 0 ], " + source + ";";
-  createAsm(builder, loc, Type(), operands, text, constraints);
+  createInlineAsm(builder, loc, Type(), operands, text, constraints);
   if (!masks.empty() && !uniformMask)
     for (unsigned i = 0; i < width; ++i)
       emitGlobalStore(builder, loc, ptrs[i], values[i],

@@ -71,6 +71,17 @@ Value getScratchBase(OpBuilder &builder, Location loc, Operation *op);
 Value gep(OpBuilder &builder, Location loc, Type elementType, Value base,
           Value index);
 
+/// Inline PTX (AT&T dialect) with at most one result (null `result`: none;
+/// a struct for several outputs).
+LLVM::InlineAsmOp createInlineAsm(OpBuilder &builder, Location loc, Type result,
+                                  ValueRange operands, StringRef text,
+                                  StringRef constraints,
+                                  bool hasSideEffects = true);
+
+/// `(value >> shift) & mask` on i32: a coordinate packed in a thread id.
+Value shiftAnd(OpBuilder &builder, Location loc, Value value, unsigned shift,
+               unsigned mask);
+
 /// A block-wide barrier (`bar.sync 0`).
 void createBarrier(OpBuilder &builder, Location loc);
 
