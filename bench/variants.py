@@ -35,7 +35,10 @@ def variants():
                   defines={"BLOCK": 1024}, num_warps=4, flags=["--divisible=n"]))
     v.append(dict(variant="gelu_ragged", tile="gelu.tile", kernel="gelu",
                   defines={"BLOCK": 1024}, num_warps=4, flags=[]))
-    mm_cfgs = {"f16": [(128, 128, 32, 8), (128, 128, 64, 8), (64, 64, 32, 4)],
+    # On sm_90a, tiles with all warps along M (BM a multiple of 16 * warps)
+    # run on wgmma: 128x256x64 with 8 warps is Triton's Hopper choice.
+    mm_cfgs = {"f16": [(128, 128, 32, 8), (128, 128, 64, 8), (64, 64, 32, 4),
+                       (128, 256, 64, 8), (128, 128, 64, 4)],
                "f32": [(128, 128, 32, 8), (64, 64, 32, 4)]}
     for dt in ["f16", "f32"]:
         for bm, bn, bk, nw in mm_cfgs[dt]:
@@ -49,7 +52,8 @@ def variants():
                   kernel="matmul_f16_nomod",
                   defines={"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8},
                   num_warps=8, num_stages=3, flags=[MATMUL_DIV]))
-    for bm, bn, bc, nw in [(64, 64, 32, 8), (128, 64, 32, 4)]:
+    for bm, bn, bc, nw in [(64, 64, 32, 8), (128, 64, 32, 4), (128, 128, 32, 8),
+                           (128, 64, 64, 4)]:
         v.append(dict(variant="conv2d_%dx%dx%d_w%d" % (bm, bn, bc, nw),
                       tile="conv2d.tile", kernel="conv2d",
                       defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc},

@@ -158,7 +158,7 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
     pm.enableTiming(passScope);
   buildTilePipeline(pm);
   if (stage >= EmitStage::TileGPU)
-    buildTileGPUPipeline(pm, checked->numWarps);
+    buildTileGPUPipeline(pm, checked->numWarps, options.arch);
   if (stage >= EmitStage::LLVM)
     buildLLVMPipeline(pm);
   if (failed(pm.run(*module)))

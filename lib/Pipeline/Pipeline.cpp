@@ -41,12 +41,20 @@ void buildTilePipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
-void buildTileGPUPipeline(OpPassManager &pm, unsigned numWarps) {
+void buildTileGPUPipeline(OpPassManager &pm, unsigned numWarps,
+                          llvm::StringRef arch) {
   ::mlir::tilegpu::ConvertTileToTileGPUOptions options;
   options.numWarps = numWarps;
   pm.addPass(::mlir::tilegpu::createConvertTileToTileGPU(options));
   pm.addPass(tilegpu::createTileGPUCoalesce());
-  pm.addPass(tilegpu::createTileGPUAccelerateMatmul());
+  ::mlir::tilegpu::TileGPUAccelerateMatmulOptions matmulOptions;
+  unsigned capability = 90;
+  llvm::StringRef digits = arch;
+  if (digits.consume_front("sm_"))
+    digits.take_while(llvm::isDigit).getAsInteger(10, capability);
+  matmulOptions.computeCapability = capability;
+  matmulOptions.wgmma = capability == 90 && arch.ends_with("a");
+  pm.addPass(tilegpu::createTileGPUAccelerateMatmul(matmulOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());

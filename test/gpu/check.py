@@ -76,6 +76,22 @@ for _t, _s, _w in DOT_WARPS:
     kern("dot_%s_%d_w%d" % (_t, _s, _w), G + "dot.tile", "dot_" + _t, nw=_w,
          BM=_s, BN=_s, BK=_s)
 kern("mm_f16_w8", G + "dot.tile", "mm_f16", nw=8)
+# Tiles that fit Hopper's warp-group MMA (wgmma when compiled for sm_90a):
+# (type, BM, BN, BK, warps); swizzles of 32/64/128 bytes, several swizzle
+# columns along K and N, two warp groups, two 64-row repetitions.
+WGMMA_TILES = (("f16", 128, 128, 64, 4), ("f16", 128, 256, 32, 8),
+               ("f16", 64, 16, 16, 4), ("f16", 128, 128, 128, 8),
+               ("bf16", 128, 64, 64, 4), ("bf16", 64, 256, 16, 4))
+for _t, _m, _n, _k, _w in WGMMA_TILES:
+    kern("dot_%s_%dx%dx%d_w%d" % (_t, _m, _n, _k, _w), G + "dot.tile",
+         "dot_" + _t, nw=_w, BM=_m, BN=_n, BK=_k)
+kern("dot_nt_f16_64", G + "dot.tile", "dot_nt_f16", BM=64, BN=64, BK=64)
+kern("dot_nt_f16_128_w8", G + "dot.tile", "dot_nt_f16", nw=8, BM=128, BN=128,
+     BK=64)
+kern("dot_tn_f16", G + "dot.tile")
+kern("dot_tn_f16_128x32", G + "dot.tile", "dot_tn_f16", BM=128, BN=32, BK=32)
+kern("mm_f16_128_w8", G + "dot.tile", "mm_f16", nw=8, BM=128, BN=128, BK=64)
+kern("mm_bf16_128x64", G + "dot.tile", "mm_bf16", BM=128, BN=64, BK=32)
 kern("mm_tf32_w2", G + "dot.tile", "mm_tf32", nw=2)
 for _k in ("red_axis1", "red_axis0", "red_all", "red_i32", "red_1d", "red_ties"):
     kern(_k, G + "reduce.tile")
@@ -755,6 +771,41 @@ def t_dot_warps(t):
         t.k(var)((cdiv(M, 64), cdiv(N, 64)), c=c, a=t.inp(a), b=t.inp(b), M=M, N=N, K=K)
         t.close("%s looped matmul M,N,K=%d,%d,%d" % (var, M, N, K), c, a64 @ b64,
                 DOT_TOL[dt])
+
+
+@test("dot", "dot on warp-group (wgmma) tiles")
+def t_dot_wgmma(t):
+    for dt, bm, bn, bk, nw in WGMMA_TILES:
+        M, N, K = bm - 3, bn - 1, bk - 5
+        a, b, a64, b64 = dot_inputs(t, dt, (M, K), (K, N))
+        c = t.out((M, N), np.float32)
+        t.k("dot_%s_%dx%dx%d_w%d" % (dt, bm, bn, bk, nw))(
+            (1,), c=c, a=t.inp(a), b=t.inp(b), M=M, N=N, K=K)
+        t.close("%s %dx%dx%d tile, %d warps" % (dt, bm, bn, bk, nw), c,
+                a64 @ b64, DOT_TOL[dt])
+    for var, (M, N, K) in (("dot_nt_f16_64", (61, 63, 59)),
+                           ("dot_nt_f16_128_w8", (125, 127, 60))):
+        a, bt, a64, bt64 = dot_inputs(t, "f16", (M, K), (N, K))
+        c = t.out((M, N), np.float32)
+        t.k(var)((1,), c=c, a=t.inp(a), bt=t.inp(bt), M=M, N=N, K=K)
+        t.close("%s: a @ trans(bt), M,N,K=%d,%d,%d" % (var, M, N, K), c,
+                a64 @ bt64.T, DOT_TOL["f16"])
+    for var, (M, N, K) in (("dot_tn_f16", (61, 63, 59)),
+                           ("dot_tn_f16_128x32", (125, 30, 29))):
+        at, b, at64, b64 = dot_inputs(t, "f16", (K, M), (K, N))
+        c = t.out((M, N), np.float32)
+        t.k(var)((1,), c=c, at=t.inp(at), b=t.inp(b), M=M, N=N, K=K)
+        t.close("%s: trans(at) @ b, M,N,K=%d,%d,%d" % (var, M, N, K), c,
+                at64.T @ b64, DOT_TOL["f16"])
+    for var, dt, bm, bn in (("mm_f16_128_w8", "f16", 128, 128),
+                            ("mm_bf16_128x64", "bf16", 128, 64)):
+        M, N, K = 300, 270, 333
+        a, b, a64, b64 = dot_inputs(t, dt, (M, K), (K, N))
+        c = t.out((M, N), np.float32)
+        t.k(var)((cdiv(M, bm), cdiv(N, bn)), c=c, a=t.inp(a), b=t.inp(b),
+                 M=M, N=N, K=K)
+        t.close("%s looped matmul M,N,K=%d,%d,%d" % (var, M, N, K), c,
+                a64 @ b64, DOT_TOL[dt])
 
 
 # ---- reductions ----------------------------------------------------------

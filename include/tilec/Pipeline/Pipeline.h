@@ -63,8 +63,10 @@ void registerTilecDialects(mlir::DialectRegistry &registry);
 
 /// Passes on tile IR: inline, canonicalize, tile-combine, CSE.
 void buildTilePipeline(mlir::OpPassManager &pm);
-/// Layout assignment through shared-memory allocation (tilegpu IR).
-void buildTileGPUPipeline(mlir::OpPassManager &pm, unsigned numWarps);
+/// Layout assignment through shared-memory allocation (tilegpu IR) for
+/// `arch` (sm_80 .. sm_90a: mma.sync from sm_80, wgmma on sm_90a).
+void buildTileGPUPipeline(mlir::OpPassManager &pm, unsigned numWarps,
+                          llvm::StringRef arch = "sm_90");
 /// tilegpu IR to LLVM + NVVM.
 void buildLLVMPipeline(mlir::OpPassManager &pm);
 /// Registers `tilec-tile`, `tilec-tilegpu` and `tilec-llvm` pipelines

@@ -81,6 +81,7 @@ struct ConvertTileGPUToLLVMPass
 
     // The axis analysis understands structured loops: annotate first.
     annotateVectorWidths(module);
+    markStagingBarriers(module);
 
     // Structured control flow to branches.
     {
@@ -111,6 +112,7 @@ struct ConvertTileGPUToLLVMPass
     populateLdmatrixConversionPatterns(converter, patterns);
     populateLocalMemoryOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
+    populateWarpGroupDotOpToLLVMPatterns(converter, patterns);
     populatePrintOpToLLVMPatterns(converter, patterns);
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);

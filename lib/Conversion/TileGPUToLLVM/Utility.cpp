@@ -215,7 +215,8 @@ Value mlir::tilegpu::getScratchBase(OpBuilder &builder, Location loc,
     auto arrayType = LLVM::LLVMArrayType::get(IntegerType::get(context, 8), 0);
     global = LLVM::GlobalOp::create(
         builder, loc, arrayType, /*isConstant=*/false, LLVM::Linkage::External,
-        kSharedMemoryName, Attribute(), /*alignment=*/16, kSharedAddressSpace);
+        kSharedMemoryName, Attribute(),
+        /*alignment=*/kNVMMASharedAlignment, kSharedAddressSpace);
   }
   Value base = LLVM::AddressOfOp::create(builder, loc, global);
   int64_t offset = 0;

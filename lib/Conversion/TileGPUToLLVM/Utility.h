@@ -149,6 +149,11 @@ void populateLdmatrixConversionPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populatePrintOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
+void populateWarpGroupDotOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+/// Marks runs of adjacent swizzled staging allocs so that one barrier
+/// before and one after the run serve all of them (run before lowering).
+void markStagingBarriers(Operation *root);
 void populateDotOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 

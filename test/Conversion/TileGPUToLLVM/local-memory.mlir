@@ -5,7 +5,7 @@
 #b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
 #shared = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 module attributes {tilegpu.num_warps = 1 : i32} {
-  // CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  // CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
   // CHECK-LABEL: llvm.func @buffers
   func.func @buffers(%x: f32) attributes {tile.kernel} {
     %v = tile.splat %x : tensor<32xf32, #b>

@@ -4,7 +4,7 @@
 
 #b = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {tilegpu.num_warps = 4 : i32, tilegpu.shared = 32 : i32} {
-  // CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+  // CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
   // CHECK-LABEL: llvm.func @sum
   func.func @sum(%x: f32) attributes {tile.kernel} {
     %v = tile.splat %x : tensor<1024xf32, #b>

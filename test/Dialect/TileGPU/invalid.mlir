@@ -74,3 +74,109 @@ func.func @convert_shape(%x: tensor<16xf32, #a>) {
   %0 = tilegpu.convert_layout %x : tensor<16xf32, #a> -> tensor<32xf32, #a>
   return
 }
+
+// -----
+
+// expected-error @+1 {{swizzle must be 32, 64 or 128 bytes, got 16}}
+#bad = #tilegpu.nvmma_shared<{swizzle = 16, order = [1, 0]}>
+func.func @f(%x: !tilegpu.memdesc<64x64xf16, #bad>)
+
+// -----
+
+// expected-error @+1 {{order must be [1, 0] or [0, 1]}}
+#bad = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 1]}>
+func.func @f(%x: !tilegpu.memdesc<64x64xf16, #bad>)
+
+// -----
+
+// expected-error @+1 {{mma versionMajor must be 2 or 3, got 1}}
+#bad = #tilegpu.mma<{versionMajor = 1, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+func.func @f(%x: tensor<32x32xf32, #bad>)
+
+// -----
+
+// expected-error @+1 {{mma warpsPerCTA must have two entries}}
+#bad = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [4], instrShape = [16, 8]}>
+func.func @f(%x: tensor<32x32xf32, #bad>)
+
+// -----
+
+// expected-error @+1 {{mma warpsPerCTA must be powers of two, got 3}}
+#bad = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [3, 1], instrShape = [16, 8]}>
+func.func @f(%x: tensor<32x32xf32, #bad>)
+
+// -----
+
+// expected-error @+1 {{mma version 3 needs warpsPerCTA = [4k, 1]}}
+#bad = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [2, 2], instrShape = [64, 16, 16]}>
+func.func @f(%x: tensor<64x64xf32, #bad>)
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+func.func @wg_shapes(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<32x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{shapes do not form [M, K] x [K, N] -> [M, N]}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<32x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+func.func @wg_rank(%a: !tilegpu.memdesc<64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{operands must be 2-D}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+func.func @wg_types(%a: !tilegpu.memdesc<64x64xf32, #s>, %b: !tilegpu.memdesc<64x64xf32, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{operands must both be f16 or both bf16}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf32, #s>, !tilegpu.memdesc<64x64xf32, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+func.func @wg_acc(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf16, #mma>) {
+  // expected-error @+1 {{accumulator must be f32}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf16, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+func.func @wg_layouts(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{operands must have #tilegpu.nvmma_shared layouts}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+func.func @wg_version(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{accumulator must have an #tilegpu.mma layout of version 3}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 64, 16]}>
+func.func @wg_fit(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{shape 64x64x64 does not fit wgmma: M a multiple of 128, N a multiple of 8 up to 256, K of 16}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}

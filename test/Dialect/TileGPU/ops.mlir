@@ -8,6 +8,9 @@
 #shared = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 #mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #dot_a = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#nvmma = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#nvmma_t = #tilegpu.nvmma_shared<{swizzle = 32, order = [0, 1]}>
+#mma3 = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 16]}>
 
 // CHECK-DAG: #[[$BLOCKED:.*]] = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-DAG: #[[$BLOCKED1:.*]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -15,6 +18,9 @@
 // CHECK-DAG: #[[$SHARED:.*]] = #tilegpu.shared<{vec = 8, perPhase = 1, maxPhase = 8, order = [1, 0]}>
 // CHECK-DAG: #[[$MMA:.*]] = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // CHECK-DAG: #[[$DOTA:.*]] = #tilegpu.dot_op<{opIdx = 0, parent = #[[$MMA]], kWidth = 2}>
+// CHECK-DAG: #[[$NVMMA:.*]] = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+// CHECK-DAG: #[[$NVMMAT:.*]] = #tilegpu.nvmma_shared<{swizzle = 32, order = [0, 1]}>
+// CHECK-DAG: #[[$MMA3:.*]] = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 16]}>
 
 // CHECK-LABEL: func.func @convert
 func.func @convert(%x: tensor<16xf32, #slice>, %y: tensor<16x32xf16, #mma>) -> tensor<16xf32, #blocked1> {
@@ -38,4 +44,11 @@ func.func @shared(%x: tensor<16x32xf16, #blocked>) -> tensor<16x32xf16, #blocked
   // CHECK: tilegpu.local_load %[[A]] : !tilegpu.memdesc<16x32xf16, #[[$SHARED]]> -> tensor<16x32xf16, #[[$BLOCKED]]>
   %2 = tilegpu.local_load %0 : !tilegpu.memdesc<16x32xf16, #shared> -> tensor<16x32xf16, #blocked>
   return %2 : tensor<16x32xf16, #blocked>
+}
+
+// CHECK-LABEL: func.func @warpgroup_dot
+func.func @warpgroup_dot(%a: !tilegpu.memdesc<64x64xf16, #nvmma>, %b: !tilegpu.memdesc<64x16xf16, #nvmma_t>, %c: tensor<64x16xf32, #mma3>) -> tensor<64x16xf32, #mma3> {
+  // CHECK: tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} : !tilegpu.memdesc<64x64xf16, #[[$NVMMA]]>, !tilegpu.memdesc<64x16xf16, #[[$NVMMAT]]> -> tensor<64x16xf32, #[[$MMA3]]>
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #nvmma>, !tilegpu.memdesc<64x16xf16, #nvmma_t> -> tensor<64x16xf32, #mma3>
+  return %d : tensor<64x16xf32, #mma3>
 }

@@ -386,3 +386,22 @@ mlir::tilegpu::getElementIndex(RankedTensorType type, unsigned reg,
     return layout->getElementIndex(reg, lane, warp);
   return std::nullopt;
 }
+
+std::optional<NVMMASharedLayout>
+mlir::tilegpu::getNVMMASharedLayout(MemDescType type) {
+  auto encoding = dyn_cast<NVMMASharedEncodingAttr>(type.getEncoding());
+  if (!encoding || type.getShape().size() != 2 ||
+      encoding.getOrder().size() != 2)
+    return std::nullopt;
+  NVMMASharedLayout layout;
+  layout.swizzle = encoding.getSwizzle();
+  layout.elementBytes = getSharedElementBytes(type.getElementType());
+  layout.contigDim = encoding.getOrder()[0];
+  layout.rows = type.getShape()[1 - layout.contigDim];
+  layout.contigExtent = type.getShape()[layout.contigDim];
+  if (layout.contigDim > 1 || layout.elementBytes == 0 ||
+      layout.swizzle % layout.elementBytes != 0 ||
+      (layout.contigExtent * layout.elementBytes) % layout.swizzle != 0)
+    return std::nullopt;
+  return layout;
+}

@@ -35,7 +35,7 @@ struct TileGPUOpAsmInterface : OpAsmDialectInterface {
       os << "blocked";
     else if (isa<SliceEncodingAttr>(attr))
       os << "slice";
-    else if (isa<SharedEncodingAttr>(attr))
+    else if (isa<SharedEncodingAttr, NVMMASharedEncodingAttr>(attr))
       os << "shared";
     else if (isa<MmaEncodingAttr>(attr))
       os << "mma";
@@ -163,4 +163,36 @@ void MemDescType::print(AsmPrinter &printer) const {
   for (int64_t dim : getShape())
     printer << dim << "x";
   printer << getElementType() << ", " << getEncoding() << ">";
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor-core layouts
+//===----------------------------------------------------------------------===//
+
+LogicalResult
+NVMMASharedEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                unsigned swizzle, ArrayRef<unsigned> order) {
+  if (swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "swizzle must be 32, 64 or 128 bytes, got "
+                       << swizzle;
+  if (order.size() != 2 || order[0] > 1 || order[1] != 1 - order[0])
+    return emitError() << "order must be [1, 0] or [0, 1]";
+  return success();
+}
+
+LogicalResult
+MmaEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        unsigned versionMajor, ArrayRef<unsigned> warpsPerCTA,
+                        ArrayRef<unsigned> instrShape) {
+  if (versionMajor != 2 && versionMajor != 3)
+    return emitError() << "mma versionMajor must be 2 or 3, got "
+                       << versionMajor;
+  if (warpsPerCTA.size() != 2)
+    return emitError() << "mma warpsPerCTA must have two entries";
+  for (unsigned w : warpsPerCTA)
+    if (w == 0 || !llvm::isPowerOf2_32(w))
+      return emitError() << "mma warpsPerCTA must be powers of two, got " << w;
+  if (versionMajor == 3 && (warpsPerCTA[0] % 4 != 0 || warpsPerCTA[1] != 1))
+    return emitError() << "mma version 3 needs warpsPerCTA = [4k, 1]";
+  return success();
 }

@@ -92,3 +92,37 @@ LogicalResult LocalStoreOp::verify() {
   return verifySameTile(*this, cast<RankedTensorType>(getSrc().getType()),
                         getDst().getType());
 }
+
+LogicalResult WarpGroupDotOp::verify() {
+  MemDescType aType = getA().getType(), bType = getB().getType();
+  auto accType = cast<RankedTensorType>(getAcc().getType());
+  if (aType.getShape().size() != 2 || bType.getShape().size() != 2 ||
+      accType.getRank() != 2)
+    return emitOpError("operands must be 2-D");
+  int64_t m = aType.getShape()[0], k = aType.getShape()[1];
+  int64_t n = bType.getShape()[1];
+  if (bType.getShape()[0] != k || accType.getDimSize(0) != m ||
+      accType.getDimSize(1) != n)
+    return emitOpError("shapes do not form [M, K] x [K, N] -> [M, N]: ")
+           << aType << ", " << bType << ", " << accType;
+  Type element = aType.getElementType();
+  if (element != bType.getElementType() ||
+      !(element.isF16() || element.isBF16()))
+    return emitOpError("operands must both be f16 or both bf16");
+  if (!accType.getElementType().isF32())
+    return emitOpError("accumulator must be f32");
+  if (!isa<NVMMASharedEncodingAttr>(aType.getEncoding()) ||
+      !isa<NVMMASharedEncodingAttr>(bType.getEncoding()))
+    return emitOpError("operands must have #tilegpu.nvmma_shared layouts");
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(accType.getEncoding());
+  if (!mma || mma.getVersionMajor() != 3)
+    return emitOpError("accumulator must have an #tilegpu.mma layout of "
+                       "version 3");
+  int64_t rowsPerRep = 16 * mma.getWarpsPerCTA()[0];
+  if (m % rowsPerRep != 0 || k % 16 != 0 || n % 8 != 0 || n > 256)
+    return emitOpError("shape ")
+           << m << "x" << n << "x" << k
+           << " does not fit wgmma: M a multiple of " << rowsPerRep
+           << ", N a multiple of 8 up to 256, K of 16";
+  return success();
+}

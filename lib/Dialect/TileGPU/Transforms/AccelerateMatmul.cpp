@@ -2,7 +2,9 @@
 //
 // Moves dots that tensor cores can compute onto mma.sync layouts: the
 // accumulator gets an #mma layout, the operands #dot_op layouts, and
-// conversions connect them to the surrounding blocked layouts.
+// conversions connect them to the surrounding blocked layouts. On sm_90a,
+// dots whose tile fits become warp-group dots (wgmma) reading both
+// operands from swizzled shared memory.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +40,73 @@ std::pair<unsigned, unsigned> chooseWarps(int64_t m, int64_t n,
   return {wm, wn};
 }
 
+/// The contiguous dimension of a block's registers (its layout's fastest
+/// dimension), or `fallback` for layouts without one.
+unsigned getContiguousDim(RankedTensorType type, unsigned fallback) {
+  if (auto layout = getDistributedLayout(type))
+    if (type.getRank() == 2 && layout->blockDims.size() == 2)
+      for (unsigned d : layout->root.getOrder())
+        if (auto it = llvm::find(layout->blockDims, d);
+            it != layout->blockDims.end())
+          return it - layout->blockDims.begin();
+  return fallback;
+}
+
+/// A `#tilegpu.nvmma_shared` layout for staging `type` (16-bit elements)
+/// contiguous along `contigDim`, or null if no swizzle width fits.
+Attribute getStagingLayout(RankedTensorType type, unsigned contigDim) {
+  int64_t rows = type.getDimSize(1 - contigDim);
+  int64_t bytes = type.getDimSize(contigDim) * 2;
+  if (rows % 8 != 0)
+    return {};
+  for (unsigned swizzle : {128u, 64u, 32u})
+    if (bytes % swizzle == 0)
+      return NVMMASharedEncodingAttr::get(
+          type.getContext(), swizzle,
+          contigDim == 1 ? ArrayRef<unsigned>{1, 0} : ArrayRef<unsigned>{0, 1});
+  return {};
+}
+
+/// Rewrites `dot` onto wgmma if its tile fits; returns whether it did.
+bool rewriteToWarpGroupDot(tile::DotOp dot, unsigned numWarps) {
+  RankedTensorType aType = dot.getA().getType();
+  RankedTensorType bType = dot.getB().getType();
+  RankedTensorType cType = dot.getType();
+  Type element = aType.getElementType();
+  if (!(element.isF16() || element.isBF16()) || numWarps % 4 != 0 ||
+      !cType.getElementType().isF32())
+    return false;
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  int64_t k = aType.getDimSize(1);
+  if (m % (16 * numWarps) != 0 || n % 8 != 0 || n > 256 || k % 16 != 0)
+    return false;
+  Attribute aShared = getStagingLayout(aType, getContiguousDim(aType, 1));
+  Attribute bShared = getStagingLayout(bType, getContiguousDim(bType, 1));
+  if (!aShared || !bShared)
+    return false;
+  MLIRContext *context = dot.getContext();
+  auto mma =
+      MmaEncodingAttr::get(context, 3, {numWarps, 1}, {64, (unsigned)n, 16});
+  OpBuilder builder(dot);
+  Location loc = dot.getLoc();
+  auto stage = [&](Value value, Attribute layout) -> Value {
+    auto type = cast<RankedTensorType>(value.getType());
+    auto memdesc = MemDescType::get(context, type.getShape(),
+                                    type.getElementType(), layout);
+    return LocalAllocOp::create(builder, loc, memdesc, value, IntegerAttr());
+  };
+  Value a = stage(dot.getA(), aShared);
+  Value b = stage(dot.getB(), bShared);
+  Value c = ConvertLayoutOp::create(builder, loc, withLayout(cType, mma),
+                                    dot.getAcc());
+  auto wgmma =
+      WarpGroupDotOp::create(builder, loc, withLayout(cType, mma), a, b, c);
+  Value result = ConvertLayoutOp::create(builder, loc, cType, wgmma);
+  dot.replaceAllUsesWith(result);
+  dot.erase();
+  return true;
+}
+
 struct AccelerateMatmulPass
     : mlir::tilegpu::impl::TileGPUAccelerateMatmulBase<AccelerateMatmulPass> {
   using TileGPUAccelerateMatmulBase::TileGPUAccelerateMatmulBase;
@@ -49,6 +118,11 @@ struct AccelerateMatmulPass
     unsigned numWarps = getNumWarps(module);
     MLIRContext *context = &getContext();
     module.walk([&](tile::DotOp dot) {
+      if (isa_and_nonnull<MmaEncodingAttr>(dot.getType().getEncoding()))
+        return;
+      if (wgmma && computeCapability >= 90 &&
+          rewriteToWarpGroupDot(dot, numWarps))
+        return;
       RankedTensorType aType = dot.getA().getType();
       RankedTensorType bType = dot.getB().getType();
       RankedTensorType cType = dot.getType();

@@ -78,14 +78,21 @@ struct AllocateSharedMemoryPass
         for (int64_t dim : type.getShape())
           size *= dim;
         size = alignTo(size * getSharedElementBytes(type.getElementType()));
+        // Swizzled tiles start on the boundary their swizzle repeats at.
+        int64_t alignment = isa<NVMMASharedEncodingAttr>(type.getEncoding())
+                                ? kNVMMASharedAlignment
+                                : kAlignment;
+        auto alignUp = [&](int64_t value) {
+          return (value + alignment - 1) / alignment * alignment;
+        };
         llvm::sort(live, [](const Interval &a, const Interval &b) {
           return a.offset < b.offset;
         });
-        int64_t offset = scratch;
+        int64_t offset = alignUp(scratch);
         for (const Interval &interval : live) {
           if (offset + size <= interval.offset)
             break;
-          offset = std::max(offset, interval.offset + interval.size);
+          offset = alignUp(std::max(offset, interval.offset + interval.size));
         }
         alloc.setOffsetAttr(builder.getI64IntegerAttr(offset));
         live.push_back({offset, size, getLastUserInBlock(alloc, block)});

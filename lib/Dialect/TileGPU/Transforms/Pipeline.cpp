@@ -26,12 +26,14 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// Whether `value` (transitively through conversions) feeds a dot.
+/// Whether `value` (transitively through conversions and shared-memory
+/// staging) feeds a dot.
 bool feedsDot(Value value) {
   for (Operation *user : value.getUsers()) {
-    if (isa<tile::DotOp>(user))
+    if (isa<tile::DotOp, WarpGroupDotOp>(user))
       return true;
-    if (isa<ConvertLayoutOp>(user) && feedsDot(user->getResult(0)))
+    if (isa<ConvertLayoutOp, LocalAllocOp>(user) &&
+        feedsDot(user->getResult(0)))
       return true;
   }
   return false;

@@ -99,6 +99,37 @@ struct DotOperandLayout {
 };
 std::optional<DotOperandLayout> getDotOperandLayout(RankedTensorType type);
 
+/// Where a tile of an `#tilegpu.nvmma_shared` layout keeps each element:
+/// the contiguous dimension is cut into columns of `swizzle` bytes stored
+/// one after the other (`rows * swizzle` bytes each); within a column, row
+/// `r` starts at `r * swizzle` and its 16-byte chunks are XOR-swizzled by
+/// the byte offset's bits 7.. (as wgmma reads them).
+struct NVMMASharedLayout {
+  unsigned swizzle, elementBytes;
+  /// The contiguous dimension (order[0]) and the extents of both.
+  unsigned contigDim;
+  int64_t rows, contigExtent;
+  int64_t getElementsPerRow() const { return swizzle / elementBytes; }
+  /// Bytes between columns (consecutive swizzle-wide slices).
+  int64_t getColumnStride() const { return rows * swizzle; }
+  /// The byte offset, before swizzling, of the element at `row` along the
+  /// other dimension and `col` along the contiguous one.
+  int64_t getOffset(int64_t row, int64_t col) const {
+    int64_t perRow = getElementsPerRow();
+    return (col / perRow) * getColumnStride() + row * swizzle +
+           (col % perRow) * elementBytes;
+  }
+  /// `offset` with its 16-byte chunk XORed by its 128-byte row.
+  int64_t applySwizzle(int64_t offset) const {
+    return offset ^ (((offset >> 7) & (swizzle / 16 - 1)) << 4);
+  }
+  int64_t getSizeInBytes() const { return rows * contigExtent * elementBytes; }
+};
+std::optional<NVMMASharedLayout> getNVMMASharedLayout(MemDescType type);
+
+/// Byte alignment of the shared-memory buffers holding swizzled tiles.
+constexpr int64_t kNVMMASharedAlignment = 1024;
+
 /// The number of warps a layout is for.
 unsigned getLayoutNumWarps(Attribute layout);
 

@@ -89,11 +89,38 @@ def TileGPU_SharedEncodingAttr : TileGPU_Attr<"SharedEncoding", "shared"> {
       "`<` `{` `vec` `=` $vec `,` `perPhase` `=` $perPhase `,` `maxPhase` `=` $maxPhase `,` `order` `=` `[` $order `]` `}` `>`";
 }
 
+def TileGPU_NVMMASharedEncodingAttr
+    : TileGPU_Attr<"NVMMASharedEncoding", "nvmma_shared"> {
+  let summary = "A tile in shared memory as the wgmma instructions read it";
+  let description = [{
+    The dimension `order[0]` is contiguous; it is cut into columns of
+    `swizzle` bytes (32, 64 or 128), stored one after the other, each
+    `rows x swizzle` bytes (the other dimension gives the rows). Within a
+    column, the 16-byte chunk `c` of row `r` is stored at chunk
+    `c ^ ((r * swizzle / 128) mod (swizzle / 16))`: the byte offset's bits
+    4.. are XORed with its bits 7.. (the hardware's swizzle of the same
+    width). Buffers start on 1024-byte boundaries.
+
+    Example:
+    ```mlir
+    #shared = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+    ```
+  }];
+  let parameters = (ins "unsigned":$swizzle, ArrayRefParameter<"unsigned">:$order);
+  let assemblyFormat =
+      "`<` `{` `swizzle` `=` $swizzle `,` `order` `=` `[` $order `]` `}` `>`";
+  let genVerifyDecl = 1;
+}
+
 def TileGPU_MmaEncodingAttr : TileGPU_Attr<"MmaEncoding", "mma"> {
   let summary = "Accumulator layout of tensor-core instructions";
   let description = [{
     `versionMajor` 2 is `mma.sync` (sm_80+), 3 is `wgmma` (sm_90a);
     `warpsPerCTA` tiles the block with `instrShape` (M, N[, K]) instructions.
+    Version 3 puts all warps along M (`warpsPerCTA = [numWarps, 1]`, a
+    multiple of 4): warp group `g` owns rows `64 g .. 64 g + 63` of every
+    `16 * numWarps` rows and all columns; each warp's registers are those
+    of version 2 with one warp along N.
 
     Example:
     ```mlir
@@ -105,6 +132,7 @@ def TileGPU_MmaEncodingAttr : TileGPU_Attr<"MmaEncoding", "mma"> {
                     ArrayRefParameter<"unsigned">:$instrShape);
   let assemblyFormat =
       "`<` `{` `versionMajor` `=` $versionMajor `,` `warpsPerCTA` `=` `[` $warpsPerCTA `]` `,` `instrShape` `=` `[` $instrShape `]` `}` `>`";
+  let genVerifyDecl = 1;
 }
 
 def TileGPU_DotOperandEncodingAttr

@@ -71,6 +71,19 @@ def TileGPUAccelerateMatmul
     layouts; conversions are inserted around it. f32 dots with
     `inputPrecision = ieee` stay on the FMA path.
 
+    With `wgmma=true` (sm_90a), an f16/bf16 dot whose tile fits the warp
+    group instructions (all warps along M, a multiple of 4 of them, M a
+    multiple of 16 per warp, N a multiple of 8 up to 256, K of 16) instead
+    stages both operands in shared memory (`tilegpu.local_alloc` with an
+    `#tilegpu.nvmma_shared` layout whose contiguous dimension is the one
+    the operand's registers are contiguous in) and becomes a
+    `tilegpu.warpgroup_dot` with a version-3 `#tilegpu.mma` accumulator:
+    ```mlir
+    %as = tilegpu.local_alloc %a : (tensor<128x64xf16, #blocked>) -> !tilegpu.memdesc<128x64xf16, #shared>
+    %bs = tilegpu.local_alloc %b : (tensor<64x128xf16, #blocked1>) -> !tilegpu.memdesc<64x128xf16, #shared>
+    %d2 = tilegpu.warpgroup_dot %as, %bs, %c2 : ... -> tensor<128x128xf32, #mma>
+    ```
+
     Before:
     ```mlir
     %d = tile.dot %a, %b, %c : tensor<128x32xf16, #blocked> * tensor<32x128xf16, #blocked1> -> tensor<128x128xf32, #blocked2>
@@ -86,7 +99,9 @@ def TileGPUAccelerateMatmul
   }];
   let options = [
     Option<"computeCapability", "compute-capability", "unsigned", "90",
-           "Target compute capability (80, 90); below 80 nothing changes">
+           "Target compute capability (80, 90); below 80 nothing changes">,
+    Option<"wgmma", "wgmma", "bool", "false",
+           "Use Hopper's wgmma (sm_90a) where the tile fits">
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }

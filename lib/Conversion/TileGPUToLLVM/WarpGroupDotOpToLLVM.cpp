@@ -1,0 +1,298 @@
+//===- WarpGroupDotOpToLLVM.cpp - wgmma and its swizzled operands ---------===//
+//
+// Hopper's warp-group MMA (sm_90a): `tilegpu.local_alloc` of a block into an
+// `#tilegpu.nvmma_shared` tile (16-byte vector stores at swizzled offsets,
+// then a proxy fence so the tensor cores see the writes), and
+// `tilegpu.warpgroup_dot` (one `wgmma.mma_async` m64nNk16 per 64 rows of a
+// warp group and k-step, reading both operands through shared-memory
+// matrix descriptors, then a wait for all of them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+/// Unit attributes marking a staging alloc whose neighbour (the previous
+/// or next op, also a staging alloc) provides the barrier instead.
+constexpr llvm::StringLiteral kNoLeadingBarrier = "tilegpu.no_leading_barrier";
+constexpr llvm::StringLiteral kNoTrailingBarrier =
+    "tilegpu.no_trailing_barrier";
+
+bool isSwizzledStaging(Operation *op) {
+  auto alloc = dyn_cast_or_null<LocalAllocOp>(op);
+  return alloc && alloc.getSrc() &&
+         isa<NVMMASharedEncodingAttr>(alloc.getType().getEncoding());
+}
+
+/// Byte offset (i32) of tile element (row, col) of `layout`, swizzled.
+Value emitSwizzledOffset(OpBuilder &builder, Location loc,
+                         const NVMMASharedLayout &layout, Value row,
+                         Value col) {
+  auto c = [&](int64_t v) { return createI32(builder, loc, v); };
+  int64_t perRow = layout.getElementsPerRow();
+  unsigned perRowLog = llvm::Log2_64(perRow);
+  Value column = LLVM::LShrOp::create(builder, loc, col, c(perRowLog));
+  Value inRow = LLVM::AndOp::create(builder, loc, col, c(perRow - 1));
+  Value offset = LLVM::AddOp::create(
+      builder, loc,
+      LLVM::MulOp::create(builder, loc, column, c(layout.getColumnStride())),
+      LLVM::AddOp::create(
+          builder, loc,
+          LLVM::MulOp::create(builder, loc, row, c(layout.swizzle)),
+          LLVM::MulOp::create(builder, loc, inRow, c(layout.elementBytes))));
+  Value phase = LLVM::ShlOp::create(
+      builder, loc, shiftAnd(builder, loc, offset, 7, layout.swizzle / 16 - 1),
+      c(4));
+  return LLVM::XOrOp::create(builder, loc, offset, phase);
+}
+
+/// Stores a block into a swizzled tile: runs of registers contiguous along
+/// the tile's contiguous dimension become one vector store of up to 16
+/// bytes (a run never crosses a 16-byte chunk, which the swizzle keeps
+/// whole).
+LogicalResult storeSwizzled(OpBuilder &builder, Location loc,
+                            RankedTensorType type, Value packed, Value base,
+                            const NVMMASharedLayout &layout) {
+  auto distributed = getDistributedLayout(type);
+  if (!distributed || type.getRank() != 2)
+    return failure();
+  SmallVector<Value> registers = unpackRegisters(builder, loc, packed);
+  auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
+  // Registers are numbered along the root's fastest dimension first.
+  unsigned width = 1;
+  unsigned fastest = distributed->root.getOrder()[0];
+  if (fastest < distributed->blockDims.size() &&
+      distributed->blockDims[layout.contigDim] == fastest) {
+    unsigned run = distributed->root.getSizePerThread()[fastest];
+    width = std::min<unsigned>(run, 16 / layout.elementBytes);
+    if (distributed->elemsPerThread[fastest] % width != 0)
+      width = 1;
+  }
+  Type element = registers.front().getType();
+  for (size_t reg = 0; reg < registers.size(); reg += width) {
+    Value row = indices[reg][1 - layout.contigDim];
+    Value col = indices[reg][layout.contigDim];
+    Value offset = emitSwizzledOffset(builder, loc, layout, row, col);
+    Value ptr = gep(builder, loc, builder.getI8Type(), base, offset);
+    if (width == 1) {
+      storeShared(builder, loc, ptr, registers[reg]);
+      continue;
+    }
+    auto vectorType = VectorType::get({(int64_t)width}, element);
+    Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
+    for (unsigned i = 0; i < width; ++i)
+      vector = LLVM::InsertElementOp::create(
+          builder, loc, vector, registers[reg + i], createI32(builder, loc, i));
+    LLVM::StoreOp::create(builder, loc, vector, ptr,
+                          /*alignment=*/width * layout.elementBytes);
+  }
+  return success();
+}
+
+/// Makes this thread's shared-memory writes visible to the tensor cores'
+/// (async proxy) reads.
+void createProxyFence(OpBuilder &builder, Location loc) {
+  createInlineAsm(builder, loc, Type(), ValueRange(),
+                  "fence.proxy.async.shared::cta;", "");
+}
+
+struct SwizzledLocalAllocOpConversion
+    : OpConversionPattern<tilegpu::LocalAllocOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto layout = getNVMMASharedLayout(op.getType());
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "not an nvmma_shared tile");
+    Location loc = op.getLoc();
+    Value base = getScratchBase(rewriter, loc, op);
+    if (auto attr = op.getOffsetAttr(); attr && attr.getInt() != 0)
+      base = gep(rewriter, loc, rewriter.getI8Type(), base,
+                 createI32(rewriter, loc, attr.getInt()));
+    if (Value src = adaptor.getSrc()) {
+      // Readers of the old contents (earlier wgmmas) first.
+      if (!op->hasAttr(kNoLeadingBarrier))
+        createBarrier(rewriter, loc);
+      if (failed(storeSwizzled(rewriter, loc,
+                               cast<RankedTensorType>(op.getSrc().getType()),
+                               src, base, *layout)))
+        return rewriter.notifyMatchFailure(op, "source is not distributed");
+      createProxyFence(rewriter, loc);
+      if (!op->hasAttr(kNoTrailingBarrier))
+        createBarrier(rewriter, loc);
+    }
+    rewriter.replaceOp(op, base);
+    return success();
+  }
+};
+
+/// The 64-bit shared-memory matrix descriptor of a tile at `address` (i64):
+/// start address, leading and stride byte offsets, swizzle mode.
+Value createDescriptor(OpBuilder &builder, Location loc, Value address,
+                       int64_t leadingBytes, int64_t strideBytes,
+                       unsigned swizzle) {
+  uint64_t mode = swizzle == 128 ? 1 : swizzle == 64 ? 2 : 3;
+  uint64_t fields = ((uint64_t)(leadingBytes >> 4) & 0x3FFF) << 16 |
+                    ((uint64_t)(strideBytes >> 4) & 0x3FFF) << 32 | mode << 62;
+  Value start = LLVM::LShrOp::create(
+      builder, loc,
+      LLVM::AndOp::create(builder, loc, address,
+                          createI64(builder, loc, 0x3FFFF)),
+      createI64(builder, loc, 4));
+  return LLVM::OrOp::create(builder, loc, start,
+                            createI64(builder, loc, (int64_t)fields));
+}
+
+/// Byte offset (unswizzled) of tile element (i0, i1) of a [dim0, dim1] tile.
+int64_t tileOffset(const NVMMASharedLayout &layout, int64_t i0, int64_t i1) {
+  return layout.contigDim == 1 ? layout.getOffset(i0, i1)
+                               : layout.getOffset(i1, i0);
+}
+
+/// Descriptor strides of an operand: a K-major tile (contiguous along K)
+/// ignores the leading offset; an MN-major one steps between its
+/// swizzle-wide columns with it. Both step between groups of 8 rows with
+/// the stride offset.
+std::pair<int64_t, int64_t>
+getDescriptorStrides(const NVMMASharedLayout &layout, bool kMajor) {
+  int64_t stride = 8 * layout.swizzle;
+  int64_t leading = kMajor ? 16 : layout.getColumnStride();
+  return {leading, stride};
+}
+
+struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::WarpGroupDotOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto aLayout = getNVMMASharedLayout(op.getA().getType());
+    auto bLayout = getNVMMASharedLayout(op.getB().getType());
+    auto cLayout = getMmaLayout(op.getType());
+    if (!aLayout || !bLayout || !cLayout || cLayout->mma.getVersionMajor() != 3)
+      return rewriter.notifyMatchFailure(op, "expected wgmma layouts");
+    RankedTensorType cType = op.getType();
+    int64_t n = cType.getDimSize(1);
+    int64_t k = op.getA().getType().getShape()[1];
+    Type element = op.getA().getType().getElementType();
+    std::string inType = element.isBF16() ? "bf16" : "f16";
+    // A is K-major when contiguous along K (dim 1), B when along dim 0.
+    bool aKMajor = aLayout->contigDim == 1, bKMajor = bLayout->contigDim == 0;
+
+    Type i64 = rewriter.getI64Type();
+    auto addressOf = [&](Value ptr) -> Value {
+      return LLVM::PtrToIntOp::create(rewriter, loc, i64, ptr);
+    };
+    auto [aLeading, aStride] = getDescriptorStrides(*aLayout, aKMajor);
+    auto [bLeading, bStride] = getDescriptorStrides(*bLayout, bKMajor);
+    Value aDesc = createDescriptor(rewriter, loc, addressOf(adaptor.getA()),
+                                   aLeading, aStride, aLayout->swizzle);
+    Value bDesc = createDescriptor(rewriter, loc, addressOf(adaptor.getB()),
+                                   bLeading, bStride, bLayout->swizzle);
+    // This warp group's first row: 64 rows per group.
+    ThreadIds ids = getThreadIds(rewriter, loc);
+    Value group =
+        LLVM::ZExtOp::create(rewriter, loc, i64,
+                             LLVM::LShrOp::create(rewriter, loc, ids.warp,
+                                                  createI32(rewriter, loc, 2)));
+    int64_t groupBytes =
+        tileOffset(*aLayout, 64, 0) - tileOffset(*aLayout, 0, 0);
+    aDesc = LLVM::AddOp::create(
+        rewriter, loc, aDesc,
+        LLVM::MulOp::create(rewriter, loc, group,
+                            createI64(rewriter, loc, groupBytes >> 4)));
+    auto advance = [&](Value desc, int64_t bytes) -> Value {
+      if (bytes == 0)
+        return desc;
+      return LLVM::AddOp::create(rewriter, loc, desc,
+                                 createI64(rewriter, loc, bytes >> 4));
+    };
+
+    SmallVector<Value> acc = unpackRegisters(rewriter, loc, adaptor.getAcc());
+    int64_t perInstr = n / 2; // f32 accumulators per thread per m64nN.
+    Type f32 = rewriter.getF32Type();
+    Type resultType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(perInstr, f32));
+    std::string text =
+        "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(perInstr + 2) +
+        ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
+        "k16.f32." + inType + "." + inType + " {";
+    for (int64_t i = 0; i < perInstr; ++i)
+      text += (i ? ", $" : "$") + std::to_string(i);
+    text += "}, $" + std::to_string(perInstr) + ", $" +
+            std::to_string(perInstr + 1) + ", p, 1, 1, " +
+            (aKMajor ? "0" : "1") + ", " + (bKMajor ? "0" : "1") + ";\n}";
+    std::string constraints;
+    for (int64_t i = 0; i < perInstr; ++i)
+      constraints += "=f,";
+    constraints += "l,l,r";
+    for (int64_t i = 0; i < perInstr; ++i)
+      constraints += "," + std::to_string(i);
+
+    createInlineAsm(rewriter, loc, Type(), ValueRange(),
+                    "wgmma.fence.sync.aligned;", "");
+    Value one = createI32(rewriter, loc, 1);
+    int64_t rowsPerRep = 16 * cLayout->wm;
+    for (int64_t m = 0; m < cLayout->repM; ++m) {
+      int64_t base = m * perInstr;
+      for (int64_t kk = 0; kk < k; kk += 16) {
+        Value a = advance(aDesc, tileOffset(*aLayout, m * rowsPerRep, kk));
+        Value b = advance(bDesc, tileOffset(*bLayout, kk, 0));
+        SmallVector<Value> operands{a, b, one};
+        operands.append(acc.begin() + base, acc.begin() + base + perInstr);
+        auto mma = createInlineAsm(rewriter, loc, resultType, operands, text,
+                                   constraints);
+        for (int64_t i = 0; i < perInstr; ++i)
+          acc[base + i] =
+              LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(0), i);
+      }
+    }
+    createInlineAsm(rewriter, loc, Type(), ValueRange(),
+                    "wgmma.commit_group.sync.aligned;", "");
+    // The wait passes the accumulators through so that nothing reads them
+    // before the instructions complete.
+    std::string waitConstraints;
+    for (size_t i = 0; i < acc.size(); ++i)
+      waitConstraints += "=f,";
+    for (size_t i = 0; i < acc.size(); ++i)
+      waitConstraints += (i ? "," : "") + std::to_string(i);
+    Type waitType = LLVM::LLVMStructType::getLiteral(
+        rewriter.getContext(), SmallVector<Type>(acc.size(), f32));
+    auto wait =
+        createInlineAsm(rewriter, loc, waitType, acc,
+                        "wgmma.wait_group.sync.aligned 0;", waitConstraints);
+    for (size_t i = 0; i < acc.size(); ++i)
+      acc[i] =
+          LLVM::ExtractValueOp::create(rewriter, loc, wait.getResult(0), i);
+    rewriter.replaceOp(op,
+                       packRegisters(rewriter, loc, acc,
+                                     getTypeConverter()->convertType(cType)));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::markStagingBarriers(Operation *root) {
+  root->walk([](Block *block) {
+    for (Operation &op : *block) {
+      if (!isSwizzledStaging(&op))
+        continue;
+      if (isSwizzledStaging(op.getPrevNode()))
+        op.setAttr(kNoLeadingBarrier, UnitAttr::get(op.getContext()));
+      if (isSwizzledStaging(op.getNextNode()))
+        op.setAttr(kNoTrailingBarrier, UnitAttr::get(op.getContext()));
+    }
+  });
+}
+
+void mlir::tilegpu::populateWarpGroupDotOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<SwizzledLocalAllocOpConversion, WarpGroupDotOpConversion>(
+      converter, patterns.getContext());
+}

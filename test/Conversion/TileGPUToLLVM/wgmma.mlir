@@ -1,0 +1,43 @@
+// RUN: tile-opt %s --tilegpu-allocate-shared-memory --convert-tilegpu-to-llvm -canonicalize | FileCheck %s --enable-var-scope
+// Warp-group MMA: two staging allocs share one barrier before and one after
+// (a proxy fence after each one's 16-byte swizzled stores), then one wgmma
+// per 64-row repetition and k-step of 16, a commit and a wait.
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sa = #tilegpu.nvmma_shared<{swizzle = 64, order = [1, 0]}>
+#sb = #tilegpu.nvmma_shared<{swizzle = 32, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK: llvm.mlir.global external @global_smem() {addr_space = 3 : i32, alignment = 1024 : i64}
+  // CHECK-LABEL: llvm.func @wgmma
+  // Descriptors: A swizzles by 64 bytes (mode 2 << 62), 8 rows apart by
+  // 512 bytes (32 << 32), leading offset unused (1 << 16); B by 32 bytes
+  // (mode 3), 8 rows of 32 bytes apart (16 << 32), its one column 1024
+  // bytes long (64 << 16).
+  // CHECK-DAG: llvm.mlir.constant(-9223371899415756800 : i64)
+  // CHECK-DAG: llvm.mlir.constant(-4611685949703716864 : i64)
+  func.func @wgmma(%x: f16, %z: f32) attributes {tile.kernel} {
+    %av = tile.splat %x : tensor<128x32xf16, #a>
+    %bv = tile.splat %x : tensor<32x16xf16, #b>
+    %c = tile.splat %z : tensor<128x16xf32, #mma>
+    // A (8 KiB) at 0, B 1024-aligned after it.
+    // CHECK: nvvm.barrier0
+    // CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+    // CHECK-NOT: nvvm.barrier0
+    // CHECK: "fence.proxy.async.shared::cta;"
+    // CHECK-NOT: nvvm.barrier0
+    // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xf16>, !llvm.ptr<3>
+    // CHECK: "fence.proxy.async.shared::cta;"
+    // CHECK-NEXT: nvvm.barrier0
+    %sa = tilegpu.local_alloc %av : (tensor<128x32xf16, #a>) -> !tilegpu.memdesc<128x32xf16, #sa>
+    %sb = tilegpu.local_alloc %bv : (tensor<32x16xf16, #b>) -> !tilegpu.memdesc<32x16xf16, #sb>
+    // CHECK: "wgmma.fence.sync.aligned;"
+    // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7}, $8, $9, p, 1, 1, 0, 1;
+    // CHECK: "wgmma.commit_group.sync.aligned;"
+    // CHECK: "wgmma.wait_group.sync.aligned 0;"
+    %d = tilegpu.warpgroup_dot %sa, %sb, %c : !tilegpu.memdesc<128x32xf16, #sa>, !tilegpu.memdesc<32x16xf16, #sb> -> tensor<128x16xf32, #mma>
+    tile.print "", %d : tensor<128x16xf32, #mma>
+    return
+  }
+}

@@ -1,0 +1,81 @@
+// RUN: tile-opt %s -split-input-file --tilegpu-accelerate-matmul="wgmma=true" | FileCheck %s --enable-var-scope
+// On sm_90a, f16/bf16 dots whose tile fits the warp-group instructions are
+// staged in swizzled shared memory and become tilegpu.warpgroup_dot; the
+// others stay on mma.sync.
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [8, 1], order = [1, 0]}>
+#bt = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 8], order = [0, 1]}>
+#c = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 4], order = [1, 0]}>
+module attributes {tilegpu.num_warps = 8 : i32} {
+  // All 8 warps along M; 128-byte rows of A (64 halves) and B (128 halves,
+  // two swizzle columns) swizzle by 128 bytes, contiguous as loaded.
+  // CHECK-DAG: #[[$MMA:.*]] = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 16]}>
+  // CHECK-DAG: #[[$ROW:.*]] = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+  // CHECK-DAG: #[[$ROW64:.*]] = #tilegpu.nvmma_shared<{swizzle = 64, order = [1, 0]}>
+  // CHECK-DAG: #[[$COL64:.*]] = #tilegpu.nvmma_shared<{swizzle = 64, order = [0, 1]}>
+  // CHECK-LABEL: func.func @f16
+  func.func @f16(%x: tensor<128x64xf16, #a>, %y: tensor<64x128xf16, #b>, %z: tensor<128x128xf32, #c>) -> tensor<128x128xf32, #c> {
+    // CHECK: %[[A:.*]] = tilegpu.local_alloc %{{.*}} : (tensor<128x64xf16, #{{.*}}>) -> !tilegpu.memdesc<128x64xf16, #[[$ROW]]>
+    // CHECK: %[[B:.*]] = tilegpu.local_alloc %{{.*}} : (tensor<64x128xf16, #{{.*}}>) -> !tilegpu.memdesc<64x128xf16, #[[$ROW]]>
+    // CHECK: %[[C:.*]] = tilegpu.convert_layout %{{.*}} -> tensor<128x128xf32, #[[$MMA]]>
+    // CHECK: %[[D:.*]] = tilegpu.warpgroup_dot %[[A]], %[[B]], %[[C]] : {{.*}} -> tensor<128x128xf32, #[[$MMA]]>
+    // CHECK: tilegpu.convert_layout %[[D]] : tensor<128x128xf32, #[[$MMA]]> -> tensor<128x128xf32, #{{.*}}>
+    // CHECK-NOT: tile.dot
+    %d = tile.dot %x, %y, %z : tensor<128x64xf16, #a> * tensor<64x128xf16, #b> -> tensor<128x128xf32, #c>
+    return %d : tensor<128x128xf32, #c>
+  }
+
+  // B contiguous along K (as trans(bt) gives it) is staged K-major; 32
+  // halves of K are 64-byte rows.
+  // CHECK-LABEL: func.func @k_major_b
+  func.func @k_major_b(%y: tensor<32x64xbf16, #bt>, %xb: tensor<128x32xbf16, #a>, %z: tensor<128x64xf32, #c>) -> tensor<128x64xf32, #c> {
+    // CHECK: tilegpu.local_alloc {{.*}} -> !tilegpu.memdesc<128x32xbf16, #[[$ROW64]]>
+    // CHECK: tilegpu.local_alloc {{.*}} -> !tilegpu.memdesc<32x64xbf16, #[[$COL64]]>
+    // CHECK: tilegpu.warpgroup_dot
+    %d = tile.dot %xb, %y, %z : tensor<128x32xbf16, #a> * tensor<32x64xbf16, #bt> -> tensor<128x64xf32, #c>
+    return %d : tensor<128x64xf32, #c>
+  }
+
+  // 64 rows cannot give each of 8 warps 16 rows: mma.sync.
+  // CHECK-LABEL: func.func @too_few_rows
+  func.func @too_few_rows(%x: tensor<64x64xf16, #a>, %z: tensor<64x64xf32, #c>) -> tensor<64x64xf32, #c> {
+    // CHECK-NOT: warpgroup_dot
+    // CHECK: tile.dot {{.*}} -> tensor<64x64xf32, #mma{{.*}}>
+    %d = tile.dot %x, %x, %z : tensor<64x64xf16, #a> * tensor<64x64xf16, #a> -> tensor<64x64xf32, #c>
+    return %d : tensor<64x64xf32, #c>
+  }
+
+  // N over 256 does not fit one instruction: mma.sync.
+  // CHECK-LABEL: func.func @too_wide
+  func.func @too_wide(%x: tensor<128x16xf16, #a>, %y: tensor<16x512xf16, #b>, %z: tensor<128x512xf32, #c>) -> tensor<128x512xf32, #c> {
+    // CHECK-NOT: warpgroup_dot
+    // CHECK: tile.dot {{.*}} -> tensor<128x512xf32, #mma{{.*}}>
+    %d = tile.dot %x, %y, %z : tensor<128x16xf16, #a> * tensor<16x512xf16, #b> -> tensor<128x512xf32, #c>
+    return %d : tensor<128x512xf32, #c>
+  }
+
+  // tf32 stays on mma.sync.
+  // CHECK-LABEL: func.func @tf32
+  func.func @tf32(%x: tensor<128x32xf32, #c>, %y: tensor<32x128xf32, #c>, %z: tensor<128x128xf32, #c>) -> tensor<128x128xf32, #c> {
+    // CHECK-NOT: warpgroup_dot
+    // CHECK: tile.dot {{.*}} -> tensor<128x128xf32, #mma{{.*}}>
+    %d = tile.dot %x, %y, %z : tensor<128x32xf32, #c> * tensor<32x128xf32, #c> -> tensor<128x128xf32, #c>
+    return %d : tensor<128x128xf32, #c>
+  }
+}
+
+// -----
+
+// Without wgmma=true (sm_80, sm_90) nothing changes: see accelerate-matmul.mlir.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // 4 warps, one warp group, 128 rows: two 64-row repetitions.
+  // CHECK: #mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+  // CHECK-LABEL: func.func @one_group
+  func.func @one_group(%x: tensor<128x64xf16, #a>, %y: tensor<64x64xf16, #a>, %z: tensor<128x64xf32, #a>) -> tensor<128x64xf32, #a> {
+    // CHECK: tilegpu.warpgroup_dot {{.*}} -> tensor<128x64xf32, #mma>
+    %d = tile.dot %x, %y, %z : tensor<128x64xf16, #a> * tensor<64x64xf16, #a> -> tensor<128x64xf32, #a>
+    return %d : tensor<128x64xf32, #a>
+  }
+}
