@@ -41,9 +41,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = {}
 
 
-def kern(variant, src, kernel=None, nw=None, **defs):
-    """nw: override num_warps (tilec --num-warps)."""
-    KERNELS[variant] = (src, kernel or variant, defs, nw)
+def kern(variant, src, kernel=None, nw=None, ns=None, **defs):
+    """nw / ns: override num_warps / num_stages (tilec --num-warps/--num-stages)."""
+    KERNELS[variant] = (src, kernel or variant, defs, nw, ns)
     return variant
 
 
@@ -92,6 +92,12 @@ kern("dot_tn_f16", G + "dot.tile")
 kern("dot_tn_f16_128x32", G + "dot.tile", "dot_tn_f16", BM=128, BN=32, BK=32)
 kern("mm_f16_128_w8", G + "dot.tile", "mm_f16", nw=8, BM=128, BN=128, BK=64)
 kern("mm_bf16_128x64", G + "dot.tile", "mm_bf16", BM=128, BN=64, BK=32)
+# cp.async rings (sm_90a): (BM, BN, BK, warps, stages)
+ASYNC_TILES = ((128, 128, 64, 8, 3), (64, 64, 32, 4, 2), (128, 256, 64, 8, 4),
+               (64, 128, 16, 4, 5))
+for _m, _n, _k, _w, _s in ASYNC_TILES:
+    kern("mm_f16_async_%dx%dx%d_w%d_s%d" % (_m, _n, _k, _w, _s), G + "dot.tile",
+         "mm_f16_async", nw=_w, ns=_s, BM=_m, BN=_n, BK=_k)
 kern("mm_tf32_w2", G + "dot.tile", "mm_tf32", nw=2)
 for _k in ("red_axis1", "red_axis0", "red_all", "red_i32", "red_1d", "red_ties"):
     kern(_k, G + "reduce.tile")
@@ -797,6 +803,16 @@ def t_dot_wgmma(t):
         t.k(var)((1,), c=c, at=t.inp(at), b=t.inp(b), M=M, N=N, K=K)
         t.close("%s: trans(at) @ b, M,N,K=%d,%d,%d" % (var, M, N, K), c,
                 at64.T @ b64, DOT_TOL["f16"])
+    for bm, bn, bk, nw, ns in ASYNC_TILES:
+        # N and K multiples of 8 (the kernel's promise), not of the tiles.
+        for M, N, K in ((300, 264, 328), (64, 8, 8), (129, 136, 24)):
+            a, b, a64, b64 = dot_inputs(t, "f16", (M, K), (K, N))
+            c = t.out((M, N), np.float32)
+            var = "mm_f16_async_%dx%dx%d_w%d_s%d" % (bm, bn, bk, nw, ns)
+            t.k(var)((cdiv(M, bm), cdiv(N, bn)), c=c, a=t.inp(a), b=t.inp(b),
+                     M=M, N=N, K=K)
+            t.close("%s M,N,K=%d,%d,%d" % (var, M, N, K), c, a64 @ b64,
+                    DOT_TOL["f16"])
     for var, dt, bm, bn in (("mm_f16_128_w8", "f16", 128, 128),
                             ("mm_bf16_128x64", "bf16", 128, 64)):
         M, N, K = 300, 270, 333
@@ -1754,9 +1770,10 @@ def main():
     ap.add_argument("--results", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.list_kernels:
-        for v, (src, kn, defs, nw) in KERNELS.items():
+        for v, (src, kn, defs, nw, ns) in KERNELS.items():
             print("\t".join([v, src, kn] + ["%s=%s" % kv for kv in sorted(defs.items())]
-                            + (["--num-warps=%d" % nw] if nw else [])))
+                            + (["--num-warps=%d" % nw] if nw else [])
+                            + (["--num-stages=%d" % ns] if ns else [])))
         return 0
     if args.list_tests:
         for i, (g, n, _) in enumerate(TESTS):

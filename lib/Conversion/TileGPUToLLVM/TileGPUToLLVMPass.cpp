@@ -48,6 +48,9 @@ void annotateVectorWidths(ModuleOp module) {
     } else if (auto store = dyn_cast<tile::StoreOp>(op)) {
       ptr = store.getPtr();
       mask = store.getMask();
+    } else if (auto copy = dyn_cast<tilegpu::AsyncCopyGlobalToLocalOp>(op)) {
+      ptr = copy.getSrc();
+      mask = copy.getMask();
     } else {
       return;
     }
@@ -113,6 +116,7 @@ struct ConvertTileGPUToLLVMPass
     populateLocalMemoryOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
     populateWarpGroupDotOpToLLVMPatterns(converter, patterns);
+    populateAsyncCopyOpToLLVMPatterns(converter, patterns);
     populatePrintOpToLLVMPatterns(converter, patterns);
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);

@@ -125,6 +125,11 @@ FailureOr<Value> emitGlobalAtomicAdd(OpBuilder &builder, Location loc,
 void storeShared(OpBuilder &builder, Location loc, Value ptr, Value value);
 Value loadShared(OpBuilder &builder, Location loc, Type type, Value ptr);
 
+/// Byte offset (i32) of element (row, col) of a swizzled tile: `row` along
+/// the tile's other dimension, `col` along its contiguous one.
+Value emitSwizzledOffset(OpBuilder &builder, Location loc,
+                         const NVMMASharedLayout &layout, Value row, Value col);
+
 /// Row-major linear index of a block index with the given shape.
 Value linearizeIndex(OpBuilder &builder, Location loc, ArrayRef<Value> index,
                      ArrayRef<int64_t> shape);
@@ -149,6 +154,8 @@ void populateLdmatrixConversionPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populatePrintOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
+void populateAsyncCopyOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateWarpGroupDotOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 /// Marks runs of adjacent swizzled staging allocs so that one barrier

@@ -29,28 +29,6 @@ bool isSwizzledStaging(Operation *op) {
          isa<NVMMASharedEncodingAttr>(alloc.getType().getEncoding());
 }
 
-/// Byte offset (i32) of tile element (row, col) of `layout`, swizzled.
-Value emitSwizzledOffset(OpBuilder &builder, Location loc,
-                         const NVMMASharedLayout &layout, Value row,
-                         Value col) {
-  auto c = [&](int64_t v) { return createI32(builder, loc, v); };
-  int64_t perRow = layout.getElementsPerRow();
-  unsigned perRowLog = llvm::Log2_64(perRow);
-  Value column = LLVM::LShrOp::create(builder, loc, col, c(perRowLog));
-  Value inRow = LLVM::AndOp::create(builder, loc, col, c(perRow - 1));
-  Value offset = LLVM::AddOp::create(
-      builder, loc,
-      LLVM::MulOp::create(builder, loc, column, c(layout.getColumnStride())),
-      LLVM::AddOp::create(
-          builder, loc,
-          LLVM::MulOp::create(builder, loc, row, c(layout.swizzle)),
-          LLVM::MulOp::create(builder, loc, inRow, c(layout.elementBytes))));
-  Value phase = LLVM::ShlOp::create(
-      builder, loc, shiftAnd(builder, loc, offset, 7, layout.swizzle / 16 - 1),
-      c(4));
-  return LLVM::XOrOp::create(builder, loc, offset, phase);
-}
-
 /// Stores a block into a swizzled tile: runs of registers contiguous along
 /// the tile's contiguous dimension become one vector store of up to 16
 /// bytes (a run never crosses a 16-byte chunk, which the swizzle keeps
@@ -107,9 +85,11 @@ struct SwizzledLocalAllocOpConversion
   LogicalResult
   matchAndRewrite(tilegpu::LocalAllocOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto layout = getNVMMASharedLayout(op.getType());
-    if (!layout)
+    if (!isa<NVMMASharedEncodingAttr>(op.getType().getEncoding()))
       return rewriter.notifyMatchFailure(op, "not an nvmma_shared tile");
+    auto layout = getNVMMASharedLayout(op.getType());
+    if (adaptor.getSrc() && !layout)
+      return rewriter.notifyMatchFailure(op, "not a 2-D tile");
     Location loc = op.getLoc();
     Value base = getScratchBase(rewriter, loc, op);
     if (auto attr = op.getOffsetAttr(); attr && attr.getInt() != 0)

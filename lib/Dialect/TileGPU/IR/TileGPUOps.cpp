@@ -126,3 +126,30 @@ LogicalResult WarpGroupDotOp::verify() {
            << ", N a multiple of 8 up to 256, K of 16";
   return success();
 }
+
+LogicalResult MemDescIndexOp::verify() {
+  MemDescType src = getSrc().getType(), result = getType();
+  if (src.getShape().size() != result.getShape().size() + 1 ||
+      src.getShape().drop_front() != result.getShape() ||
+      src.getElementType() != result.getElementType() ||
+      src.getEncoding() != result.getEncoding())
+    return emitOpError("result ") << result << " is not one tile of " << src;
+  return success();
+}
+
+LogicalResult AsyncCopyGlobalToLocalOp::verify() {
+  auto src = cast<RankedTensorType>(getSrc().getType());
+  auto pointer = dyn_cast<tile::PointerType>(src.getElementType());
+  MemDescType dst = getDst().getType();
+  if (!pointer || pointer.getPointeeType() != dst.getElementType() ||
+      src.getShape() != dst.getShape())
+    return emitOpError("pointers ")
+           << src << " do not address the elements of " << dst;
+  if (Value mask = getMask()) {
+    auto maskType = cast<RankedTensorType>(mask.getType());
+    if (maskType.getShape() != src.getShape() ||
+        !maskType.getElementType().isInteger(1))
+      return emitOpError("mask must be an i1 block of the pointers' shape");
+  }
+  return success();
+}

@@ -1,11 +1,11 @@
 //===- AllocateSharedMemory.cpp - tilegpu-allocate-shared-memory ----------===//
 //
-// Assigns shared-memory offsets. Scratch space lives only while its op
-// runs, and ops run one after another, so every op's scratch starts at
-// offset 0 and the scratch region is as large as the largest need. Explicit
-// buffers (`tilegpu.local_alloc`) live until their last use; they are placed
-// after the scratch region, reusing the bytes of buffers whose live ranges
-// ended before they begin (first fit by program order within a block).
+// Assigns shared-memory offsets. Explicit buffers (`tilegpu.local_alloc`)
+// live until their last use in their block; each takes the lowest offset
+// free of the buffers still live when it is created (first fit by program
+// order; swizzled tiles 1024-byte aligned). Scratch space lives only while
+// its op runs: it takes the lowest offset free of the buffers live at that
+// op, so a kernel's epilogue reuses the bytes of its main loop's buffers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,8 +43,36 @@ Operation *getLastUserInBlock(Value value, Block *block) {
 
 struct Interval {
   int64_t offset, size;
-  Operation *lastUse;
+  Operation *alloc, *lastUse;
 };
+
+/// The lowest offset (a multiple of `alignment`) where `size` bytes fit
+/// between the given intervals.
+int64_t firstFit(SmallVector<Interval> taken, int64_t size, int64_t alignment) {
+  llvm::sort(taken, [](const Interval &a, const Interval &b) {
+    return a.offset < b.offset;
+  });
+  auto alignUp = [&](int64_t value) {
+    return (value + alignment - 1) / alignment * alignment;
+  };
+  int64_t offset = 0;
+  for (const Interval &interval : taken) {
+    if (offset + size <= interval.offset)
+      break;
+    offset = alignUp(std::max(offset, interval.offset + interval.size));
+  }
+  return offset;
+}
+
+/// Whether the buffer of `interval` is live while `op` runs.
+bool isLiveAt(const Interval &interval, Operation *op) {
+  Operation *ancestor = interval.alloc->getBlock()->findAncestorOpInBlock(*op);
+  if (!ancestor || ancestor == interval.alloc)
+    return false;
+  return interval.alloc->isBeforeInBlock(ancestor) &&
+         (ancestor == interval.lastUse ||
+          ancestor->isBeforeInBlock(interval.lastUse));
+}
 
 struct AllocateSharedMemoryPass
     : mlir::tilegpu::impl::TileGPUAllocateSharedMemoryBase<
@@ -52,18 +80,10 @@ struct AllocateSharedMemoryPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Builder builder(module.getContext());
-    int64_t scratch = 0;
-    module.walk([&](Operation *op) {
-      int64_t bytes = getScratchBytes(op);
-      if (bytes == 0)
-        return;
-      op->setAttr(kScratchOffsetAttrName, builder.getI32IntegerAttr(0));
-      scratch = std::max(scratch, alignTo(bytes));
-    });
-
-    int64_t total = scratch;
-    // Explicit buffers: first fit among the buffers of the same block whose
-    // live range has ended.
+    int64_t total = 0;
+    // Explicit buffers: first fit among the buffers of the same block that
+    // are still live.
+    SmallVector<Interval> buffers;
     module.walk([&](Block *block) {
       SmallVector<Interval> live;
       for (Operation &op : *block) {
@@ -82,22 +102,28 @@ struct AllocateSharedMemoryPass
         int64_t alignment = isa<NVMMASharedEncodingAttr>(type.getEncoding())
                                 ? kNVMMASharedAlignment
                                 : kAlignment;
-        auto alignUp = [&](int64_t value) {
-          return (value + alignment - 1) / alignment * alignment;
-        };
-        llvm::sort(live, [](const Interval &a, const Interval &b) {
-          return a.offset < b.offset;
-        });
-        int64_t offset = alignUp(scratch);
-        for (const Interval &interval : live) {
-          if (offset + size <= interval.offset)
-            break;
-          offset = alignUp(std::max(offset, interval.offset + interval.size));
-        }
+        int64_t offset = firstFit(live, size, alignment);
         alloc.setOffsetAttr(builder.getI64IntegerAttr(offset));
-        live.push_back({offset, size, getLastUserInBlock(alloc, block)});
+        Interval interval{offset, size, alloc,
+                          getLastUserInBlock(alloc, block)};
+        live.push_back(interval);
+        buffers.push_back(interval);
         total = std::max(total, offset + size);
       }
+    });
+    // Scratch lives only while its op runs: first fit among the buffers
+    // live at that op.
+    module.walk([&](Operation *op) {
+      int64_t bytes = getScratchBytes(op);
+      if (bytes == 0)
+        return;
+      SmallVector<Interval> live;
+      for (const Interval &interval : buffers)
+        if (isLiveAt(interval, op))
+          live.push_back(interval);
+      int64_t offset = firstFit(live, alignTo(bytes), kAlignment);
+      op->setAttr(kScratchOffsetAttrName, builder.getI32IntegerAttr(offset));
+      total = std::max(total, offset + alignTo(bytes));
     });
     module->setAttr(kSharedBytesAttrName, builder.getI32IntegerAttr(total));
   }

@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "PipelineUtils.h"
+
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
@@ -25,10 +27,7 @@ namespace mlir::tilegpu {
 using namespace mlir;
 using namespace mlir::tilegpu;
 
-namespace {
-/// Whether `value` (transitively through conversions and shared-memory
-/// staging) feeds a dot.
-bool feedsDot(Value value) {
+bool mlir::tilegpu::feedsDot(Value value) {
   for (Operation *user : value.getUsers()) {
     if (isa<tile::DotOp, WarpGroupDotOp>(user))
       return true;
@@ -39,11 +38,8 @@ bool feedsDot(Value value) {
   return false;
 }
 
-/// The ops of `loop`'s body that `values` depend on, in program order;
-/// fails if the slice reaches something that cannot be recomputed (an op
-/// with side effects or regions).
-FailureOr<SmallVector<Operation *>> getSlice(scf::ForOp loop,
-                                             ArrayRef<Value> values) {
+FailureOr<SmallVector<Operation *>>
+mlir::tilegpu::getSlice(scf::ForOp loop, ArrayRef<Value> values) {
   llvm::SetVector<Operation *> slice;
   SmallVector<Value> worklist(values);
   while (!worklist.empty()) {
@@ -63,9 +59,8 @@ FailureOr<SmallVector<Operation *>> getSlice(scf::ForOp loop,
   return ordered;
 }
 
-/// `mask && cond` (cond a scalar i1), creating the mask if there is none.
-Value guardMask(OpBuilder &builder, Location loc, Value mask, Value cond,
-                RankedTensorType ptrType) {
+Value mlir::tilegpu::guardMask(OpBuilder &builder, Location loc, Value mask,
+                               Value cond, RankedTensorType ptrType) {
   auto maskType = RankedTensorType::get(ptrType.getShape(), builder.getI1Type(),
                                         ptrType.getEncoding());
   Value splat = tile::SplatOp::create(builder, loc, maskType, cond);
@@ -74,6 +69,7 @@ Value guardMask(OpBuilder &builder, Location loc, Value mask, Value cond,
   return arith::AndIOp::create(builder, loc, mask, splat);
 }
 
+namespace {
 /// Pipelines the dot-feeding loads of `loop`; returns whether it did.
 bool pipelineLoop(scf::ForOp loop) {
   SmallVector<tile::LoadOp> loads;
@@ -237,7 +233,8 @@ struct PipelinePass : mlir::tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops)
-      pipelineLoop(loop);
+      if (!pipelineWithAsyncCopies(loop, getNumStages(loop)))
+        pipelineLoop(loop);
   }
 };
 } // namespace

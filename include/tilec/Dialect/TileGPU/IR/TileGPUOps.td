@@ -119,6 +119,86 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot",
   let hasVerifier = 1;
 }
 
+def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
+  let summary = "One tile of a multi-buffered shared-memory allocation";
+  let description = [{
+    `%buf` holds `S` tiles (its leading dimension); the result is tile
+    `%index`, laid out as the buffer.
+
+    Example:
+    ```mlir
+    %t = tilegpu.memdesc_index %buf[%i] : !tilegpu.memdesc<3x128x64xf16, #shared> -> !tilegpu.memdesc<128x64xf16, #shared>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$src, I32:$index);
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat =
+      "$src `[` $index `]` attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCopyGlobalToLocalOp
+    : TileGPU_Op<"async_copy_global_to_local",
+                 [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Start copying a block of global memory into a shared tile";
+  let description = [{
+    Each thread starts asynchronous copies (`cp.async`) of the elements its
+    pointers (a block of `!tile.ptr`) address into the tile `dst`; where
+    `mask` is false the element becomes zero. The copies complete at a
+    later `tilegpu.async_wait` of their commit group.
+
+    Example:
+    ```mlir
+    tilegpu.async_copy_global_to_local %ptrs, %t, %mask : tensor<128x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<128x64xf16, #shared> mask tensor<128x64xi1, #blocked>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$src, TileGPU_MemDescType:$dst,
+                   Optional<AnyRankedTensor>:$mask);
+  let assemblyFormat =
+      "$src `,` $dst (`,` $mask^)? attr-dict `:` type($src) `->` qualified(type($dst)) (`mask` type($mask)^)?";
+  let hasVerifier = 1;
+}
+
+def TileGPU_AsyncCommitGroupOp : TileGPU_Op<"async_commit_group"> {
+  let summary = "Close the group of copies started since the last commit";
+  let description = [{
+    Example:
+    ```mlir
+    tilegpu.async_commit_group
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
+  let summary = "Wait until at most `num` commit groups are still copying";
+  let description = [{
+    Waits for this thread's copies only; a barrier makes all threads'
+    copies visible.
+
+    Example:
+    ```mlir
+    tilegpu.async_wait {num = 1 : i32}
+    ```
+  }];
+  let arguments = (ins I32Attr:$num);
+  let assemblyFormat = "attr-dict";
+}
+
+def TileGPU_FenceAsyncSharedOp : TileGPU_Op<"fence_async_shared"> {
+  let summary = "Order earlier shared-memory writes before tensor-core reads";
+  let description = [{
+    `fence.proxy.async.shared::cta`: this thread's writes to shared memory
+    become visible to later `wgmma` reads (the async proxy).
+
+    Example:
+    ```mlir
+    tilegpu.fence_async_shared
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
   let summary = "Block-wide barrier making shared-memory writes visible";
   let description = [{

@@ -1,0 +1,133 @@
+//===- AsyncCopyOpToLLVM.cpp - cp.async into swizzled tiles ---------------===//
+//
+// `tilegpu.async_copy_global_to_local`: each run of elements a thread holds
+// contiguously (its `tilegpu.vector_width`, 4 to 16 bytes, masks uniform
+// over the run) becomes one `cp.async` to the run's swizzled shared
+// address, copying zero bytes where masked off (the hardware fills zeros);
+// anything narrower is loaded and stored synchronously, which the later
+// wait and barrier order just as well. Also the commit/wait/fence ops and
+// `tilegpu.memdesc_index` (a buffer's base plus a whole number of tiles).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+struct AsyncCopyOpConversion
+    : OpConversionPattern<tilegpu::AsyncCopyGlobalToLocalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::AsyncCopyGlobalToLocalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto type = cast<RankedTensorType>(op.getSrc().getType());
+    auto layout = getNVMMASharedLayout(op.getDst().getType());
+    auto distributed = getDistributedLayout(type);
+    if (!layout || !distributed || type.getRank() != 2)
+      return rewriter.notifyMatchFailure(op, "expected a swizzled 2-D tile");
+    auto *converter =
+        static_cast<const TileGPUToLLVMTypeConverter *>(getTypeConverter());
+    Type element = converter->convertElementType(
+        cast<tile::PointerType>(type.getElementType()).getPointeeType());
+    SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getSrc());
+    SmallVector<Value> masks;
+    if (adaptor.getMask())
+      masks = unpackRegisters(rewriter, loc, adaptor.getMask());
+    auto indices =
+        emitIndices(rewriter, loc, type, getThreadIds(rewriter, loc));
+
+    // Runs: consecutive registers along the tile's contiguous dimension.
+    unsigned width = 1;
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kVectorWidthAttrName))
+      width = std::max<int64_t>(1, attr.getInt());
+    unsigned fastest = distributed->root.getOrder()[0];
+    if (distributed->blockDims[layout->contigDim] != fastest ||
+        distributed->elemsPerThread[fastest] % width != 0 ||
+        (!masks.empty() && width > 1 && !op->hasAttr(kUniformMaskAttrName)))
+      width = 1;
+    unsigned bytes = width * layout->elementBytes;
+    bool async = bytes == 4 || bytes == 8 || bytes == 16;
+    if (!async)
+      width = 1;
+
+    Type i32 = rewriter.getI32Type();
+    for (size_t reg = 0; reg < ptrs.size(); reg += width) {
+      Value offset = emitSwizzledOffset(rewriter, loc, *layout,
+                                        indices[reg][1 - layout->contigDim],
+                                        indices[reg][layout->contigDim]);
+      Value dst =
+          gep(rewriter, loc, rewriter.getI8Type(), adaptor.getDst(), offset);
+      Value mask = masks.empty() ? Value() : masks[reg];
+      if (!async) {
+        storeShared(
+            rewriter, loc, dst,
+            emitGlobalLoad(rewriter, loc, element, ptrs[reg], mask, Value()));
+        continue;
+      }
+      Value size = createI32(rewriter, loc, bytes);
+      if (mask)
+        size = LLVM::SelectOp::create(rewriter, loc, mask, size,
+                                      createI32(rewriter, loc, 0));
+      // .cg (L2 only) takes 16-byte copies; smaller ones go through L1.
+      std::string text = std::string("cp.async.") +
+                         (bytes == 16 ? "cg" : "ca") +
+                         ".shared.global [ $0 + 0 ], [ $1 + 0 ], " +
+                         std::to_string(bytes) + ", $2;";
+      Value address = LLVM::PtrToIntOp::create(rewriter, loc, i32, dst);
+      createInlineAsm(rewriter, loc, Type(),
+                      ValueRange{address, ptrs[reg], size}, text, "r,l,r");
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct MemDescIndexOpConversion : OpConversionPattern<tilegpu::MemDescIndexOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::MemDescIndexOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MemDescType tile = op.getType();
+    int64_t bytes = getSharedElementBytes(tile.getElementType());
+    for (int64_t dim : tile.getShape())
+      bytes *= dim;
+    Value offset = LLVM::MulOp::create(rewriter, loc, adaptor.getIndex(),
+                                       createI32(rewriter, loc, bytes));
+    rewriter.replaceOp(
+        op, gep(rewriter, loc, rewriter.getI8Type(), adaptor.getSrc(), offset));
+    return success();
+  }
+};
+
+/// An op that becomes one side-effecting line of PTX.
+template <typename Op> struct PtxStatementConversion : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    std::string text;
+    if constexpr (std::is_same_v<Op, tilegpu::AsyncCommitGroupOp>)
+      text = "cp.async.commit_group;";
+    else if constexpr (std::is_same_v<Op, tilegpu::AsyncWaitOp>)
+      text = "cp.async.wait_group " + std::to_string(op.getNum()) + ";";
+    else
+      text = "fence.proxy.async.shared::cta;";
+    createInlineAsm(rewriter, op.getLoc(), Type(), ValueRange(), text, "");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::populateAsyncCopyOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<AsyncCopyOpConversion, MemDescIndexOpConversion,
+               PtxStatementConversion<tilegpu::AsyncCommitGroupOp>,
+               PtxStatementConversion<tilegpu::AsyncWaitOp>,
+               PtxStatementConversion<tilegpu::FenceAsyncSharedOp>>(
+      converter, patterns.getContext());
+}

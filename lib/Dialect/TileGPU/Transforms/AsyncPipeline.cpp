@@ -1,0 +1,308 @@
+//===- AsyncPipeline.cpp - num_stages-deep pipelining with cp.async -------===//
+//
+// A loop whose dot operands are loaded from global memory and staged in
+// swizzled shared memory for a warp-group dot gets a ring of `num_stages`
+// shared buffers per operand. Before the loop, asynchronous copies
+// (`tilegpu.async_copy_global_to_local`, one commit group per iteration)
+// fill the first `num_stages - 1` of them; each iteration then waits for
+// its own group, makes the tiles visible to the tensor cores (proxy fence,
+// barrier), starts the copies of iteration `i + num_stages - 1` into the
+// buffer the previous iteration's dot has finished with, and runs its dot
+// on its buffer. The addresses of the iteration being fetched are carried
+// by the loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PipelineUtils.h"
+
+#include "tilec/Analysis/AxisInfo.h"
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+/// A load whose only use stages it for warp-group dots.
+struct StagedLoad {
+  tile::LoadOp load;
+  LocalAllocOp alloc;
+};
+
+/// Whether `value` is absent or a zero constant (what a masked-off
+/// asynchronous copy writes).
+bool isZeroOrAbsent(Value value) {
+  if (!value)
+    return true;
+  Attribute attr;
+  if (!matchPattern(value, m_Constant(&attr)))
+    return false;
+  auto dense = dyn_cast<DenseElementsAttr>(attr);
+  if (!dense || !dense.isSplat())
+    return false;
+  if (auto f = dyn_cast<FloatAttr>(dense.getSplatValue<Attribute>()))
+    return f.getValue().isZero() && !f.getValue().isNegative();
+  if (auto i = dyn_cast<IntegerAttr>(dense.getSplatValue<Attribute>()))
+    return i.getValue().isZero();
+  return false;
+}
+
+/// The staged loads of `loop`, or failure if some dot-feeding load is not
+/// one or cannot be copied asynchronously in runs of 4 bytes or more.
+FailureOr<SmallVector<StagedLoad>>
+getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info) {
+  SmallVector<StagedLoad> staged;
+  for (Operation &op : *loop.getBody()) {
+    auto load = dyn_cast<tile::LoadOp>(op);
+    if (!load || !isa<RankedTensorType>(load.getType()) || !feedsDot(load))
+      continue;
+    if (!load->hasOneUse() || !isZeroOrAbsent(load.getOther()))
+      return failure();
+    auto alloc = dyn_cast<LocalAllocOp>(*load->getUsers().begin());
+    if (!alloc || alloc->getBlock() != loop.getBody() ||
+        !getNVMMASharedLayout(alloc.getType()))
+      return failure();
+    for (Operation *user : alloc->getUsers())
+      if (!isa<WarpGroupDotOp>(user))
+        return failure();
+    auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
+    auto layout = dyn_cast<BlockedEncodingAttr>(ptrType.getEncoding());
+    if (!layout)
+      return failure();
+    unsigned fast = layout.getOrder().front();
+    unsigned bytes = getSharedElementBytes(
+        cast<RankedTensorType>(load.getType()).getElementType());
+    unsigned perThread = std::min<int64_t>(layout.getSizePerThread()[fast],
+                                           ptrType.getDimSize(fast));
+    unsigned width =
+        getVectorWidth(info.getAxisInfo(load.getPtr()), fast, bytes, perThread);
+    // A run's mask must be one value (a copy is all or nothing).
+    if (Value mask = load.getMask()) {
+      int64_t constancy = info.getAxisInfo(mask).constancy[fast];
+      while (width > 1 && constancy % width != 0)
+        width /= 2;
+    }
+    if (width * bytes < 4)
+      return failure();
+    staged.push_back({load, alloc});
+  }
+  if (staged.empty())
+    return failure();
+  return staged;
+}
+
+/// `iv + k * step`.
+Value offsetIv(OpBuilder &builder, Location loc, Value iv, Value step,
+               int64_t k) {
+  if (k == 0)
+    return iv;
+  Value factor = arith::ConstantOp::create(
+      builder, loc, builder.getIntegerAttr(iv.getType(), k));
+  return arith::AddIOp::create(
+      builder, loc, iv, arith::MulIOp::create(builder, loc, step, factor));
+}
+
+Value createIndex(OpBuilder &builder, Location loc, int64_t value) {
+  return arith::ConstantOp::create(builder, loc,
+                                   builder.getI32IntegerAttr(value));
+}
+
+/// `(slot + 1) mod numStages`.
+Value nextSlot(OpBuilder &builder, Location loc, Value slot,
+               int64_t numStages) {
+  Value next =
+      arith::AddIOp::create(builder, loc, slot, createIndex(builder, loc, 1));
+  Value wraps =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, next,
+                            createIndex(builder, loc, numStages));
+  return arith::SelectOp::create(builder, loc, wraps,
+                                 createIndex(builder, loc, 0), next);
+}
+} // namespace
+
+bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
+                                            int64_t numStages) {
+  if (numStages < 2 || !loop.getInductionVar().getType().isInteger(32))
+    return false;
+  auto func = loop->getParentOfType<func::FuncOp>();
+  if (!func)
+    return false;
+  AxisInfoAnalysis info(func);
+  FailureOr<SmallVector<StagedLoad>> staged = getStagedLoads(loop, info);
+  if (failed(staged))
+    return false;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  Block *body = loop.getBody();
+
+  // What the loads' addresses and masks depend on.
+  SmallVector<Value> roots;
+  for (StagedLoad &s : *staged)
+    for (Value operand : s.load->getOperands())
+      roots.push_back(operand);
+  FailureOr<SmallVector<Operation *>> slice = getSlice(loop, roots);
+  if (failed(slice))
+    return false;
+  auto isIterArg = [&](Value value) {
+    auto arg = dyn_cast<BlockArgument>(value);
+    return arg && arg.getOwner() == body && arg.getArgNumber() > 0;
+  };
+  SmallVector<unsigned> carried; // Iter args the addresses depend on.
+  auto noteArgs = [&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (isIterArg(operand)) {
+        unsigned index = cast<BlockArgument>(operand).getArgNumber() - 1;
+        if (!llvm::is_contained(carried, index))
+          carried.push_back(index);
+      }
+  };
+  for (Operation *op : *slice)
+    noteArgs(op);
+  for (StagedLoad &s : *staged)
+    noteArgs(s.load);
+  // Their next values must be computable from them alone.
+  SmallVector<Value> advanced;
+  for (unsigned index : carried)
+    advanced.push_back(yield.getOperand(index));
+  FailureOr<SmallVector<Operation *>> advanceSlice = getSlice(loop, advanced);
+  if (failed(advanceSlice))
+    return false;
+  for (Operation *op : *advanceSlice)
+    for (Value operand : op->getOperands())
+      if (isIterArg(operand) &&
+          !llvm::is_contained(carried,
+                              cast<BlockArgument>(operand).getArgNumber() - 1))
+        return false;
+  for (Value value : advanced)
+    if (isIterArg(value) &&
+        !llvm::is_contained(carried,
+                            cast<BlockArgument>(value).getArgNumber() - 1))
+      return false;
+
+  Location loc = loop.getLoc();
+  OpBuilder builder(loop);
+  MLIRContext *context = loop.getContext();
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+        step = loop.getStep();
+
+  // One ring of buffers per staged operand.
+  SmallVector<Value> rings;
+  for (StagedLoad &s : *staged) {
+    MemDescType tile = s.alloc.getType();
+    SmallVector<int64_t> shape{numStages};
+    shape.append(tile.getShape().begin(), tile.getShape().end());
+    auto type = MemDescType::get(context, shape, tile.getElementType(),
+                                 tile.getEncoding());
+    rings.push_back(
+        LocalAllocOp::create(builder, loc, type, Value(), IntegerAttr()));
+  }
+
+  // Starts the copies of the iteration whose induction variable is
+  // `fetchIv`, with the carried iter args at `state`, into ring slot `slot`.
+  auto startCopies = [&](Value fetchIv, ArrayRef<Value> state, Value slot) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), fetchIv);
+    for (auto [index, value] : llvm::zip(carried, state))
+      mapping.map(loop.getRegionIterArgs()[index], value);
+    for (Operation *op : *slice)
+      builder.clone(*op, mapping);
+    Value inRange = arith::CmpIOp::create(
+        builder, loc, arith::CmpIPredicate::slt, fetchIv, ub);
+    for (auto [s, ring] : llvm::zip(*staged, rings)) {
+      Value ptr = mapping.lookupOrDefault(s.load.getPtr());
+      Value mask = s.load.getMask() ? mapping.lookupOrDefault(s.load.getMask())
+                                    : Value();
+      mask = guardMask(builder, loc, mask, inRange,
+                       cast<RankedTensorType>(ptr.getType()));
+      Value tile =
+          MemDescIndexOp::create(builder, loc, s.alloc.getType(), ring, slot);
+      AsyncCopyGlobalToLocalOp::create(builder, loc, ptr, tile, mask);
+    }
+    AsyncCommitGroupOp::create(builder, loc);
+  };
+  // The carried iter args one iteration later.
+  auto advance = [&](Value iv, ArrayRef<Value> state) {
+    IRMapping mapping;
+    mapping.map(loop.getInductionVar(), iv);
+    for (auto [index, value] : llvm::zip(carried, state))
+      mapping.map(loop.getRegionIterArgs()[index], value);
+    for (Operation *op : *advanceSlice)
+      builder.clone(*op, mapping);
+    SmallVector<Value> next;
+    for (Value value : advanced)
+      next.push_back(mapping.lookupOrDefault(value));
+    return next;
+  };
+
+  // Prologue: iterations 0 .. numStages - 2.
+  SmallVector<Value> state;
+  for (unsigned index : carried)
+    state.push_back(loop.getInitArgs()[index]);
+  for (int64_t s = 0; s + 1 < numStages; ++s) {
+    Value iv = offsetIv(builder, loc, lb, step, s);
+    startCopies(iv, state, createIndex(builder, loc, s));
+    state = advance(iv, state);
+  }
+
+  // The loop carries the fetch state and the read and fetch slots.
+  SmallVector<Value> inits(loop.getInitArgs());
+  inits.append(state.begin(), state.end());
+  inits.push_back(createIndex(builder, loc, 0));
+  inits.push_back(createIndex(builder, loc, numStages - 1));
+  auto newLoop = scf::ForOp::create(builder, loc, lb, ub, step, inits);
+  newLoop->setAttrs(loop->getAttrs());
+  Block *newBody = newLoop.getBody();
+  if (!newBody->empty())
+    newBody->back().erase();
+  builder.setInsertionPointToStart(newBody);
+  unsigned numOld = loop.getNumRegionIterArgs();
+  auto newArgs = newLoop.getRegionIterArgs();
+  SmallVector<Value> fetchState(newArgs.begin() + numOld,
+                                newArgs.begin() + numOld + carried.size());
+  Value readSlot = newArgs[numOld + carried.size()];
+  Value fetchSlot = newArgs[numOld + carried.size() + 1];
+  Value iv = newLoop.getInductionVar();
+
+  // This iteration's tiles have landed (ours: wait; everyone's: barrier),
+  // and every warp is done with the previous iteration's buffers.
+  AsyncWaitOp::create(builder, loc, builder.getI32IntegerAttr(numStages - 2));
+  FenceAsyncSharedOp::create(builder, loc);
+  BarrierOp::create(builder, loc);
+  Value fetchIv = offsetIv(builder, loc, iv, step, numStages - 1);
+  startCopies(fetchIv, fetchState, fetchSlot);
+  SmallVector<Value> nextState = advance(fetchIv, fetchState);
+
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), iv);
+  for (unsigned i = 0; i < numOld; ++i)
+    mapping.map(loop.getRegionIterArgs()[i], newArgs[i]);
+  for (auto [s, ring] : llvm::zip(*staged, rings))
+    mapping.map(s.alloc.getResult(),
+                MemDescIndexOp::create(builder, loc, s.alloc.getType(), ring,
+                                       readSlot));
+  for (Operation &op : body->without_terminator()) {
+    bool isStaged = llvm::any_of(*staged, [&](StagedLoad &s) {
+      return &op == s.load.getOperation() || &op == s.alloc.getOperation();
+    });
+    if (!isStaged)
+      builder.clone(op, mapping);
+  }
+  SmallVector<Value> yields;
+  for (Value value : yield.getOperands())
+    yields.push_back(mapping.lookupOrDefault(value));
+  yields.append(nextState.begin(), nextState.end());
+  yields.push_back(nextSlot(builder, loc, readSlot, numStages));
+  yields.push_back(nextSlot(builder, loc, fetchSlot, numStages));
+  scf::YieldOp::create(builder, yield.getLoc(), yields);
+
+  // No copy may still be writing when the buffers are reused.
+  builder.setInsertionPointAfter(newLoop);
+  AsyncWaitOp::create(builder, loc, builder.getI32IntegerAttr(0));
+  loop.replaceAllUsesWith(newLoop.getResults().take_front(numOld));
+  loop.erase();
+  return true;
+}
