@@ -47,6 +47,13 @@ def variants():
                           defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
                                    "GROUP_M": 8},
                           num_warps=nw, num_stages=3, flags=[MATMUL_DIV]))
+    # Deeper cp.async rings (sm_90a): 4 stages.
+    for bm, bn, bk, nw in [(128, 128, 64, 4), (128, 256, 64, 8)]:
+        v.append(dict(variant="matmul_f16_%dx%dx%d_w%d_s4" % (bm, bn, bk, nw),
+                      tile="matmul.tile", kernel="matmul_f16",
+                      defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
+                               "GROUP_M": 8},
+                      num_warps=nw, num_stages=4, flags=[MATMUL_DIV]))
     # experiment: B offsets masked instead of `% N` (see matmul.tile)
     v.append(dict(variant="mmx_f16nomod_128x128x32_w8", tile="matmul.tile",
                   kernel="matmul_f16_nomod",

@@ -10,6 +10,7 @@
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
 
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Pass/Pass.h"

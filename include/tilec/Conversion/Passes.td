@@ -60,7 +60,8 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "::mlir::ModuleOp"> {
     ```
   }];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
-                           "::mlir::NVVM::NVVMDialect"];
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::cf::ControlFlowDialect"];
 }
 
 #endif // TILEC_CONVERSION_PASSES_TD

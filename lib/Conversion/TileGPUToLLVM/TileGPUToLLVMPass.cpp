@@ -70,6 +70,15 @@ void annotateVectorWidths(ModuleOp module) {
         getVectorWidth(analysis.getAxisInfo(ptr), fast, bytes, perThread);
     if (width <= 1)
       return;
+    // An asynchronous copy is all or nothing: shrink its runs until the
+    // mask is one value over each.
+    if (mask && isa<tilegpu::AsyncCopyGlobalToLocalOp>(op)) {
+      int64_t constancy = analysis.getAxisInfo(mask).constancy[fast];
+      while (width > 1 && constancy % width != 0)
+        width /= 2;
+      if (width <= 1)
+        return;
+    }
     op->setAttr(kVectorWidthAttrName, builder.getI32IntegerAttr(width));
     if (mask && analysis.getAxisInfo(mask).constancy[fast] % width == 0)
       op->setAttr(kUniformMaskAttrName, builder.getUnitAttr());

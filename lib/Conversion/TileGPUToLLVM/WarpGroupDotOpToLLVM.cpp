@@ -146,6 +146,41 @@ getDescriptorStrides(const NVMMASharedLayout &layout, bool kMajor) {
   return {leading, stride};
 }
 
+/// `wgmma.wait_group pendings`, passing the accumulators through so that
+/// nothing reads them before the instructions writing them complete.
+void emitWarpGroupWait(OpBuilder &builder, Location loc,
+                       SmallVector<Value> &acc, unsigned pendings) {
+  std::string constraints;
+  for (size_t i = 0; i < acc.size(); ++i)
+    constraints += "=f,";
+  for (size_t i = 0; i < acc.size(); ++i)
+    constraints += (i ? "," : "") + std::to_string(i);
+  Type type = LLVM::LLVMStructType::getLiteral(
+      builder.getContext(),
+      SmallVector<Type>(acc.size(), builder.getF32Type()));
+  auto wait = createInlineAsm(builder, loc, type, acc,
+                              "wgmma.wait_group.sync.aligned " +
+                                  std::to_string(pendings) + ";",
+                              constraints);
+  for (size_t i = 0; i < acc.size(); ++i)
+    acc[i] = LLVM::ExtractValueOp::create(builder, loc, wait.getResult(0), i);
+}
+
+struct WarpGroupDotWaitOpConversion
+    : OpConversionPattern<tilegpu::WarpGroupDotWaitOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::WarpGroupDotWaitOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    SmallVector<Value> acc = unpackRegisters(rewriter, loc, adaptor.getInput());
+    emitWarpGroupWait(rewriter, loc, acc, op.getPendings());
+    rewriter.replaceOp(
+        op, packRegisters(rewriter, loc, acc, adaptor.getInput().getType()));
+    return success();
+  }
+};
+
 struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -235,21 +270,8 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     }
     createInlineAsm(rewriter, loc, Type(), ValueRange(),
                     "wgmma.commit_group.sync.aligned;", "");
-    // The wait passes the accumulators through so that nothing reads them
-    // before the instructions complete.
-    std::string waitConstraints;
-    for (size_t i = 0; i < acc.size(); ++i)
-      waitConstraints += "=f,";
-    for (size_t i = 0; i < acc.size(); ++i)
-      waitConstraints += (i ? "," : "") + std::to_string(i);
-    Type waitType = LLVM::LLVMStructType::getLiteral(
-        rewriter.getContext(), SmallVector<Type>(acc.size(), f32));
-    auto wait =
-        createInlineAsm(rewriter, loc, waitType, acc,
-                        "wgmma.wait_group.sync.aligned 0;", waitConstraints);
-    for (size_t i = 0; i < acc.size(); ++i)
-      acc[i] =
-          LLVM::ExtractValueOp::create(rewriter, loc, wait.getResult(0), i);
+    if (!op.getIsAsync())
+      emitWarpGroupWait(rewriter, loc, acc, 0);
     rewriter.replaceOp(op,
                        packRegisters(rewriter, loc, acc,
                                      getTypeConverter()->convertType(cType)));
@@ -273,6 +295,6 @@ void mlir::tilegpu::markStagingBarriers(Operation *root) {
 
 void mlir::tilegpu::populateWarpGroupDotOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<SwizzledLocalAllocOpConversion, WarpGroupDotOpConversion>(
-      converter, patterns.getContext());
+  patterns.add<SwizzledLocalAllocOpConversion, WarpGroupDotOpConversion,
+               WarpGroupDotWaitOpConversion>(converter, patterns.getContext());
 }

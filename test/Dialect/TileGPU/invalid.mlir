@@ -180,3 +180,90 @@ func.func @wg_fit(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<64x6
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
   return
 }
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @index_rank(%b: !tilegpu.memdesc<64x64xf16, #s>, %i: i32) {
+  // expected-error @+1 {{result '!tilegpu.memdesc<64x64xf16, #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>>' is not one tile of '!tilegpu.memdesc<64x64xf16, #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>>'}}
+  %t = tilegpu.memdesc_index %b[%i] : !tilegpu.memdesc<64x64xf16, #s> -> !tilegpu.memdesc<64x64xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @index_shape(%b: !tilegpu.memdesc<3x64x64xf16, #s>, %i: i32) {
+  // expected-error @+1 {{is not one tile of}}
+  %t = tilegpu.memdesc_index %b[%i] : !tilegpu.memdesc<3x64x64xf16, #s> -> !tilegpu.memdesc<64x32xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @index_element(%b: !tilegpu.memdesc<3x64x64xf16, #s>, %i: i32) {
+  // expected-error @+1 {{is not one tile of}}
+  %t = tilegpu.memdesc_index %b[%i] : !tilegpu.memdesc<3x64x64xf16, #s> -> !tilegpu.memdesc<64x64xbf16, #s>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#s64 = #tilegpu.nvmma_shared<{swizzle = 64, order = [1, 0]}>
+func.func @index_layout(%b: !tilegpu.memdesc<3x64x64xf16, #s>, %i: i32) {
+  // expected-error @+1 {{is not one tile of}}
+  %t = tilegpu.memdesc_index %b[%i] : !tilegpu.memdesc<3x64x64xf16, #s> -> !tilegpu.memdesc<64x64xf16, #s64>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @copy_pointee(%p: tensor<64x64x!tile.ptr<f32>, #b>, %t: !tilegpu.memdesc<64x64xf16, #s>) {
+  // expected-error @+1 {{pointers 'tensor<64x64x!tile.ptr<f32>, #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>>' do not address the elements of '!tilegpu.memdesc<64x64xf16, #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>>'}}
+  tilegpu.async_copy_global_to_local %p, %t : tensor<64x64x!tile.ptr<f32>, #b> -> !tilegpu.memdesc<64x64xf16, #s>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @copy_shape(%p: tensor<64x32x!tile.ptr<f16>, #b>, %t: !tilegpu.memdesc<64x64xf16, #s>) {
+  // expected-error @+1 {{do not address the elements of}}
+  tilegpu.async_copy_global_to_local %p, %t : tensor<64x32x!tile.ptr<f16>, #b> -> !tilegpu.memdesc<64x64xf16, #s>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @copy_not_pointers(%p: tensor<64x64xf16, #b>, %t: !tilegpu.memdesc<64x64xf16, #s>) {
+  // expected-error @+1 {{do not address the elements of}}
+  tilegpu.async_copy_global_to_local %p, %t : tensor<64x64xf16, #b> -> !tilegpu.memdesc<64x64xf16, #s>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @copy_mask_shape(%p: tensor<64x64x!tile.ptr<f16>, #b>, %t: !tilegpu.memdesc<64x64xf16, #s>, %m: tensor<64x32xi1, #b>) {
+  // expected-error @+1 {{mask must be an i1 block of the pointers' shape}}
+  tilegpu.async_copy_global_to_local %p, %t, %m : tensor<64x64x!tile.ptr<f16>, #b> -> !tilegpu.memdesc<64x64xf16, #s> mask tensor<64x32xi1, #b>
+  return
+}
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @copy_mask_type(%p: tensor<64x64x!tile.ptr<f16>, #b>, %t: !tilegpu.memdesc<64x64xf16, #s>, %m: tensor<64x64xi8, #b>) {
+  // expected-error @+1 {{mask must be an i1 block of the pointers' shape}}
+  tilegpu.async_copy_global_to_local %p, %t, %m : tensor<64x64x!tile.ptr<f16>, #b> -> !tilegpu.memdesc<64x64xf16, #s> mask tensor<64x64xi8, #b>
+  return
+}

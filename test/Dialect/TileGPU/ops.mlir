@@ -52,3 +52,26 @@ func.func @warpgroup_dot(%a: !tilegpu.memdesc<64x64xf16, #nvmma>, %b: !tilegpu.m
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf16, #nvmma>, !tilegpu.memdesc<64x16xf16, #nvmma_t> -> tensor<64x16xf32, #mma3>
   return %d : tensor<64x16xf32, #mma3>
 }
+
+// CHECK-LABEL: func.func @async_copy
+func.func @async_copy(%p: tensor<64x64x!tile.ptr<f16>, #blocked>, %m: tensor<64x64xi1, #blocked>, %i: i32) -> tensor<64x16xf32, #mma3> {
+  // CHECK: %[[RING:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[$NVMMA]]>
+  %ring = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #nvmma>
+  // CHECK: %[[T:.*]] = tilegpu.memdesc_index %[[RING]][%{{.*}}] : !tilegpu.memdesc<3x64x64xf16, #[[$NVMMA]]> -> !tilegpu.memdesc<64x64xf16, #[[$NVMMA]]>
+  %t = tilegpu.memdesc_index %ring[%i] : !tilegpu.memdesc<3x64x64xf16, #nvmma> -> !tilegpu.memdesc<64x64xf16, #nvmma>
+  // CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %[[T]] : tensor<64x64x!tile.ptr<f16>, #[[$BLOCKED]]> -> !tilegpu.memdesc<64x64xf16, #[[$NVMMA]]>{{$}}
+  tilegpu.async_copy_global_to_local %p, %t : tensor<64x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<64x64xf16, #nvmma>
+  // CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %[[T]], %{{.*}} : tensor<64x64x!tile.ptr<f16>, #[[$BLOCKED]]> -> !tilegpu.memdesc<64x64xf16, #[[$NVMMA]]> mask tensor<64x64xi1, #[[$BLOCKED]]>
+  tilegpu.async_copy_global_to_local %p, %t, %m : tensor<64x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<64x64xf16, #nvmma> mask tensor<64x64xi1, #blocked>
+  // CHECK: tilegpu.async_commit_group{{$}}
+  tilegpu.async_commit_group
+  // CHECK: tilegpu.async_wait {num = 1 : i32}
+  tilegpu.async_wait {num = 1 : i32}
+  // CHECK: tilegpu.fence_async_shared{{$}}
+  tilegpu.fence_async_shared
+  %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x16xf16, #nvmma_t>
+  %z = arith.constant dense<0.0> : tensor<64x16xf32, #mma3>
+  // CHECK: tilegpu.warpgroup_dot %[[T]]
+  %d = tilegpu.warpgroup_dot %t, %b, %z : !tilegpu.memdesc<64x64xf16, #nvmma>, !tilegpu.memdesc<64x16xf16, #nvmma_t> -> tensor<64x16xf32, #mma3>
+  return %d : tensor<64x16xf32, #mma3>
+}

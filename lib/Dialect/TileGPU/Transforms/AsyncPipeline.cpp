@@ -6,10 +6,11 @@
 // (`tilegpu.async_copy_global_to_local`, one commit group per iteration)
 // fill the first `num_stages - 1` of them; each iteration then waits for
 // its own group, makes the tiles visible to the tensor cores (proxy fence,
-// barrier), starts the copies of iteration `i + num_stages - 1` into the
-// buffer the previous iteration's dot has finished with, and runs its dot
-// on its buffer. The addresses of the iteration being fetched are carried
-// by the loop.
+// barrier), starts its dot on its buffer without waiting for it (waiting
+// instead for the previous iteration's), then, after a barrier, starts the
+// copies of iteration `i + num_stages - 1` into the buffer that previous
+// dot read. The addresses of the iteration being fetched are carried by the
+// loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -267,14 +268,10 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
   Value fetchSlot = newArgs[numOld + carried.size() + 1];
   Value iv = newLoop.getInductionVar();
 
-  // This iteration's tiles have landed (ours: wait; everyone's: barrier),
-  // and every warp is done with the previous iteration's buffers.
+  // This iteration's tiles have landed (ours: wait; everyone's: barrier).
   AsyncWaitOp::create(builder, loc, builder.getI32IntegerAttr(numStages - 2));
   FenceAsyncSharedOp::create(builder, loc);
   BarrierOp::create(builder, loc);
-  Value fetchIv = offsetIv(builder, loc, iv, step, numStages - 1);
-  startCopies(fetchIv, fetchState, fetchSlot);
-  SmallVector<Value> nextState = advance(fetchIv, fetchState);
 
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iv);
@@ -284,13 +281,38 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
     mapping.map(s.alloc.getResult(),
                 MemDescIndexOp::create(builder, loc, s.alloc.getType(), ring,
                                        readSlot));
+  // Accumulating dots (carried accumulator in, yielded result out) run
+  // asynchronously: each iteration waits only for the previous one's.
+  SmallVector<unsigned> asyncResults;
   for (Operation &op : body->without_terminator()) {
     bool isStaged = llvm::any_of(*staged, [&](StagedLoad &s) {
       return &op == s.load.getOperation() || &op == s.alloc.getOperation();
     });
-    if (!isStaged)
-      builder.clone(op, mapping);
+    if (isStaged)
+      continue;
+    Operation *clone = builder.clone(op, mapping);
+    auto dot = dyn_cast<WarpGroupDotOp>(clone);
+    if (!dot || !op.getResult(0).hasOneUse())
+      continue;
+    auto acc = dyn_cast<BlockArgument>(cast<WarpGroupDotOp>(op).getAcc());
+    OpOperand &use = *op.getResult(0).getUses().begin();
+    if (!acc || acc.getOwner() != body || use.getOwner() != yield ||
+        use.getOperandNumber() + 1 != acc.getArgNumber())
+      continue;
+    dot.setIsAsync(true);
+    auto wait =
+        WarpGroupDotWaitOp::create(builder, loc, dot.getType(), dot.getResult(),
+                                   builder.getI32IntegerAttr(1));
+    mapping.map(op.getResult(0), wait.getResult());
+    asyncResults.push_back(use.getOperandNumber());
   }
+  // Every warp is done with the previous iteration's buffers: fetch into
+  // the one it read. With one warp group, its wait said so already.
+  if (getNumWarps(loop) > 4)
+    BarrierOp::create(builder, loc);
+  Value fetchIv = offsetIv(builder, loc, iv, step, numStages - 1);
+  startCopies(fetchIv, fetchState, fetchSlot);
+  SmallVector<Value> nextState = advance(fetchIv, fetchState);
   SmallVector<Value> yields;
   for (Value value : yield.getOperands())
     yields.push_back(mapping.lookupOrDefault(value));
@@ -299,10 +321,17 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
   yields.push_back(nextSlot(builder, loc, fetchSlot, numStages));
   scf::YieldOp::create(builder, yield.getLoc(), yields);
 
-  // No copy may still be writing when the buffers are reused.
+  // The last dots complete; no copy may still be writing when the buffers
+  // are reused, by this thread or any other.
   builder.setInsertionPointAfter(newLoop);
+  SmallVector<Value> results(newLoop.getResults().take_front(numOld));
+  for (unsigned index : asyncResults)
+    results[index] = WarpGroupDotWaitOp::create(
+        builder, loc, results[index].getType(), results[index],
+        builder.getI32IntegerAttr(0));
   AsyncWaitOp::create(builder, loc, builder.getI32IntegerAttr(0));
-  loop.replaceAllUsesWith(newLoop.getResults().take_front(numOld));
+  BarrierOp::create(builder, loc);
+  loop.replaceAllUsesWith(results);
   loop.erase();
   return true;
 }

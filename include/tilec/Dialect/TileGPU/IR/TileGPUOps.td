@@ -104,7 +104,10 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot",
     with `#tilegpu.nvmma_shared` layouts; the accumulator and the result
     are f32 blocks of an `#tilegpu.mma` layout of version 3. Lowered to
     `wgmma.mma_async` m64nNk16 instructions (one per 64 rows of a warp
-    group and k-step of 16), then waits for them.
+    group and k-step of 16), then waits for them. With `isAsync` it does not
+    wait: the result is still being computed until a
+    `tilegpu.warpgroup_dot_wait` with fewer pending groups; until then it
+    may only feed another warp-group dot's accumulator or that wait.
 
     Example:
     ```mlir
@@ -112,11 +115,28 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot",
     ```
   }];
   let arguments = (ins TileGPU_MemDescType:$a, TileGPU_MemDescType:$b,
-                   AnyRankedTensor:$acc);
+                   AnyRankedTensor:$acc, UnitAttr:$isAsync);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat =
       "$a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `->` type($result)";
   let hasVerifier = 1;
+}
+
+def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warpgroup_dot_wait",
+    [AllTypesMatch<["input", "result"]>]> {
+  let summary = "Wait until at most `pendings` asynchronous warp-group dots run";
+  let description = [{
+    The result is `input` (an accumulator of asynchronous warp-group
+    dots); with `pendings = 0` every dot it depends on has completed.
+
+    Example:
+    ```mlir
+    %d = tilegpu.warpgroup_dot_wait %acc {pendings = 0 : i32} : tensor<128x128xf32, #mma>
+    ```
+  }];
+  let arguments = (ins AnyRankedTensor:$input, I32Attr:$pendings);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($result)";
 }
 
 def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {

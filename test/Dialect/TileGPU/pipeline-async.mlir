@@ -1,0 +1,497 @@
+// RUN: tile-opt %s -split-input-file --tilegpu-pipeline | FileCheck %s --enable-var-scope
+// Loops whose dot operands are loaded from global memory and staged in
+// swizzled shared memory for tilegpu.warpgroup_dot get a ring of
+// num_stages buffers per operand, filled num_stages - 1 iterations ahead
+// by cp.async copies (one commit group per iteration). A load that cannot
+// be copied that way (a nonzero `other`, runs under 4 bytes, a mask that
+// is not one value over a run) keeps the register prefetch of
+// pipeline.mlir.
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-DAG: #[[$S:.*]] = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+  // CHECK-LABEL: func.func @matmul
+  // CHECK-SAME: (%[[PA:[^:]*]]: !tile.ptr<f16> {{.*}}, %[[PB:[^:]*]]: !tile.ptr<f16> {{.*}}, %[[N:[^:]*]]: i32 {{.*}}, %[[LDB:[^:]*]]: i32 {{.*}})
+  func.func @matmul(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pb: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    // CHECK: %[[C0:.*]] = arith.constant 0 : i32
+    // CHECK-NEXT: %[[C64:.*]] = arith.constant 64 : i32
+    // CHECK: %[[STEPA:.*]] = arith.constant dense<64> : tensor<128x64xi32, #blocked>
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %lda = arith.constant dense<64> : tensor<128x1xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    // A: 128x64, rows 64 elements apart.
+    %ra = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ra2 = arith.muli %ra1, %lda : tensor<128x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ca = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %oa = arith.addi %ra3, %ca : tensor<128x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    // CHECK: %[[A0:.*]] = tile.addptr %{{.*}} : tensor<128x64x!tile.ptr<f16>, #blocked>
+    %a0 = tile.addptr %pas, %oa : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    // B: 64x64, rows %ldb elements apart.
+    %rb = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #rows>
+    %rb1 = tile.expand_dims %rb {axis = 1 : i32} : tensor<64xi32, #rows> -> tensor<64x1xi32, #a>
+    %ldbs = tile.splat %ldb : tensor<64x1xi32, #a>
+    %rb2 = arith.muli %rb1, %ldbs : tensor<64x1xi32, #a>
+    %rb3 = tile.broadcast %rb2 : tensor<64x1xi32, #a> -> tensor<64x64xi32, #a>
+    %cb = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<64x64xi32, #a>
+    %ob = arith.addi %rb3, %cb : tensor<64x64xi32, #a>
+    %pbs = tile.splat %pb : tensor<64x64x!tile.ptr<f16>, #a>
+    // CHECK: %[[B0:.*]] = tile.addptr %{{.*}} : tensor<64x64x!tile.ptr<f16>, #blocked>
+    %b0 = tile.addptr %pbs, %ob : tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64xi32, #a>
+
+    // One ring of 3 tiles per operand.
+    // CHECK-NEXT: %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x128x64xf16, #[[$S]]>
+    // CHECK-NEXT: %[[RB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[$S]]>
+    // CHECK-NOT: tile.load
+    // Prologue, iteration 0 (k = 0) into slot 0: A's mask (0 < n - 0) and
+    // B's (none) both guarded by 0 < n.
+    // CHECK-NEXT: %[[SLOT0:.*]] = arith.constant 0 : i32
+    // CHECK-NEXT: %[[LEFT0:.*]] = arith.subi %[[N]], %[[C0]] : i32
+    // CHECK: %[[MA0:.*]] = tile.broadcast %{{.*}} : tensor<1x64xi1, #blocked> -> tensor<128x64xi1, #blocked>
+    // CHECK-NEXT: %[[RUN0:.*]] = arith.cmpi slt, %[[C0]], %[[N]] : i32
+    // CHECK-NEXT: %[[G0:.*]] = tile.splat %[[RUN0]] : tensor<128x64xi1, #blocked>
+    // CHECK-NEXT: %[[GA0:.*]] = arith.andi %[[MA0]], %[[G0]] : tensor<128x64xi1, #blocked>
+    // CHECK-NEXT: %[[TA0:.*]] = tilegpu.memdesc_index %[[RA]][%[[SLOT0]]] : !tilegpu.memdesc<3x128x64xf16, #[[$S]]> -> !tilegpu.memdesc<128x64xf16, #[[$S]]>
+    // CHECK-NEXT: tilegpu.async_copy_global_to_local %[[A0]], %[[TA0]], %[[GA0]] : tensor<128x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<128x64xf16, #[[$S]]> mask tensor<128x64xi1, #blocked>
+    // CHECK-NEXT: %[[GB0:.*]] = tile.splat %[[RUN0]] : tensor<64x64xi1, #blocked>
+    // CHECK-NEXT: %[[TB0:.*]] = tilegpu.memdesc_index %[[RB]][%[[SLOT0]]] : !tilegpu.memdesc<3x64x64xf16, #[[$S]]> -> !tilegpu.memdesc<64x64xf16, #[[$S]]>
+    // CHECK-NEXT: tilegpu.async_copy_global_to_local %[[B0]], %[[TB0]], %[[GB0]] : tensor<64x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<64x64xf16, #[[$S]]> mask tensor<64x64xi1, #blocked>
+    // CHECK-NEXT: tilegpu.async_commit_group
+    // The addresses one iteration on.
+    // CHECK-NEXT: %[[A1:.*]] = tile.addptr %[[A0]], %[[STEPA]]
+    // CHECK-NEXT: %[[SB0:.*]] = arith.muli %[[LDB]], %[[C64]] : i32
+    // CHECK-NEXT: %[[SB0S:.*]] = tile.splat %[[SB0]]
+    // CHECK-NEXT: %[[B1:.*]] = tile.addptr %[[B0]], %[[SB0S]]
+    // Iteration 1 (k = 0 + 64 * 1) into slot 1.
+    // CHECK-NEXT: %[[ONE:.*]] = arith.constant 1 : i32
+    // CHECK-NEXT: %[[D1:.*]] = arith.muli %[[C64]], %[[ONE]] : i32
+    // CHECK-NEXT: %[[K1:.*]] = arith.addi %[[C0]], %[[D1]] : i32
+    // CHECK-NEXT: %[[SLOT1:.*]] = arith.constant 1 : i32
+    // CHECK-NEXT: %[[LEFT1:.*]] = arith.subi %[[N]], %[[K1]] : i32
+    // CHECK: %[[RUN1:.*]] = arith.cmpi slt, %[[K1]], %[[N]] : i32
+    // CHECK: %[[TA1:.*]] = tilegpu.memdesc_index %[[RA]][%[[SLOT1]]]
+    // CHECK-NEXT: tilegpu.async_copy_global_to_local %[[A1]], %[[TA1]], %{{.*}} :
+    // CHECK-NEXT: %[[GB1:.*]] = tile.splat %[[RUN1]] : tensor<64x64xi1, #blocked>
+    // CHECK-NEXT: %[[TB1:.*]] = tilegpu.memdesc_index %[[RB]][%[[SLOT1]]]
+    // CHECK-NEXT: tilegpu.async_copy_global_to_local %[[B1]], %[[TB1]], %[[GB1]] :
+    // CHECK-NEXT: tilegpu.async_commit_group
+    // CHECK-NEXT: %[[A2:.*]] = tile.addptr %[[A1]], %[[STEPA]]
+    // CHECK: %[[B2:.*]] = tile.addptr %[[B1]]
+    // No third prologue group: slot 2 is fetched by iteration 0.
+    // CHECK-NOT: tilegpu.async_copy_global_to_local
+    // CHECK-NOT: tilegpu.async_commit_group
+    // The loop carries the next addresses to fetch, the slot read by this
+    // iteration (0) and the slot fetched into (2).
+    // CHECK: %[[READ0:.*]] = arith.constant 0 : i32
+    // CHECK-NEXT: %[[FETCH0:.*]] = arith.constant 2 : i32
+    // CHECK-NEXT: %[[RES:.*]]:7 = scf.for %[[K:.*]] = %[[C0]] to %[[N]] step %[[C64]] iter_args(%[[ACC:.*]] = %{{.*}}, %{{.*}} = %[[A0]], %{{.*}} = %[[B0]], %[[FA:.*]] = %[[A2]], %[[FB:.*]] = %[[B2]], %[[READ:.*]] = %[[READ0]], %[[FETCH:.*]] = %[[FETCH0]])
+    // Iteration k's group has landed (at most one younger one in flight)
+    // and is visible to the tensor cores of all warps.
+    // CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
+    // CHECK-NEXT: tilegpu.fence_async_shared
+    // CHECK-NEXT: tilegpu.barrier
+    // The dot reads this iteration's slot.
+    // CHECK-NEXT: %[[XA:.*]] = tilegpu.memdesc_index %[[RA]][%[[READ]]] : !tilegpu.memdesc<3x128x64xf16, #[[$S]]> -> !tilegpu.memdesc<128x64xf16, #[[$S]]>
+    // CHECK-NEXT: %[[XB:.*]] = tilegpu.memdesc_index %[[RB]][%[[READ]]] : !tilegpu.memdesc<3x64x64xf16, #[[$S]]> -> !tilegpu.memdesc<64x64xf16, #[[$S]]>
+    // CHECK-NOT: tile.load
+    // CHECK-NOT: tilegpu.local_alloc
+    // The accumulating dot runs asynchronously; the previous iteration's
+    // has completed after the wait, in every warp after the barrier.
+    // CHECK: %[[D0:.*]] = tilegpu.warpgroup_dot %[[XA]], %[[XB]], %[[ACC]] {isAsync}
+    // CHECK-NEXT: %[[D:.*]] = tilegpu.warpgroup_dot_wait %[[D0]] {pendings = 1 : i32}
+    // CHECK-NOT: tilegpu.barrier
+    // Then (one warp group: its wait suffices, no barrier) the copies of
+    // iteration k + 2 * 64 into the slot that dot read.
+    // CHECK: %[[TWO:.*]] = arith.constant 2 : i32
+    // CHECK-NEXT: %[[AHEAD:.*]] = arith.muli %[[C64]], %[[TWO]] : i32
+    // CHECK-NEXT: %[[KF:.*]] = arith.addi %[[K]], %[[AHEAD]] : i32
+    // CHECK-NEXT: %[[LEFTF:.*]] = arith.subi %[[N]], %[[KF]] : i32
+    // CHECK: %[[MAF:.*]] = tile.broadcast %{{.*}} : tensor<1x64xi1, #blocked> -> tensor<128x64xi1, #blocked>
+    // CHECK-NEXT: %[[MORE:.*]] = arith.cmpi slt, %[[KF]], %[[N]] : i32
+    // CHECK-NEXT: %[[GF:.*]] = tile.splat %[[MORE]] : tensor<128x64xi1, #blocked>
+    // CHECK-NEXT: %[[GAF:.*]] = arith.andi %[[MAF]], %[[GF]]
+    // CHECK-NEXT: %[[TAF:.*]] = tilegpu.memdesc_index %[[RA]][%[[FETCH]]]
+    // CHECK-NEXT: tilegpu.async_copy_global_to_local %[[FA]], %[[TAF]], %[[GAF]] :
+    // CHECK-NEXT: %[[GBF:.*]] = tile.splat %[[MORE]] : tensor<64x64xi1, #blocked>
+    // CHECK-NEXT: %[[TBF:.*]] = tilegpu.memdesc_index %[[RB]][%[[FETCH]]]
+    // CHECK-NEXT: tilegpu.async_copy_global_to_local %[[FB]], %[[TBF]], %[[GBF]] :
+    // CHECK-NEXT: tilegpu.async_commit_group
+    // CHECK-NEXT: %[[NFA:.*]] = tile.addptr %[[FA]], %[[STEPA]]
+    // CHECK: %[[NFB:.*]] = tile.addptr %[[FB]]
+    // Both slots advance modulo 3.
+    // CHECK: %[[ONE1:.*]] = arith.constant 1 : i32
+    // CHECK-NEXT: %[[R1:.*]] = arith.addi %[[READ]], %[[ONE1]] : i32
+    // CHECK-NEXT: %[[THREE:.*]] = arith.constant 3 : i32
+    // CHECK-NEXT: %[[RW:.*]] = arith.cmpi eq, %[[R1]], %[[THREE]] : i32
+    // CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+    // CHECK-NEXT: %[[NR:.*]] = arith.select %[[RW]], %[[ZERO]], %[[R1]] : i32
+    // CHECK-NEXT: %[[ONE2:.*]] = arith.constant 1 : i32
+    // CHECK-NEXT: %[[F1:.*]] = arith.addi %[[FETCH]], %[[ONE2]] : i32
+    // CHECK-NEXT: %[[THREE2:.*]] = arith.constant 3 : i32
+    // CHECK-NEXT: %[[FW:.*]] = arith.cmpi eq, %[[F1]], %[[THREE2]] : i32
+    // CHECK-NEXT: %[[ZERO2:.*]] = arith.constant 0 : i32
+    // CHECK-NEXT: %[[NF:.*]] = arith.select %[[FW]], %[[ZERO2]], %[[F1]] : i32
+    // CHECK-NEXT: scf.yield %[[D]], %{{.*}}, %{{.*}}, %[[NFA]], %[[NFB]], %[[NR]], %[[NF]] :
+    // CHECK-NEXT: }
+    // The last dot completes; no copy may still be writing when the buffers
+    // are reused.
+    // CHECK-NEXT: %[[DONE:.*]] = tilegpu.warpgroup_dot_wait %[[RES]]#0 {pendings = 0 : i32}
+    // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
+    // CHECK-NEXT: tilegpu.barrier
+    // CHECK-NEXT: return %[[DONE]]
+    %res:3 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0, %pb_k = %b0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>, tensor<64x64x!tile.ptr<f16>, #a>) : i32 {
+      // A is masked along K by n - k, a multiple of 16: the mask is one
+      // value over each 16-byte run.
+      %left = arith.subi %n, %k : i32
+      %lefts = tile.splat %left : tensor<1x64xi32, #a>
+      %m1 = arith.cmpi slt, %col, %lefts : tensor<1x64xi32, #a>
+      %m = tile.broadcast %m1 : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %x = tile.load %pa_k, %m, %zero : tensor<128x64x!tile.ptr<f16>, #a>
+      %y = tile.load %pb_k : tensor<64x64x!tile.ptr<f16>, #a>
+      %xs = tilegpu.local_alloc %x : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %ys = tilegpu.local_alloc %y : (tensor<64x64xf16, #a>) -> !tilegpu.memdesc<64x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %xs, %ys, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      %na = tile.addptr %pa_k, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      %sb = arith.muli %ldb, %c64 : i32
+      %sbs = tile.splat %sb : tensor<64x64xi32, #a>
+      %nb = tile.addptr %pb_k, %sbs : tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64xi32, #a>
+      scf.yield %d, %na, %nb : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>, tensor<64x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+// The other depths: num_stages = 2 (one prologue group, wait for all) and
+// 4 (three prologue groups, two younger ones may stay in flight). B is
+// loop-invariant here; A's load is the only one feeding the dot.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @two_stages
+  // CHECK: %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x128x64xf16, #{{.*}}>
+  // CHECK: %[[SLOT0:.*]] = arith.constant 0 : i32
+  // CHECK: %[[T0:.*]] = tilegpu.memdesc_index %[[RA]][%[[SLOT0]]]
+  // CHECK-NEXT: tilegpu.async_copy_global_to_local %{{.*}}, %[[T0]], %{{.*}}
+  // CHECK-NEXT: tilegpu.async_commit_group
+  // CHECK-NOT: tilegpu.async_copy_global_to_local
+  // CHECK: %[[READ0:.*]] = arith.constant 0 : i32
+  // CHECK-NEXT: %[[FETCH0:.*]] = arith.constant 1 : i32
+  // CHECK-NEXT: scf.for %[[K:.*]] = {{.*}} iter_args({{.*}}, %[[READ:.*]] = %[[READ0]], %[[FETCH:.*]] = %[[FETCH0]])
+  // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
+  // CHECK-NEXT: tilegpu.fence_async_shared
+  // CHECK-NEXT: tilegpu.barrier
+  // CHECK: %[[X:.*]] = tilegpu.memdesc_index %[[RA]][%[[READ]]]
+  // CHECK: tilegpu.warpgroup_dot %[[X]], {{.*}} {isAsync}
+  // CHECK-NEXT: tilegpu.warpgroup_dot_wait {{.*}} {pendings = 1 : i32}
+  // CHECK-NOT: tilegpu.barrier
+  // CHECK: %[[ONE:.*]] = arith.constant 1 : i32
+  // CHECK-NEXT: %[[AHEAD:.*]] = arith.muli %{{.*}}, %[[ONE]] : i32
+  // CHECK-NEXT: %[[KF:.*]] = arith.addi %[[K]], %[[AHEAD]] : i32
+  // CHECK: tilegpu.memdesc_index %[[RA]][%[[FETCH]]]
+  // CHECK-NEXT: tilegpu.async_copy_global_to_local
+  // CHECK-NEXT: tilegpu.async_commit_group
+  // CHECK: %[[R1:.*]] = arith.addi %[[READ]], %{{.*}} : i32
+  // CHECK-NEXT: %[[TWO:.*]] = arith.constant 2 : i32
+  // CHECK-NEXT: arith.cmpi eq, %[[R1]], %[[TWO]] : i32
+  // CHECK: scf.yield
+  // CHECK-NEXT: }
+  // CHECK-NEXT: tilegpu.warpgroup_dot_wait {{.*}} {pendings = 0 : i32}
+  // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
+  // CHECK-NEXT: tilegpu.barrier
+  func.func @two_stages(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %bs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 2 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %lda = arith.constant dense<64> : tensor<128x1xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %ra = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ra2 = arith.muli %ra1, %lda : tensor<128x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ca = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %oa = arith.addi %ra3, %ca : tensor<128x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %oa : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    %res:2 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>) : i32 {
+      %x = tile.load %pa_k : tensor<128x64x!tile.ptr<f16>, #a>
+      %xs = tilegpu.local_alloc %x : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %xs, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      %na = tile.addptr %pa_k, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      scf.yield %d, %na : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+
+  // CHECK-LABEL: func.func @four_stages
+  // CHECK: %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<4x128x64xf16, #{{.*}}>
+  // CHECK: %[[SLOT0:.*]] = arith.constant 0 : i32
+  // CHECK: tilegpu.memdesc_index %[[RA]][%[[SLOT0]]]
+  // CHECK-NEXT: tilegpu.async_copy_global_to_local
+  // CHECK-NEXT: tilegpu.async_commit_group
+  // CHECK: arith.addi
+  // CHECK-NEXT: %[[SLOT1:.*]] = arith.constant 1 : i32
+  // CHECK: tilegpu.memdesc_index %[[RA]][%[[SLOT1]]]
+  // CHECK-NEXT: tilegpu.async_copy_global_to_local
+  // CHECK-NEXT: tilegpu.async_commit_group
+  // CHECK: arith.addi
+  // CHECK-NEXT: %[[SLOT2:.*]] = arith.constant 2 : i32
+  // CHECK: tilegpu.memdesc_index %[[RA]][%[[SLOT2]]]
+  // CHECK-NEXT: tilegpu.async_copy_global_to_local
+  // CHECK-NEXT: tilegpu.async_commit_group
+  // CHECK-NOT: tilegpu.async_copy_global_to_local
+  // CHECK: %[[READ0:.*]] = arith.constant 0 : i32
+  // CHECK-NEXT: %[[FETCH0:.*]] = arith.constant 3 : i32
+  // CHECK-NEXT: scf.for %[[K:.*]] = {{.*}} iter_args({{.*}}, %[[READ:.*]] = %[[READ0]], %[[FETCH:.*]] = %[[FETCH0]])
+  // CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
+  // CHECK-NEXT: tilegpu.fence_async_shared
+  // CHECK-NEXT: tilegpu.barrier
+  // CHECK: %[[X:.*]] = tilegpu.memdesc_index %[[RA]][%[[READ]]]
+  // CHECK: tilegpu.warpgroup_dot %[[X]], {{.*}} {isAsync}
+  // CHECK-NEXT: tilegpu.warpgroup_dot_wait {{.*}} {pendings = 1 : i32}
+  // CHECK-NOT: tilegpu.barrier
+  // CHECK: %[[THREE:.*]] = arith.constant 3 : i32
+  // CHECK-NEXT: %[[AHEAD:.*]] = arith.muli %{{.*}}, %[[THREE]] : i32
+  // CHECK-NEXT: %[[KF:.*]] = arith.addi %[[K]], %[[AHEAD]] : i32
+  // CHECK: tilegpu.memdesc_index %[[RA]][%[[FETCH]]]
+  // CHECK-NEXT: tilegpu.async_copy_global_to_local
+  // CHECK-NEXT: tilegpu.async_commit_group
+  // CHECK: %[[R1:.*]] = arith.addi %[[READ]], %{{.*}} : i32
+  // CHECK-NEXT: %[[FOUR:.*]] = arith.constant 4 : i32
+  // CHECK-NEXT: arith.cmpi eq, %[[R1]], %[[FOUR]] : i32
+  // CHECK: scf.yield
+  // CHECK-NEXT: }
+  // CHECK-NEXT: tilegpu.warpgroup_dot_wait {{.*}} {pendings = 0 : i32}
+  // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
+  // CHECK-NEXT: tilegpu.barrier
+  func.func @four_stages(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %bs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 4 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %lda = arith.constant dense<64> : tensor<128x1xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %ra = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ra2 = arith.muli %ra1, %lda : tensor<128x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ca = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %oa = arith.addi %ra3, %ca : tensor<128x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %oa : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    %res:2 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>) : i32 {
+      %x = tile.load %pa_k : tensor<128x64x!tile.ptr<f16>, #a>
+      %xs = tilegpu.local_alloc %x : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %xs, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      %na = tile.addptr %pa_k, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      scf.yield %d, %na : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+// Loads that cannot be copied asynchronously: the register prefetch of
+// pipeline.mlir instead (a guarded load before the loop, the next
+// iteration's load in it, the staging alloc of the carried block).
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // A masked-off copy writes zeros: `other = 1.0` needs the load.
+  // CHECK-LABEL: func.func @nonzero_other
+  // CHECK-NOT: tilegpu.async
+  // CHECK-NOT: !tilegpu.memdesc<3x
+  // CHECK: %[[FIRST:.*]] = tile.load
+  // CHECK-NOT: tilegpu.async
+  // CHECK: scf.for {{.*}} iter_args({{.*}}, %[[CUR:.*]] = %[[FIRST]])
+  // CHECK-NOT: tilegpu.async
+  // CHECK: tile.load
+  // CHECK-NOT: tilegpu.async
+  // CHECK: tilegpu.local_alloc %[[CUR]]
+  // CHECK-NOT: tilegpu.async
+  // CHECK: return
+  func.func @nonzero_other(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %bs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %one = arith.constant dense<1.0> : tensor<128x64xf16, #a>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %lda = arith.constant dense<64> : tensor<128x1xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %ra = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ra2 = arith.muli %ra1, %lda : tensor<128x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ca = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %oa = arith.addi %ra3, %ca : tensor<128x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %oa : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    %res:2 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>) : i32 {
+      %left = arith.subi %n, %k : i32
+      %lefts = tile.splat %left : tensor<1x64xi32, #a>
+      %m1 = arith.cmpi slt, %col, %lefts : tensor<1x64xi32, #a>
+      %m = tile.broadcast %m1 : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %x = tile.load %pa_k, %m, %one : tensor<128x64x!tile.ptr<f16>, #a>
+      %xs = tilegpu.local_alloc %x : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %xs, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      %na = tile.addptr %pa_k, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      scf.yield %d, %na : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+
+  // Columns %sk elements apart (a runtime stride): single f16 elements,
+  // under the 4 bytes cp.async copies at the least.
+  // CHECK-LABEL: func.func @strided
+  // CHECK-NOT: tilegpu.async
+  // CHECK-NOT: !tilegpu.memdesc<3x
+  // CHECK: %[[FIRST:.*]] = tile.load
+  // CHECK-NOT: tilegpu.async
+  // CHECK: scf.for {{.*}} iter_args({{.*}}, %[[CUR:.*]] = %[[FIRST]])
+  // CHECK-NOT: tilegpu.async
+  // CHECK: tile.load
+  // CHECK-NOT: tilegpu.async
+  // CHECK: tilegpu.local_alloc %[[CUR]]
+  // CHECK-NOT: tilegpu.async
+  // CHECK: return
+  func.func @strided(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %sk: i32, %bs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %lda = arith.constant dense<64> : tensor<128x1xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %sks = tile.splat %sk : tensor<1x64xi32, #a>
+    %cols = arith.muli %col, %sks : tensor<1x64xi32, #a>
+    %ra = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ra2 = arith.muli %ra1, %lda : tensor<128x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ca = tile.broadcast %cols : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %oa = arith.addi %ra3, %ca : tensor<128x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %oa : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    %res:2 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>) : i32 {
+      %x = tile.load %pa_k : tensor<128x64x!tile.ptr<f16>, #a>
+      %xs = tilegpu.local_alloc %x : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %xs, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      %na = tile.addptr %pa_k, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      scf.yield %d, %na : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+
+  // A bound %n of unknown alignment: the mask may change inside every run
+  // of the contiguous addresses, so each f16 would be a copy of its own.
+  // CHECK-LABEL: func.func @ragged_mask
+  // CHECK-NOT: tilegpu.async
+  // CHECK-NOT: !tilegpu.memdesc<3x
+  // CHECK: %[[FIRST:.*]] = tile.load
+  // CHECK-NOT: tilegpu.async
+  // CHECK: scf.for {{.*}} iter_args({{.*}}, %[[CUR:.*]] = %[[FIRST]])
+  // CHECK-NOT: tilegpu.async
+  // CHECK: tile.load
+  // CHECK-NOT: tilegpu.async
+  // CHECK: tilegpu.local_alloc %[[CUR]]
+  // CHECK-NOT: tilegpu.async
+  // CHECK: return
+  func.func @ragged_mask(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32, %bs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %lda = arith.constant dense<64> : tensor<128x1xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %ra = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ra2 = arith.muli %ra1, %lda : tensor<128x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ca = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %oa = arith.addi %ra3, %ca : tensor<128x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %oa : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    %res:2 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>) : i32 {
+      %left = arith.subi %n, %k : i32
+      %lefts = tile.splat %left : tensor<1x64xi32, #a>
+      %m1 = arith.cmpi slt, %col, %lefts : tensor<1x64xi32, #a>
+      %m = tile.broadcast %m1 : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %x = tile.load %pa_k, %m, %zero : tensor<128x64x!tile.ptr<f16>, #a>
+      %xs = tilegpu.local_alloc %x : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %xs, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      %na = tile.addptr %pa_k, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      scf.yield %d, %na : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+// Two warp groups: a barrier after the wait, before the slot the previous
+// dot read (both groups read B) is overwritten.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 8 : i32} {
+  // CHECK-LABEL: func.func @two_groups
+  // CHECK: scf.for
+  // CHECK: tilegpu.warpgroup_dot {{.*}} {isAsync}
+  // CHECK-NEXT: tilegpu.warpgroup_dot_wait {{.*}} {pendings = 1 : i32}
+  // CHECK-NOT: tilegpu.async_copy_global_to_local
+  // CHECK: tilegpu.barrier
+  // CHECK: tilegpu.async_copy_global_to_local
+  // CHECK: scf.yield
+  func.func @two_groups(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %bs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %lda = arith.constant dense<64> : tensor<128x1xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %ra = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ra2 = arith.muli %ra1, %lda : tensor<128x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ca = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %oa = arith.addi %ra3, %ca : tensor<128x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %oa : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    %res:2 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>) : i32 {
+      %x = tile.load %pa_k : tensor<128x64x!tile.ptr<f16>, #a>
+      %xs = tilegpu.local_alloc %x : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %xs, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      %na = tile.addptr %pa_k, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      scf.yield %d, %na : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+}
