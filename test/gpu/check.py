@@ -78,10 +78,13 @@ for _t, _s, _w in DOT_WARPS:
 kern("mm_f16_w8", G + "dot.tile", "mm_f16", nw=8)
 # Tiles that fit Hopper's warp-group MMA (wgmma when compiled for sm_90a):
 # (type, BM, BN, BK, warps); swizzles of 32/64/128 bytes, several swizzle
-# columns along K and N, two warp groups, two 64-row repetitions.
+# columns along K and N, two warp groups, two 64-row repetitions; tf32 with
+# B staged transposed (contiguous along K) and rounded to nearest.
 WGMMA_TILES = (("f16", 128, 128, 64, 4), ("f16", 128, 256, 32, 8),
                ("f16", 64, 16, 16, 4), ("f16", 128, 128, 128, 8),
-               ("bf16", 128, 64, 64, 4), ("bf16", 64, 256, 16, 4))
+               ("bf16", 128, 64, 64, 4), ("bf16", 64, 256, 16, 4),
+               ("tf32", 128, 128, 32, 8), ("tf32", 128, 64, 64, 4),
+               ("tf32", 64, 256, 16, 4))
 for _t, _m, _n, _k, _w in WGMMA_TILES:
     kern("dot_%s_%dx%dx%d_w%d" % (_t, _m, _n, _k, _w), G + "dot.tile",
          "dot_" + _t, nw=_w, BM=_m, BN=_n, BK=_k)

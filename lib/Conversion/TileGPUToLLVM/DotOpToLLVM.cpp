@@ -17,16 +17,6 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// Rounds an f32 to tf32 (10 mantissa bits, round to nearest, ties away).
-Value roundToTF32(OpBuilder &builder, Location loc, Value value) {
-  Type i32 = builder.getI32Type();
-  auto asmOp = createInlineAsm(builder, loc, i32, ValueRange{value},
-                               "cvt.rna.tf32.f32 $0, $1;", "=r,f",
-                               /*hasSideEffects=*/false);
-  return LLVM::BitcastOp::create(builder, loc, builder.getF32Type(),
-                                 asmOp.getResult(0));
-}
-
 /// Packs `kWidth` 16-bit elements into one 32-bit register (as mma.sync
 /// wants them), or passes a tf32/f32 element through as its bits.
 Value packOperand(OpBuilder &builder, Location loc, ArrayRef<Value> elements) {

@@ -637,3 +637,13 @@ Value mlir::tilegpu::emitSwizzledOffset(OpBuilder &builder, Location loc,
       c(4));
   return LLVM::XOrOp::create(builder, loc, offset, phase);
 }
+
+Value mlir::tilegpu::roundToTF32(OpBuilder &builder, Location loc,
+                                 Value value) {
+  Type i32 = builder.getI32Type();
+  auto asmOp = createInlineAsm(builder, loc, i32, ValueRange{value},
+                               "cvt.rna.tf32.f32 $0, $1;", "=r,f",
+                               /*hasSideEffects=*/false);
+  return LLVM::BitcastOp::create(builder, loc, builder.getF32Type(),
+                                 asmOp.getResult(0));
+}

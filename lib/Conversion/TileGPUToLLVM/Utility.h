@@ -82,6 +82,9 @@ LLVM::InlineAsmOp createInlineAsm(OpBuilder &builder, Location loc, Type result,
 Value shiftAnd(OpBuilder &builder, Location loc, Value value, unsigned shift,
                unsigned mask);
 
+/// Rounds an f32 to tf32 (10 mantissa bits, round to nearest, ties away).
+Value roundToTF32(OpBuilder &builder, Location loc, Value value);
+
 /// A block-wide barrier (`bar.sync 0`).
 void createBarrier(OpBuilder &builder, Location loc);
 

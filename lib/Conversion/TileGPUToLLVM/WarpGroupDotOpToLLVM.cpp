@@ -3,9 +3,10 @@
 // Hopper's warp-group MMA (sm_90a): `tilegpu.local_alloc` of a block into an
 // `#tilegpu.nvmma_shared` tile (16-byte vector stores at swizzled offsets,
 // then a proxy fence so the tensor cores see the writes), and
-// `tilegpu.warpgroup_dot` (one `wgmma.mma_async` m64nNk16 per 64 rows of a
-// warp group and k-step, reading both operands through shared-memory
-// matrix descriptors, then a wait for all of them).
+// `tilegpu.warpgroup_dot` (one `wgmma.mma_async` m64nNk16, or m64nNk8 for
+// tf32, per 64 rows of a warp group and k-step, reading both operands
+// through shared-memory matrix descriptors, then a wait for all of them;
+// f32 staged for tf32 is rounded to nearest on the way to shared memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,11 +36,14 @@ bool isSwizzledStaging(Operation *op) {
 /// whole).
 LogicalResult storeSwizzled(OpBuilder &builder, Location loc,
                             RankedTensorType type, Value packed, Value base,
-                            const NVMMASharedLayout &layout) {
+                            const NVMMASharedLayout &layout, bool tf32) {
   auto distributed = getDistributedLayout(type);
   if (!distributed || type.getRank() != 2)
     return failure();
   SmallVector<Value> registers = unpackRegisters(builder, loc, packed);
+  if (tf32)
+    for (Value &reg : registers)
+      reg = roundToTF32(builder, loc, reg);
   auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
   // Registers are numbered along the root's fastest dimension first.
   unsigned width = 1;
@@ -99,9 +103,9 @@ struct SwizzledLocalAllocOpConversion
       // Readers of the old contents (earlier wgmmas) first.
       if (!op->hasAttr(kNoLeadingBarrier))
         createBarrier(rewriter, loc);
-      if (failed(storeSwizzled(rewriter, loc,
-                               cast<RankedTensorType>(op.getSrc().getType()),
-                               src, base, *layout)))
+      if (failed(storeSwizzled(
+              rewriter, loc, cast<RankedTensorType>(op.getSrc().getType()), src,
+              base, *layout, op->hasAttr(kRoundToTF32AttrName))))
         return rewriter.notifyMatchFailure(op, "source is not distributed");
       createProxyFence(rewriter, loc);
       if (!op->hasAttr(kNoTrailingBarrier))
@@ -196,7 +200,10 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     int64_t n = cType.getDimSize(1);
     int64_t k = op.getA().getType().getShape()[1];
     Type element = op.getA().getType().getElementType();
-    std::string inType = element.isBF16() ? "bf16" : "f16";
+    // tf32 takes k-steps of 8 and has no transposed (MN-major) forms.
+    bool tf32 = element.isF32();
+    std::string inType = tf32 ? "tf32" : element.isBF16() ? "bf16" : "f16";
+    int64_t kStep = tf32 ? 8 : 16;
     // A is K-major when contiguous along K (dim 1), B when along dim 0.
     bool aKMajor = aLayout->contigDim == 1, bKMajor = bLayout->contigDim == 0;
 
@@ -236,13 +243,16 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
         rewriter.getContext(), SmallVector<Type>(perInstr, f32));
     std::string text =
         "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(perInstr + 2) +
-        ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) +
-        "k16.f32." + inType + "." + inType + " {";
+        ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
+        std::to_string(kStep) + ".f32." + inType + "." + inType + " {";
     for (int64_t i = 0; i < perInstr; ++i)
       text += (i ? ", $" : "$") + std::to_string(i);
     text += "}, $" + std::to_string(perInstr) + ", $" +
-            std::to_string(perInstr + 1) + ", p, 1, 1, " +
-            (aKMajor ? "0" : "1") + ", " + (bKMajor ? "0" : "1") + ";\n}";
+            std::to_string(perInstr + 1) + ", p, 1, 1";
+    if (!tf32)
+      text += std::string(", ") + (aKMajor ? "0" : "1") + ", " +
+              (bKMajor ? "0" : "1");
+    text += ";\n}";
     std::string constraints;
     for (int64_t i = 0; i < perInstr; ++i)
       constraints += "=f,";
@@ -256,7 +266,7 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     int64_t rowsPerRep = 16 * cLayout->wm;
     for (int64_t m = 0; m < cLayout->repM; ++m) {
       int64_t base = m * perInstr;
-      for (int64_t kk = 0; kk < k; kk += 16) {
+      for (int64_t kk = 0; kk < k; kk += kStep) {
         Value a = advance(aDesc, tileOffset(*aLayout, m * rowsPerRep, kk));
         Value b = advance(bDesc, tileOffset(*bLayout, kk, 0));
         SmallVector<Value> operands{a, b, one};

@@ -1,4 +1,4 @@
-// RUN: tile-opt %s --tilegpu-allocate-shared-memory --convert-tilegpu-to-llvm -canonicalize | FileCheck %s --enable-var-scope
+// RUN: tile-opt %s -split-input-file --tilegpu-allocate-shared-memory --convert-tilegpu-to-llvm -canonicalize | FileCheck %s --enable-var-scope
 // Warp-group MMA: two staging allocs share one barrier before and one after
 // (a proxy fence after each one's 16-byte swizzled stores), then one wgmma
 // per 64-row repetition and k-step of 16, a commit and a wait.
@@ -38,6 +38,33 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     // CHECK: "wgmma.wait_group.sync.aligned 0;"
     %d = tilegpu.warpgroup_dot %sa, %sb, %c : !tilegpu.memdesc<128x32xf16, #sa>, !tilegpu.memdesc<32x16xf16, #sb> -> tensor<128x16xf32, #mma>
     tile.print "", %d : tensor<128x16xf32, #mma>
+    return
+  }
+}
+
+// -----
+
+// tf32: f32 rounded to nearest (cvt.rna) on the way to shared memory, B
+// stored contiguous along K, one m64nNk8 per k-step of 8 with no
+// transpose operands.
+#a = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sa = #tilegpu.nvmma_shared<{swizzle = 64, order = [1, 0]}>
+#sb = #tilegpu.nvmma_shared<{swizzle = 64, order = [0, 1]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 8]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: llvm.func @tf32
+  func.func @tf32(%x: f32, %z: f32) attributes {tile.kernel} {
+    %av = tile.splat %x : tensor<64x16xf32, #a>
+    %bv = tile.splat %x : tensor<16x16xf32, #a>
+    %c = tile.splat %z : tensor<64x16xf32, #mma>
+    // CHECK: "cvt.rna.tf32.f32 $0, $1;"
+    // CHECK: "fence.proxy.async.shared::cta;"
+    // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {$0, $1, $2, $3, $4, $5, $6, $7}, $8, $9, p, 1, 1;\0A}"
+    // CHECK: "wgmma.wait_group.sync.aligned 0;"
+    %sa = tilegpu.local_alloc %av {tilegpu.round_tf32} : (tensor<64x16xf32, #a>) -> !tilegpu.memdesc<64x16xf32, #sa>
+    %sb = tilegpu.local_alloc %bv {tilegpu.round_tf32} : (tensor<16x16xf32, #a>) -> !tilegpu.memdesc<16x16xf32, #sb>
+    %d = tilegpu.warpgroup_dot %sa, %sb, %c : !tilegpu.memdesc<64x16xf32, #sa>, !tilegpu.memdesc<16x16xf32, #sb> -> tensor<64x16xf32, #mma>
+    tile.print "", %d : tensor<64x16xf32, #mma>
     return
   }
 }

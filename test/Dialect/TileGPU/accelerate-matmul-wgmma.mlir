@@ -14,6 +14,8 @@ module attributes {tilegpu.num_warps = 8 : i32} {
   // CHECK-DAG: #[[$ROW:.*]] = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
   // CHECK-DAG: #[[$ROW64:.*]] = #tilegpu.nvmma_shared<{swizzle = 64, order = [1, 0]}>
   // CHECK-DAG: #[[$COL64:.*]] = #tilegpu.nvmma_shared<{swizzle = 64, order = [0, 1]}>
+  // CHECK-DAG: #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>
+  // CHECK-DAG: #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 8]}>
   // CHECK-LABEL: func.func @f16
   func.func @f16(%x: tensor<128x64xf16, #a>, %y: tensor<64x128xf16, #b>, %z: tensor<128x128xf32, #c>) -> tensor<128x128xf32, #c> {
     // CHECK: %[[A:.*]] = tilegpu.local_alloc %{{.*}} : (tensor<128x64xf16, #{{.*}}>) -> !tilegpu.memdesc<128x64xf16, #[[$ROW]]>
@@ -55,12 +57,23 @@ module attributes {tilegpu.num_warps = 8 : i32} {
     return %d : tensor<128x512xf32, #c>
   }
 
-  // tf32 stays on mma.sync.
+  // tf32: both operands staged contiguous along K (B transposed, 32 f32 =
+  // 128-byte rows), rounded to tf32 on the way; k-steps of 8.
   // CHECK-LABEL: func.func @tf32
   func.func @tf32(%x: tensor<128x32xf32, #c>, %y: tensor<32x128xf32, #c>, %z: tensor<128x128xf32, #c>) -> tensor<128x128xf32, #c> {
-    // CHECK-NOT: warpgroup_dot
-    // CHECK: tile.dot {{.*}} -> tensor<128x128xf32, #mma{{.*}}>
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.round_tf32} : (tensor<128x32xf32, #{{.*}}>) -> !tilegpu.memdesc<128x32xf32, #[[$ROW]]>
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.round_tf32} : (tensor<32x128xf32, #{{.*}}>) -> !tilegpu.memdesc<32x128xf32, #[[$COL128:.*]]>
+    // CHECK: tilegpu.warpgroup_dot {{.*}} -> tensor<128x128xf32, #[[$MMATF32:.*]]>
     %d = tile.dot %x, %y, %z : tensor<128x32xf32, #c> * tensor<32x128xf32, #c> -> tensor<128x128xf32, #c>
+    return %d : tensor<128x128xf32, #c>
+  }
+
+  // ieee f32 stays on the FMA path.
+  // CHECK-LABEL: func.func @ieee
+  func.func @ieee(%x: tensor<128x32xf32, #c>, %y: tensor<32x128xf32, #c>, %z: tensor<128x128xf32, #c>) -> tensor<128x128xf32, #c> {
+    // CHECK-NOT: warpgroup_dot
+    // CHECK: tile.dot {{.*}} inputPrecision = ieee
+    %d = tile.dot %x, %y, %z inputPrecision = ieee : tensor<128x32xf32, #c> * tensor<32x128xf32, #c> -> tensor<128x128xf32, #c>
     return %d : tensor<128x128xf32, #c>
   }
 }

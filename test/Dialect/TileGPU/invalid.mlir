@@ -136,7 +136,7 @@ func.func @wg_rank(%a: !tilegpu.memdesc<64xf16, #s>, %b: !tilegpu.memdesc<64x64x
 #s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
 #mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
 func.func @wg_types(%a: !tilegpu.memdesc<64x64xf32, #s>, %b: !tilegpu.memdesc<64x64xf32, #s>, %c: tensor<64x64xf32, #mma>) {
-  // expected-error @+1 {{operands must both be f16 or both bf16}}
+  // expected-error @+1 {{tf32 operands must be contiguous along K (a: order [1, 0], b: order [0, 1])}}
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xf32, #s>, !tilegpu.memdesc<64x64xf32, #s> -> tensor<64x64xf32, #mma>
   return
 }
@@ -265,5 +265,15 @@ func.func @copy_mask_shape(%p: tensor<64x64x!tile.ptr<f16>, #b>, %t: !tilegpu.me
 func.func @copy_mask_type(%p: tensor<64x64x!tile.ptr<f16>, #b>, %t: !tilegpu.memdesc<64x64xf16, #s>, %m: tensor<64x64xi8, #b>) {
   // expected-error @+1 {{mask must be an i1 block of the pointers' shape}}
   tilegpu.async_copy_global_to_local %p, %t, %m : tensor<64x64x!tile.ptr<f16>, #b> -> !tilegpu.memdesc<64x64xf16, #s> mask tensor<64x64xi8, #b>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+func.func @wg_types(%a: !tilegpu.memdesc<64x64xi8, #s>, %b: !tilegpu.memdesc<64x64xi8, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{operands must both be f16, bf16 or f32 (tf32)}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xi8, #s>, !tilegpu.memdesc<64x64xi8, #s> -> tensor<64x64xf32, #mma>
   return
 }

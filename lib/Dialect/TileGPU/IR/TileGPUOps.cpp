@@ -107,8 +107,16 @@ LogicalResult WarpGroupDotOp::verify() {
            << aType << ", " << bType << ", " << accType;
   Type element = aType.getElementType();
   if (element != bType.getElementType() ||
-      !(element.isF16() || element.isBF16()))
-    return emitOpError("operands must both be f16 or both bf16");
+      !(element.isF16() || element.isBF16() || element.isF32()))
+    return emitOpError("operands must both be f16, bf16 or f32 (tf32)");
+  if (element.isF32()) {
+    auto aShared = dyn_cast<NVMMASharedEncodingAttr>(aType.getEncoding());
+    auto bShared = dyn_cast<NVMMASharedEncodingAttr>(bType.getEncoding());
+    if (aShared && bShared &&
+        (aShared.getOrder()[0] != 1 || bShared.getOrder()[0] != 0))
+      return emitOpError("tf32 operands must be contiguous along K "
+                         "(a: order [1, 0], b: order [0, 1])");
+  }
   if (!accType.getElementType().isF32())
     return emitOpError("accumulator must be f32");
   if (!isa<NVMMASharedEncodingAttr>(aType.getEncoding()) ||
@@ -119,11 +127,12 @@ LogicalResult WarpGroupDotOp::verify() {
     return emitOpError("accumulator must have an #tilegpu.mma layout of "
                        "version 3");
   int64_t rowsPerRep = 16 * mma.getWarpsPerCTA()[0];
-  if (m % rowsPerRep != 0 || k % 16 != 0 || n % 8 != 0 || n > 256)
+  int64_t kStep = element.isF32() ? 8 : 16;
+  if (m % rowsPerRep != 0 || k % kStep != 0 || n % 8 != 0 || n > 256)
     return emitOpError("shape ")
            << m << "x" << n << "x" << k
            << " does not fit wgmma: M a multiple of " << rowsPerRep
-           << ", N a multiple of 8 up to 256, K of 16";
+           << ", N a multiple of 8 up to 256, K of " << kStep;
   return success();
 }
 

@@ -52,11 +52,12 @@ unsigned getContiguousDim(RankedTensorType type, unsigned fallback) {
   return fallback;
 }
 
-/// A `#tilegpu.nvmma_shared` layout for staging `type` (16-bit elements)
-/// contiguous along `contigDim`, or null if no swizzle width fits.
+/// A `#tilegpu.nvmma_shared` layout for staging `type` contiguous along
+/// `contigDim`, or null if no swizzle width fits.
 Attribute getStagingLayout(RankedTensorType type, unsigned contigDim) {
   int64_t rows = type.getDimSize(1 - contigDim);
-  int64_t bytes = type.getDimSize(contigDim) * 2;
+  int64_t bytes =
+      type.getDimSize(contigDim) * getSharedElementBytes(type.getElementType());
   if (rows % 8 != 0)
     return {};
   for (unsigned swizzle : {128u, 64u, 32u})
@@ -73,27 +74,39 @@ bool rewriteToWarpGroupDot(tile::DotOp dot, unsigned numWarps) {
   RankedTensorType bType = dot.getB().getType();
   RankedTensorType cType = dot.getType();
   Type element = aType.getElementType();
-  if (!(element.isF16() || element.isBF16()) || numWarps % 4 != 0 ||
+  // tf32 reads both operands contiguous along K (no transposed forms).
+  bool tf32 =
+      element.isF32() && dot.getInputPrecision() == tile::InputPrecision::TF32;
+  if (!(element.isF16() || element.isBF16() || tf32) || numWarps % 4 != 0 ||
       !cType.getElementType().isF32())
     return false;
   int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
   int64_t k = aType.getDimSize(1);
-  if (m % (16 * numWarps) != 0 || n % 8 != 0 || n > 256 || k % 16 != 0)
+  if (m % (16 * numWarps) != 0 || n % 8 != 0 || n > 256 ||
+      k % (tf32 ? 8 : 16) != 0)
     return false;
-  Attribute aShared = getStagingLayout(aType, getContiguousDim(aType, 1));
-  Attribute bShared = getStagingLayout(bType, getContiguousDim(bType, 1));
+  Attribute aShared =
+      getStagingLayout(aType, tf32 ? 1 : getContiguousDim(aType, 1));
+  Attribute bShared =
+      getStagingLayout(bType, tf32 ? 0 : getContiguousDim(bType, 1));
   if (!aShared || !bShared)
     return false;
   MLIRContext *context = dot.getContext();
-  auto mma =
-      MmaEncodingAttr::get(context, 3, {numWarps, 1}, {64, (unsigned)n, 16});
+  auto mma = MmaEncodingAttr::get(context, 3, {numWarps, 1},
+                                  {64, (unsigned)n, tf32 ? 8u : 16u});
   OpBuilder builder(dot);
   Location loc = dot.getLoc();
   auto stage = [&](Value value, Attribute layout) -> Value {
     auto type = cast<RankedTensorType>(value.getType());
     auto memdesc = MemDescType::get(context, type.getShape(),
                                     type.getElementType(), layout);
-    return LocalAllocOp::create(builder, loc, memdesc, value, IntegerAttr());
+    auto alloc =
+        LocalAllocOp::create(builder, loc, memdesc, value, IntegerAttr());
+    // The tensor cores would truncate f32 to tf32; round to nearest as the
+    // mma.sync and FMA paths do.
+    if (tf32)
+      alloc->setAttr(kRoundToTF32AttrName, builder.getUnitAttr());
+    return alloc;
   };
   Value a = stage(dot.getA(), aShared);
   Value b = stage(dot.getB(), bShared);

@@ -71,6 +71,9 @@ getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info) {
     for (Operation *user : alloc->getUsers())
       if (!isa<WarpGroupDotOp>(user))
         return failure();
+    // Copies cannot round f32 to tf32 on the way.
+    if (alloc->hasAttr(kRoundToTF32AttrName))
+      return failure();
     auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
     auto layout = dyn_cast<BlockedEncodingAttr>(ptrType.getEncoding());
     if (!layout)

@@ -30,6 +30,10 @@ namespace mlir::tilegpu {
 inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tilegpu.num_warps";
 inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tilegpu.shared";
 inline constexpr llvm::StringLiteral kTargetAttrName = "tilegpu.target";
+/// Unit attribute of a `tilegpu.local_alloc` of f32 staged for a tf32
+/// warp-group dot: its elements are rounded to tf32 (to nearest) on the way.
+inline constexpr llvm::StringLiteral kRoundToTF32AttrName =
+    "tilegpu.round_tf32";
 /// Per-op attribute: the byte offset of the op's scratch shared memory.
 inline constexpr llvm::StringLiteral kScratchOffsetAttrName =
     "tilegpu.scratch_offset";
