@@ -39,3 +39,31 @@ func.func @remat(%s: f32) -> (tensor<128xf32, #b>, tensor<128xi32, #b>, tensor<1
   %5 = tilegpu.convert_layout %4 : tensor<128xf32, #a> -> tensor<128xf32, #b>
   return %1, %3, %5 : tensor<128xf32, #b>, tensor<128xi32, #b>, tensor<128xf32, #b>
 }
+
+// -----
+
+// A mask built from a range and a splat (offs_k[:, None] < k_left) is
+// rebuilt in the target layout, expand_dims through the slice of it,
+// instead of moving through shared memory; a loaded value is not.
+#p = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
+#q = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sp = #tilegpu.slice<{dim = 1, parent = #p}>
+// CHECK-DAG: #[[$Q:.*]] = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[$SQ:.*]] = #tilegpu.slice<{dim = 1, parent = #[[$Q]]}>
+// CHECK-LABEL: func.func @remat_expression
+// CHECK-SAME: (%[[LEFT:.*]]: i32, %[[X:.*]]: tensor<32x1xi32, #{{.*}}>)
+func.func @remat_expression(%left: i32, %x: tensor<32x1xi32, #p>) -> (tensor<32x1xi1, #q>, tensor<32x1xi32, #q>) {
+  // CHECK-DAG: %[[R:.*]] = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #[[$SQ]]>
+  // CHECK-DAG: %[[E:.*]] = tile.expand_dims %[[R]] {axis = 1 : i32} : tensor<32xi32, #[[$SQ]]> -> tensor<32x1xi32, #[[$Q]]>
+  // CHECK-DAG: %[[L:.*]] = tile.splat %[[LEFT]] : tensor<32x1xi32, #[[$Q]]>
+  // CHECK-DAG: %[[M:.*]] = arith.cmpi slt, %[[E]], %[[L]] : tensor<32x1xi32, #[[$Q]]>
+  // CHECK-DAG: %[[CX:.*]] = tilegpu.convert_layout %[[X]]
+  // CHECK: return %[[M]], %[[CX]]
+  %r = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #sp>
+  %e = tile.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #sp> -> tensor<32x1xi32, #p>
+  %l = tile.splat %left : tensor<32x1xi32, #p>
+  %m = arith.cmpi slt, %e, %l : tensor<32x1xi32, #p>
+  %cm = tilegpu.convert_layout %m : tensor<32x1xi1, #p> -> tensor<32x1xi1, #q>
+  %cx = tilegpu.convert_layout %x : tensor<32x1xi32, #p> -> tensor<32x1xi32, #q>
+  return %cm, %cx : tensor<32x1xi1, #q>, tensor<32x1xi32, #q>
+}

@@ -9,7 +9,11 @@
 
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
 
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
@@ -31,32 +35,92 @@ LogicalResult verifySameTile(Operation *op, RankedTensorType tensor,
   return success();
 }
 
-/// `convert_layout(x)` where `x` is a splat, a range or a splat constant:
-/// create `x` in the target layout directly.
+/// The most ops a conversion's source expression may have and still be
+/// recomputed in the target layout instead of moved through shared memory.
+constexpr int kRematerializeBudget = 32;
+
+/// Whether `value` is a block built only from splats, ranges and splat
+/// constants by expand_dims, broadcast and elementwise arith (at most
+/// `budget` ops), so that it is cheaper to recompute in another layout
+/// than to convert.
+bool isCheapToRecreate(Value value, int &budget) {
+  Operation *def = value.getDefiningOp();
+  if (!def || --budget < 0 || !isa<RankedTensorType>(value.getType()))
+    return false;
+  if (isa<tile::SplatOp, tile::MakeRangeOp>(def))
+    return true;
+  DenseElementsAttr constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    return constant.isSplat();
+  bool elementwise =
+      (def->hasTrait<OpTrait::Elementwise>() || isa<tile::AddPtrOp>(def)) &&
+      def->getNumResults() == 1 && def->getNumRegions() == 0 &&
+      isMemoryEffectFree(def);
+  if (!elementwise && !isa<tile::ExpandDimsOp, tile::BroadcastOp>(def))
+    return false;
+  for (Value operand : def->getOperands())
+    if (isa<RankedTensorType>(operand.getType()) &&
+        !isCheapToRecreate(operand, budget))
+      return false;
+  return true;
+}
+
+/// `value` (cheap to recreate) built again in `layout`.
+Value recreateInLayout(PatternRewriter &rewriter, Value value,
+                       Attribute layout) {
+  Operation *def = value.getDefiningOp();
+  Location loc = def->getLoc();
+  auto type = cast<RankedTensorType>(value.getType());
+  RankedTensorType newType = withLayout(type, layout);
+  if (auto splat = dyn_cast<tile::SplatOp>(def))
+    return tile::SplatOp::create(rewriter, loc, newType, splat.getSrc());
+  if (auto range = dyn_cast<tile::MakeRangeOp>(def))
+    return tile::MakeRangeOp::create(rewriter, loc, newType, range.getStart(),
+                                     range.getEnd());
+  DenseElementsAttr constant;
+  if (matchPattern(value, m_Constant(&constant)))
+    return arith::ConstantOp::create(rewriter, loc, constant.reshape(newType));
+  if (auto expand = dyn_cast<tile::ExpandDimsOp>(def)) {
+    auto slice =
+        SliceEncodingAttr::get(rewriter.getContext(), expand.getAxis(), layout);
+    Value src = recreateInLayout(rewriter, expand.getSrc(), slice);
+    return tile::ExpandDimsOp::create(rewriter, loc, newType, src,
+                                      expand.getAxisAttr());
+  }
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(def))
+    return tile::BroadcastOp::create(
+        rewriter, loc, newType,
+        recreateInLayout(rewriter, broadcast.getSrc(), layout));
+  IRMapping mapping;
+  for (Value operand : def->getOperands())
+    if (isa<RankedTensorType>(operand.getType()))
+      mapping.map(operand, recreateInLayout(rewriter, operand, layout));
+  Operation *clone = rewriter.clone(*def, mapping);
+  clone->getResult(0).setType(newType);
+  return clone->getResult(0);
+}
+
+/// `convert_layout(x)` where `x` is a splat or a splat constant, or (to a
+/// blocked or slice layout) is built only from splats, ranges and constants
+/// (masks and offsets from `arange`): create `x` in the target layout
+/// directly.
 struct RematerializeCheapSource : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ConvertLayoutOp op,
                                 PatternRewriter &rewriter) const override {
-    Operation *src = op.getSrc().getDefiningOp();
-    if (!src)
-      return rewriter.notifyMatchFailure(op, "source is a block argument");
-    Type type = op.getType();
-    if (auto splat = dyn_cast<tile::SplatOp>(src)) {
-      rewriter.replaceOpWithNewOp<tile::SplatOp>(op, type, splat.getSrc());
-      return success();
-    }
-    if (auto range = dyn_cast<tile::MakeRangeOp>(src)) {
-      rewriter.replaceOpWithNewOp<tile::MakeRangeOp>(op, type, range.getStart(),
-                                                     range.getEnd());
-      return success();
-    }
-    DenseElementsAttr value;
-    if (matchPattern(op.getSrc(), m_Constant(&value)) && value.isSplat()) {
-      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-          op, value.reshape(cast<ShapedType>(type)));
-      return success();
-    }
-    return rewriter.notifyMatchFailure(op, "source is not cheap to recreate");
+    Attribute layout = op.getType().getEncoding();
+    // A splat or a constant exists in any layout; expressions are rebuilt
+    // in distributed layouts only.
+    int budget = isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr>(layout)
+                     ? kRematerializeBudget
+                     : 1;
+    if (budget == 1 &&
+        isa_and_nonnull<tile::MakeRangeOp>(op.getSrc().getDefiningOp()))
+      return rewriter.notifyMatchFailure(op, "a range needs a 1-D layout");
+    if (!isCheapToRecreate(op.getSrc(), budget))
+      return rewriter.notifyMatchFailure(op, "source is not cheap to recreate");
+    rewriter.replaceOp(op, recreateInLayout(rewriter, op.getSrc(), layout));
+    return success();
   }
 };
 } // namespace
