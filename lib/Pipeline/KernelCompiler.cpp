@@ -98,6 +98,33 @@ void KernelCompiler::applySpecialization(ModuleOp module,
 }
 
 namespace {
+/// The most shared memory one block may use on `arch`, in bytes.
+int64_t getSharedMemoryLimit(llvm::StringRef arch) {
+  if (arch.starts_with("sm_90"))
+    return 232448; // 227 KiB
+  if (arch == "sm_80" || arch == "sm_87")
+    return 166912; // 163 KiB
+  return 101376; // sm_86, sm_89: 99 KiB
+}
+
+/// Fails with a diagnostic at the kernel when its blocks need more shared
+/// memory than the target has.
+LogicalResult checkSharedMemory(ModuleOp module, llvm::StringRef kernel,
+                                llvm::StringRef arch) {
+  auto attr =
+      module->getAttrOfType<IntegerAttr>(mlir::tilegpu::kSharedBytesAttrName);
+  int64_t limit = getSharedMemoryLimit(arch);
+  if (!attr || attr.getInt() <= limit)
+    return success();
+  Location loc = module.getLoc();
+  if (auto func = module.lookupSymbol<func::FuncOp>(kernel))
+    loc = func.getLoc();
+  return emitError(loc) << "kernel '" << kernel << "' needs " << attr.getInt()
+                        << " bytes of shared memory per block; " << arch
+                        << " has at most " << limit
+                        << " (smaller blocks or a smaller num_stages need less)";
+}
+
 ConstexprValue toConstexprValue(const ConstValue &value) {
   if (value.isBool())
     return ConstexprValue(value.intValue != 0);
@@ -164,6 +191,9 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
   if (failed(pm.run(*module)))
     return std::nullopt;
   passScope.stop();
+  if (stage >= EmitStage::LLVM &&
+      failed(checkSharedMemory(*module, checked->name, options.arch)))
+    return std::nullopt;
 
   if (stage != EmitStage::PTX) {
     llvm::raw_string_ostream os(result.text);
