@@ -32,9 +32,8 @@
 // CHECK-COUNT-12: cp.async.cg.shared.global
 // CHECK-NOT: cp.async.cg
 // CHECK: cp.async.commit_group;
-// CHECK: bra.uni $L__BB0_[[LOOP]];
+// CHECK: bra{{(\.uni)?}} $L__BB0_[[LOOP]];
 // After the loop the last dots complete and no copy is left in flight.
-// CHECK-NEXT: $L__BB0_{{[0-9]+}}:
 // CHECK-NOT: cp.async.cg
 // CHECK: wgmma.wait_group.sync.aligned 0;
 // CHECK: cp.async.wait_group 0;
