@@ -39,7 +39,7 @@ if [ -x "$PTXAS" ]; then
 fi
 
 if [ -e /dev/nvidia0 ] || command -v nvidia-smi >/dev/null 2>&1; then
-  for runner in "$BUILD_DIR"/examples/bin/*; do
+  for runner in "$BUILD_DIR"/bin/examples/*; do
     [ -x "$runner" ] || continue
     echo "== running $runner"; "$runner" || status=1
   done

@@ -3,6 +3,8 @@
 // mlir-opt for tilec: parses MLIR containing the tile dialect (and the
 // upstream dialects it uses), runs the passes named on the command line and
 // prints the result. Lit tests use it to exercise one pass at a time.
+// `tile-opt --version` prints the same line as `tilec --version`:
+// `tilec VERSION (LLVM VERSION)`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +19,14 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
 int main(int argc, char **argv) {
+  // Replaces LLVM's version text (MlirOptMain parses the command line with
+  // the printer set here).
+  llvm::cl::SetVersionPrinter(
+      [](llvm::raw_ostream &os) { os << ::tilec::getVersionString() << "\n"; });
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();
