@@ -4,8 +4,9 @@
 // which kernel parameter: typed device pointers only to pointers of the same
 // element type, integers (range-checked) only to integer parameters, floats
 // (range-checked, converted to the parameter's width) only to float
-// parameters. A violation throws tilec::Error naming the kernel, the
-// parameter's position, name and type, and what was passed.
+// parameters; no null device pointers. A violation throws tilec::Error
+// naming the kernel, the parameter's position, name and type, and what was
+// passed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,6 +108,14 @@ private:
       fail(expected, arg);
     if (!arg.isUntyped && arg.elem != param_.type.elem)
       fail(expected, arg);
+    if (arg.u == 0)
+      throw Error("kernel '" + meta_.kernel + "': argument " +
+                  std::to_string(index_ + 1) + " (" + param_.name + ": " +
+                  param_.type.str() + "): " + arg.describe() +
+                  " is null (" +
+                  (arg.cppType == "Buffer" ? "an empty or moved-from Buffer"
+                                           : "a null device address") +
+                  "); pass " + expected + " holding device memory");
     return arg.u;
   }
 

@@ -151,12 +151,18 @@ void detail::deviceFree(DeviceState &device, std::uint64_t address) noexcept {
 
 void detail::copyToDevice(DeviceState &device, std::uint64_t dst,
                           const void *src, std::size_t bytes) {
+  if (!src)
+    throw Error("tilec: Buffer::copyFrom: the host pointer is null (" +
+                std::to_string(bytes) + " bytes to copy)");
   device.makeCurrent();
   check(driver().cuMemcpyHtoD(dst, src, bytes), "cuMemcpyHtoD");
 }
 
 void detail::copyToHost(DeviceState &device, void *dst, std::uint64_t src,
                         std::size_t bytes) {
+  if (!dst)
+    throw Error("tilec: Buffer::copyTo: the host pointer is null (" +
+                std::to_string(bytes) + " bytes to copy)");
   device.makeCurrent();
   check(driver().cuMemcpyDtoH(dst, src, bytes), "cuMemcpyDtoH");
 }

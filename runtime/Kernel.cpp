@@ -18,6 +18,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace tilec;
 using namespace tilec::cuda;
@@ -62,10 +63,16 @@ int archNumber(const std::string &arch, bool &archSpecific) {
 }
 
 std::string readBinaryFile(const std::string &path, const char *what) {
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw Error(std::string("cannot read ") + what + " '" + path +
-                "': " + std::strerror(errno));
+                "': " + std::strerror(errno ? errno : ENOENT));
+  // A directory opens, then reads as nothing.
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw Error(std::string("cannot read ") + what + " '" + path +
+                "': " + std::strerror(EISDIR));
   std::ostringstream contents;
   contents << in.rdbuf();
   return contents.str();

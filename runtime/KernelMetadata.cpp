@@ -19,6 +19,7 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <sys/stat.h>
 
 using namespace tilec;
 
@@ -240,10 +241,16 @@ KernelMetadata KernelMetadata::fromJson(std::string_view text,
 }
 
 KernelMetadata KernelMetadata::readFile(const std::string &path) {
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw Error("cannot read kernel metadata '" + path +
-                "': " + std::strerror(errno));
+                "': " + std::strerror(errno ? errno : ENOENT));
+  // A directory opens, then reads as nothing.
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw Error("cannot read kernel metadata '" + path +
+                "': " + std::strerror(EISDIR));
   std::ostringstream contents;
   contents << in.rdbuf();
   if (in.bad())

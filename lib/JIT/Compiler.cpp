@@ -19,6 +19,7 @@
 #include <fstream>
 #include <mutex>
 #include <sstream>
+#include <sys/stat.h>
 #include <unordered_map>
 
 using namespace tilec;
@@ -71,10 +72,15 @@ void checkOptions(const CompilerOptions &options) {
 }
 
 std::string readSourceFile(const std::string &path) {
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw Error("tilec: cannot read '" + path +
                 "': " + std::strerror(errno ? errno : ENOENT));
+  // A directory opens, then reads as nothing.
+  struct stat st;
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    throw Error("tilec: cannot read '" + path + "': " + std::strerror(EISDIR));
   std::ostringstream text;
   text << in.rdbuf();
   if (in.bad())

@@ -18,7 +18,11 @@
 using namespace tilec::test;
 
 std::string tilec::test::examplePath(const std::string &name) {
-  return std::string(TILEC_SOURCE_DIR) + "/examples/" + name;
+  // The source tree as built, unless the tests run elsewhere (a GPU
+  // machine with a copy of the tree: test/gpu/build-unit-bundle.sh).
+  const char *root = std::getenv("TILEC_TEST_SOURCE_DIR");
+  return std::string(root && *root ? root : TILEC_SOURCE_DIR) + "/examples/" +
+         name;
 }
 
 std::string tilec::test::freshDir(const std::string &name) {
@@ -54,4 +58,9 @@ std::vector<std::string> tilec::test::listDir(const std::string &dir) {
   }
   std::sort(names.begin(), names.end());
   return names;
+}
+
+std::string tilec::test::fakeCudaDriver() {
+  const char *path = std::getenv("TILEC_TEST_FAKE_CUDA_DRIVER");
+  return path && *path ? path : TILEC_FAKE_CUDA_DRIVER;
 }

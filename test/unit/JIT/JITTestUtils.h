@@ -14,7 +14,8 @@
 
 namespace tilec::test {
 
-/// The path of examples/\p name in the source tree.
+/// The path of examples/\p name in the source tree ($TILEC_TEST_SOURCE_DIR
+/// if set, else the one the tests were built from).
 std::string examplePath(const std::string &name);
 /// An empty directory, unique to this process and \p name (made on demand
 /// by the cache; removed here if it exists).
@@ -25,6 +26,9 @@ std::string readFile(const std::string &path);
 void writeFile(const std::string &path, const std::string &text);
 /// The names in \p dir, sorted; no "." and "..".
 std::vector<std::string> listDir(const std::string &dir);
+/// The fake CUDA driver of test/unit/Runtime ($TILEC_TEST_FAKE_CUDA_DRIVER
+/// if set, else the one built beside the tests).
+std::string fakeCudaDriver();
 
 /// Milliseconds since construction.
 class Stopwatch {

@@ -116,6 +116,32 @@ TEST(Arguments, PointerMismatches) {
   EXPECT_EQ(packArguments(meta, collect(fakeF32(0x100) + 4)).slot(0), 0x110u);
 }
 
+TEST(Arguments, NullPointers) {
+  // An empty (or moved-from) Buffer and a null DevicePtr are refused before
+  // the launch: the kernel would fault on them.
+  KernelMetadata meta;
+  meta.kernel = "k";
+  meta.params = {{"out", *ParamType::parse("*f32")}};
+  Buffer<float> empty;
+  EXPECT_EQ(errorOf(meta, collect(empty)),
+            "kernel 'k': argument 1 (out: *f32): Buffer<float> is null (an "
+            "empty or moved-from Buffer); pass a Buffer<float> or "
+            "DevicePtr<float> holding device memory");
+  EXPECT_EQ(errorOf(meta, collect(DevicePtr<float>())),
+            "kernel 'k': argument 1 (out: *f32): DevicePtr<float> is null (a "
+            "null device address); pass a Buffer<float> or DevicePtr<float> "
+            "holding device memory");
+  EXPECT_EQ(errorOf(meta, collect(DevicePtr<void>())),
+            "kernel 'k': argument 1 (out: *f32): DevicePtr<void> is null (a "
+            "null device address); pass a Buffer<float> or DevicePtr<float> "
+            "holding device memory");
+  // The element type is checked first; any non-null address is accepted.
+  EXPECT_NE(errorOf(meta, collect(DevicePtr<int>())).find("expected a "
+                                                          "Buffer<float>"),
+            std::string::npos);
+  EXPECT_EQ(errorOf(meta, collect(fakeF32(1))), "<no error>");
+}
+
 TEST(Arguments, ScalarMismatches) {
   KernelMetadata meta;
   meta.kernel = "k";
