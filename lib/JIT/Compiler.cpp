@@ -145,7 +145,11 @@ Compiler::Compiler(Device device, Options options) : impl_(new Impl) {
     throw Error("tilec: Compiler(Device): the device is not open (call "
                 "Device::open first; to compile to PTX without a GPU, use "
                 "Compiler(Options))");
+  // The device's own architecture, with Hopper's wgmma (sm_90a) on sm_90,
+  // as tilec --arch=native.
   impl_->arch = options.arch.empty() ? device.arch() : options.arch;
+  if (options.arch.empty() && impl_->arch == "sm_90")
+    impl_->arch = "sm_90a";
   impl_->device = std::move(device);
   impl_->hasDevice = true;
   impl_->cache = cacheFor(options.cacheDir);

@@ -16,6 +16,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <thread>
 
 using namespace tilec;
@@ -283,7 +285,7 @@ TEST(Compiler, LoadsOnAGpu) {
   Compiler::Options options;
   options.cacheDir = "";
   Compiler cc(dev, options);
-  EXPECT_EQ(cc.arch(), dev.arch());
+  EXPECT_EQ(cc.arch(), dev.arch() == "sm_90" ? "sm_90a" : dev.arch());
   Kernel k = cc.compileSource(kAxpy, "axpy.tile", "axpy");
   const int n = 1000;
   std::vector<float> host(n);
@@ -301,4 +303,66 @@ TEST(Compiler, LoadsOnAGpu) {
   Kernel again = cc.compileSource(kAxpy, "axpy.tile", "axpy");
   EXPECT_LT(hit.ms(), timeBound(1.0));
   EXPECT_TRUE(again);
+}
+
+TEST(Compiler, AutotunesOnAGpu) {
+  std::string why;
+  if (!Device::driverAvailable(&why) || Device::count() == 0)
+    GTEST_SKIP() << "no GPU: " << why;
+  Device dev = Device::open(0);
+  std::string cacheDir = freshDir("autotune-gpu");
+  Compiler::Options options;
+  options.cacheDir = cacheDir;
+  Compiler cc(dev, options);
+  const int n = 1 << 20;
+  std::vector<float> hx(n), hy(n);
+  for (int i = 0; i < n; ++i) {
+    hx[i] = float(i % 1000);
+    hy[i] = 1.0f;
+  }
+  Buffer<float> x = dev.alloc<float>(n), y = dev.alloc<float>(n),
+                out = dev.alloc<float>(n);
+  x.copyFrom(hx);
+  y.copyFrom(hy);
+  std::vector<TuneConfig> configs = {{{{"BLOCK", 128}}, 1, 0},
+                                     {{{"BLOCK", 1024}}, 4, 0},
+                                     {{{"BLOCK", 4096}}, 8, 0}};
+  auto grid = [&](const TuneConfig &c) {
+    return Grid((n + c.constexprs.at("BLOCK").asInt() - 1) /
+                c.constexprs.at("BLOCK").asInt());
+  };
+  Kernel first = autotune(cc, examplePath("vector_add.tile"), "vector_add",
+                          configs, "n=1M", grid, out, x, y, n);
+  ASSERT_TRUE(first);
+  // The record of the choice is on disk, under the cache directory.
+  std::vector<std::string> records;
+  for (const auto &entry :
+       std::filesystem::recursive_directory_iterator(cacheDir))
+    if (entry.is_regular_file()) {
+      std::ifstream in(entry.path());
+      std::string magic;
+      if (in >> magic && magic == "tilec-autotune-1")
+        records.push_back(entry.path().string());
+    }
+  ASSERT_EQ(records.size(), 1u);
+  auto written = std::filesystem::last_write_time(records[0]);
+  // A second autotune with the same key remembers the choice: no timing
+  // runs, the record is left as it is, and the kernel it gives computes
+  // the right result with the grid of its config.
+  Stopwatch again;
+  Kernel second = autotune(cc, examplePath("vector_add.tile"), "vector_add",
+                           configs, "n=1M", grid, out, x, y, n);
+  ASSERT_TRUE(second);
+  EXPECT_LT(again.ms(), timeBound(50.0));
+  EXPECT_EQ(std::filesystem::last_write_time(records[0]), written);
+  std::ifstream in(records[0]);
+  std::string magic;
+  std::size_t index = 99;
+  ASSERT_TRUE(in >> magic >> index);
+  ASSERT_LT(index, configs.size());
+  out.poison();
+  second.launch(grid(configs[index]), out, x, y, n);
+  std::vector<float> got = out.toVector();
+  for (int i = 0; i < n; ++i)
+    ASSERT_EQ(got[i], hx[i] + hy[i]) << i;
 }
