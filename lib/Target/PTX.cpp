@@ -8,9 +8,11 @@
 // nvptx64-nvidia-cuda triple and the TargetMachine's data layout; link
 // libdevice when `__nv_*` functions are called; internalize non-kernels;
 // make zero-length shared arrays extern (dynamic shared memory); verify; run
-// the new-pass-manager pipeline of the optimization level with the NVPTX
-// TargetMachine (which adds NVVMReflect and NVPTX's IR passes); print PTX with
-// the legacy code generator. Every failure becomes an MLIR diagnostic on the
+// the optimization pipeline (LLVM's -O0 one, or tilec's lean one at -O1 to
+// -O3, with NVPTX's NVVMReflect and NVVMIntrRange); print PTX with the legacy
+// code generator, behind a pass gate that skips the passes that cost more
+// compile time than they gain (buildOptimizationPipeline and CodeGenPassGate
+// say which and why). Every failure becomes an MLIR diagnostic on the
 // module, including errors the LLVM backend reports through its LLVMContext
 // (which would otherwise exit the process).
 //
@@ -31,22 +33,41 @@
 #include "mlir/Target/LLVMIR/LLVMTranslationInterface.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/Analysis/InlineCost.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/IR/OptBisect.h"
+#include "llvm/IR/PatternMatch.h"
 #include "llvm/IR/Verifier.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/TargetParser/Triple.h"
+#include "llvm/Transforms/IPO/AlwaysInliner.h"
+#include "llvm/Transforms/IPO/GlobalDCE.h"
+#include "llvm/Transforms/IPO/Inliner.h"
+#include "llvm/Transforms/InstCombine/InstCombine.h"
+#include "llvm/Transforms/Scalar/EarlyCSE.h"
+#include "llvm/Transforms/Scalar/GVN.h"
+#include "llvm/Transforms/Scalar/InferAlignment.h"
+#include "llvm/Transforms/Scalar/LICM.h"
+#include "llvm/Transforms/Scalar/LoopPassManager.h"
+#include "llvm/Transforms/Scalar/LoopRotation.h"
+#include "llvm/Transforms/Scalar/Reassociate.h"
+#include "llvm/Transforms/Scalar/SROA.h"
+#include "llvm/Transforms/Scalar/SimplifyCFG.h"
 
 #include <mutex>
 
@@ -168,9 +189,13 @@ createNVPTXTargetMachine(ModuleOp module, const PTXOptions &opts) {
     emitError(module.getLoc()) << "NVPTX target unavailable: " << error;
     return nullptr;
   }
+  // -O3 generates code at NVPTX's default level: its aggressive level only
+  // runs GVN where the default runs EarlyCSE (twice, before instruction
+  // selection), which changed no example or benchmark kernel's PTX and cost
+  // conv2d 4 ms.
   static constexpr llvm::CodeGenOptLevel levels[] = {
       llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
-      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
+      llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Default};
   std::string features = "+ptx" + std::to_string(ptxVersion);
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, opts.arch, features, llvm::TargetOptions(), std::nullopt,
@@ -181,7 +206,133 @@ createNVPTXTargetMachine(ModuleOp module, const PTXOptions &opts) {
   return machine;
 }
 
-/// Runs the new-pass-manager pipeline of `optLevel` on `llvmModule`.
+namespace {
+/// Rewrites `(X + C1) * C2` into `X * C2 + C1 * C2`, and `(X + C1) << C2`
+/// into `(X << C2) + (C1 << C2)`, when the addition (an `add nuw` or an
+/// `or disjoint`) and the multiplication or shift do not wrap unsigned,
+/// whatever the number of uses of `X + C1` (InstCombine makes the same
+/// rewrite only when it has one). tilec's lowering computes shared-memory
+/// addresses as `(row | k) * stride + col`, rows `k` apart from a common
+/// one; distributed, they differ by constants that NVPTX's
+/// SeparateConstOffsetFromGEP folds into the addressing mode (`[%r+640]`):
+/// one base register for all of them. This is what straight-line strength
+/// reduction gave these kernels, which the code generator here skips (see
+/// CodeGenPassGate). `X * C2` and `X << C2` do not wrap: they are at most
+/// `(X + C1) * C2` and `(X + C1) << C2`.
+struct DistributeConstantOffsetsPass
+    : llvm::PassInfoMixin<DistributeConstantOffsetsPass> {
+  llvm::PreservedAnalyses run(llvm::Function &function,
+                              llvm::FunctionAnalysisManager &) {
+    using namespace llvm::PatternMatch;
+    bool changed = false;
+    for (llvm::Instruction &inst :
+         llvm::make_early_inc_range(llvm::instructions(function))) {
+      auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst);
+      llvm::Value *base;
+      const llvm::APInt *offset, *amount;
+      if (!op ||
+          (op->getOpcode() != llvm::Instruction::Mul &&
+           op->getOpcode() != llvm::Instruction::Shl) ||
+          !op->hasNoUnsignedWrap() ||
+          !match(op->getOperand(1), m_APInt(amount)) ||
+          !match(op->getOperand(0),
+                 m_NUWAddLike(m_Value(base), m_APInt(offset))))
+        continue;
+      bool isShift = op->getOpcode() == llvm::Instruction::Shl;
+      if (isShift && amount->uge(amount->getBitWidth()))
+        continue;
+      llvm::IRBuilder<> builder(op);
+      llvm::Constant *amountValue =
+          llvm::ConstantInt::get(op->getType(), *amount);
+      llvm::Value *scaled =
+          isShift ? builder.CreateShl(base, amountValue, "", /*HasNUW=*/true)
+                  : builder.CreateNUWMul(base, amountValue);
+      llvm::APInt scaledOffset =
+          isShift ? offset->shl(*amount) : *offset * *amount;
+      llvm::Value *sum = builder.CreateNUWAdd(
+          scaled, llvm::ConstantInt::get(op->getType(), scaledOffset));
+      sum->takeName(op);
+      op->replaceAllUsesWith(sum);
+      op->eraseFromParent();
+      changed = true;
+    }
+    return changed ? llvm::PreservedAnalyses::none()
+                   : llvm::PreservedAnalyses::all();
+  }
+};
+} // namespace
+
+/// Builds tilec's optimization pipeline for -O1 to -O3 (the CLI offers -O3).
+/// The module is one kernel lowered from MLIR, its libdevice callees
+/// (`alwaysinline`, internal) and no other calls. LLVM's -O3 pipeline spends
+/// most of its time on what such a module does not need (the CGSCC inliner
+/// and IPO, loop vectorization, unswitching and unrolling, nine InstCombine
+/// runs); this one keeps what changes the PTX of tilec's kernels:
+/// SimplifyCFG first (it folds libdevice's two-way branches into selects
+/// before InstCombine grows the blocks), SROA, EarlyCSE, InstCombine,
+/// Reassociate (lets InstCombine see that a vector's lanes are in bounds
+/// when its last lane is), LICM around loop rotation (bottom-tested loops:
+/// without, layernorm and the f32 matmul ran 7 and 10 % slower), the
+/// distribution of constant offsets above, GVN, and alignment inference
+/// (the code generator vectorizes shared-memory loads only when it knows
+/// they are aligned). The code generator then runs at NVPTX's default level.
+/// The SLP vectorizer, off in LLVM's -O3 as tilec ran it, stays off: it
+/// made three f16 matmuls 3-9 % slower (and costs gelu 10 ms).
+static llvm::ModulePassManager
+buildOptimizationPipeline(llvm::PassBuilder &builder,
+                          llvm::OptimizationLevel level, bool hasHelpers) {
+  llvm::ModulePassManager passes;
+  // NVPTX's own passes: NVVMReflect (for libdevice) and NVVMIntrRange.
+  builder.invokePipelineStartEPCallbacks(passes, level);
+  // libdevice's functions are `alwaysinline`; other non-kernel functions
+  // (none in what tilec's own pipeline emits, which inlines helpers in
+  // MLIR) go through the inliner's cost model, as at LLVM's -O3.
+  if (hasHelpers)
+    passes.addPass(llvm::ModuleInlinerWrapperPass(
+        llvm::getInlineParams(level.getSpeedupLevel(), level.getSizeLevel())));
+  else
+    passes.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+  passes.addPass(llvm::GlobalDCEPass());
+
+  llvm::FunctionPassManager function;
+  function.addPass(llvm::SimplifyCFGPass());
+  function.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  function.addPass(llvm::EarlyCSEPass(/*UseMemorySSA=*/true));
+  function.addPass(llvm::InstCombinePass());
+  function.addPass(llvm::ReassociatePass());
+  function.addPass(llvm::SimplifyCFGPass());
+  {
+    llvm::LoopPassManager loop;
+    loop.addPass(llvm::LICMPass(llvm::LICMOptions(
+        llvm::SetLicmMssaOptCap, llvm::SetLicmMssaNoAccForPromotionCap,
+        /*AllowSpeculation=*/false)));
+    loop.addPass(llvm::LoopRotatePass());
+    loop.addPass(llvm::LICMPass(llvm::LICMOptions()));
+    function.addPass(llvm::createFunctionToLoopPassAdaptor(
+        std::move(loop), /*UseMemorySSA=*/true));
+  }
+  function.addPass(DistributeConstantOffsetsPass());
+  function.addPass(llvm::GVNPass());
+  function.addPass(llvm::InstCombinePass());
+  function.addPass(llvm::SimplifyCFGPass());
+  function.addPass(llvm::InferAlignmentPass());
+
+  passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(function)));
+  return passes;
+}
+
+/// Whether `llvmModule` defines a function that is neither a kernel nor
+/// `alwaysinline`, which only the inliner's cost model would inline.
+static bool hasHelperFunctions(const llvm::Module &llvmModule) {
+  return llvm::any_of(llvmModule, [](const llvm::Function &function) {
+    return !function.isDeclaration() &&
+           function.getCallingConv() != llvm::CallingConv::PTX_Kernel &&
+           !function.hasFnAttribute(llvm::Attribute::AlwaysInline);
+  });
+}
+
+/// Runs the optimization pipeline of `optLevel` on `llvmModule`: LLVM's
+/// -O0 pipeline at 0, tilec's (buildOptimizationPipeline) otherwise.
 static void optimize(llvm::Module &llvmModule, llvm::TargetMachine &machine,
                      int optLevel) {
   llvm::LoopAnalysisManager lam;
@@ -198,10 +349,12 @@ static void optimize(llvm::Module &llvmModule, llvm::TargetMachine &machine,
   static const llvm::OptimizationLevel levels[] = {
       llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
       llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
-  llvm::ModulePassManager passes =
-      optLevel == 0
-          ? builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0)
-          : builder.buildPerModuleDefaultPipeline(levels[optLevel]);
+  llvm::ModulePassManager passes;
+  if (optLevel == 0)
+    passes = builder.buildO0DefaultPipeline(llvm::OptimizationLevel::O0);
+  else
+    passes = buildOptimizationPipeline(builder, levels[optLevel],
+                                       hasHelperFunctions(llvmModule));
   passes.run(llvmModule, mam);
 }
 
@@ -327,15 +480,76 @@ static LogicalResult checkKernels(ModuleOp module) {
   return success(ok);
 }
 
+namespace {
+/// The pass gate of tilec's code generation: skips two of the IR passes that
+/// NVPTX's code generator runs before instruction selection, then asks the
+/// gate it replaces (LLVM's -opt-bisect-limit, say).
+///
+/// StraightLineStrengthReduce ("slsr"): on LLVM 22 it checks, for every
+/// (basis, candidate) pair, that reusing the basis adds no poison, and each
+/// check walks the basis's operands and scans ahead of each of them
+/// (llvm-project PR 196545 hoists the check out of the pair loop, after 22).
+/// That is 23,700 checks and 150 ms on conv2d (nine unrolled K loops), 35 ms
+/// on matmul: most of their code generation. Most of what it gained on
+/// tilec's kernels, base + constant addresses for shared memory, comes from
+/// DistributeConstantOffsetsPass and SeparateConstOffsetFromGEP instead
+/// (on an H200, matmul 4096^3 is still 1.5 % slower without it).
+/// NaryReassociate, which NVPTX runs after it, then changed no kernel for
+/// the better (conv2d's registers rose).
+class CodeGenPassGate : public llvm::OptPassGate {
+public:
+  /// Installs the gate on `context` for its lifetime.
+  explicit CodeGenPassGate(llvm::LLVMContext &context)
+      : context(context), next(context.getOptPassGate()) {
+    context.setOptPassGate(*this);
+  }
+  ~CodeGenPassGate() override { context.setOptPassGate(next); }
+  CodeGenPassGate(const CodeGenPassGate &) = delete;
+  CodeGenPassGate &operator=(const CodeGenPassGate &) = delete;
+
+  bool isEnabled() const override { return true; }
+  bool shouldRunPass(llvm::StringRef pass,
+                     llvm::StringRef irDescription) const override {
+    if (pass == "slsr" || pass == "Straight line strength reduction" ||
+        pass == "nary-reassociate" || pass == "Nary reassociation")
+      return false;
+    return !next.isEnabled() || next.shouldRunPass(pass, irDescription);
+  }
+
+private:
+  llvm::LLVMContext &context;
+  llvm::OptPassGate &next;
+};
+} // namespace
+
+/// Sets, once per process, the code generator options tilec relies on,
+/// unless the process's command line set them:
+/// `-cgpp-huge-func=0` makes CodeGenPrepare revisit only the blocks it
+/// changed. By default, for functions under 10,000 blocks, every change
+/// restarts it from the function's first block; tilec's kernels are a few
+/// large blocks with hundreds of shared-memory accesses and inline-asm
+/// loads, so that was ~100 passes over conv2d (50 of its 280 ms). The PTX
+/// of every example and benchmark kernel is the same either way.
+static void configureCodeGenerator() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    auto &options = llvm::cl::getRegisteredOptions();
+    auto it = options.find("cgpp-huge-func");
+    if (it != options.end() && it->second->getNumOccurrences() == 0)
+      (void)it->second->addOccurrence(0, "cgpp-huge-func", "0");
+  });
+}
+
 /// The body of translateToNVPTXModule with the TargetMachine given.
 static FailureOr<std::unique_ptr<llvm::Module>>
 translateWithMachine(ModuleOp module, const PTXOptions &opts,
                      llvm::TargetMachine &machine,
-                     llvm::LLVMContext &llvmContext) {
+                     llvm::LLVMContext &llvmContext, TimingScope &timing) {
   prepareContext(*module.getContext());
   if (failed(checkKernels(module)) ||
       failed(checkRequiredSM(module, opts.arch)))
     return failure();
+  TimingScope translateTimer = timing.nest("translate to LLVM IR");
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)
@@ -360,10 +574,14 @@ translateWithMachine(ModuleOp module, const PTXOptions &opts,
   detail::setReflectParameters(*llvmModule);
   if (failed(verify(module, *llvmModule, "invalid LLVM IR")))
     return failure();
+  translateTimer.stop();
 
+  TimingScope optimizeTimer = timing.nest("optimize LLVM IR");
   optimize(*llvmModule, machine, opts.optLevel);
+#ifndef NDEBUG
   if (failed(verify(module, *llvmModule, "invalid LLVM IR after optimization")))
     return failure();
+#endif
   return llvmModule;
 }
 
@@ -405,23 +623,28 @@ translateToNVPTXModule(ModuleOp module, const PTXOptions &opts,
   if (!machine)
     return failure();
   ScopedLLVMDiagnostics diagnostics(llvmContext);
+  TimingScope noTiming;
   FailureOr<std::unique_ptr<llvm::Module>> llvmModule =
-      translateWithMachine(module, opts, *machine, llvmContext);
+      translateWithMachine(module, opts, *machine, llvmContext, noTiming);
   if (failed(diagnostics.report(module)))
     return failure();
   return llvmModule;
 }
 
 FailureOr<std::string> translateToPTX(ModuleOp module, const PTXOptions &opts,
-                                      std::string *llvmIROut) {
+                                      std::string *llvmIROut,
+                                      TimingScope *timing) {
+  TimingScope noTiming;
+  TimingScope &parent = timing ? *timing : noTiming;
   std::unique_ptr<llvm::TargetMachine> machine =
       createNVPTXTargetMachine(module, opts);
   if (!machine)
     return failure();
+  configureCodeGenerator();
   llvm::LLVMContext llvmContext;
   ScopedLLVMDiagnostics diagnostics(llvmContext);
   FailureOr<std::unique_ptr<llvm::Module>> llvmModule =
-      translateWithMachine(module, opts, *machine, llvmContext);
+      translateWithMachine(module, opts, *machine, llvmContext, parent);
   if (failed(diagnostics.report(module)) || failed(llvmModule))
     return failure();
 
@@ -433,6 +656,8 @@ FailureOr<std::string> translateToPTX(ModuleOp module, const PTXOptions &opts,
     (*llvmModule)->print(os, nullptr);
   }
 
+  TimingScope codegenTimer = parent.nest("generate PTX");
+  CodeGenPassGate gate(llvmContext);
   llvm::SmallString<0> ptx;
   llvm::raw_svector_ostream os(ptx);
   llvm::legacy::PassManager codegen;

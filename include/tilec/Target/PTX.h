@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "mlir/Support/Timing.h"
 
 #include <memory>
 #include <string>
@@ -33,7 +34,11 @@ namespace tilec {
 struct PTXOptions {
   /// The GPU: sm_80, sm_86, sm_87, sm_89, sm_90 or sm_90a.
   std::string arch = "sm_90";
-  /// The LLVM optimization level, 0 to 3 (0: the O0 pipeline).
+  /// The LLVM optimization level, 0 to 3. 0: LLVM's -O0 pipeline and code
+  /// generation without optimization. 1 to 3: tilec's pipeline of the
+  /// passes that matter for its kernels (see PTX.cpp), then NVPTX's code
+  /// generator at its default level, without straight-line strength
+  /// reduction.
   int optLevel = 3;
   /// The PTX ISA version times ten (84 = PTX 8.4), at least the arch's
   /// minimum (7.8 for sm_90, 8.0 for sm_90a); 0 picks `kDefaultPTXVersion`.
@@ -62,11 +67,13 @@ translateToNVPTXModule(mlir::ModuleOp module, const PTXOptions &opts,
 
 /// Translates `module` (LLVM dialect + NVVM ops) to PTX text. When
 /// `llvmIROut` is given it receives the LLVM IR handed to the code
-/// generator. Errors are emitted as diagnostics on `module`; the function
-/// never aborts on bad input.
-mlir::FailureOr<std::string> translateToPTX(mlir::ModuleOp module,
-                                            const PTXOptions &opts,
-                                            std::string *llvmIROut = nullptr);
+/// generator; with `timing`, the translation, the optimization and the code
+/// generation are timed as nested scopes of it. Errors are emitted as
+/// diagnostics on `module`; the function never aborts on bad input.
+mlir::FailureOr<std::string>
+translateToPTX(mlir::ModuleOp module, const PTXOptions &opts,
+               std::string *llvmIROut = nullptr,
+               mlir::TimingScope *timing = nullptr);
 
 /// Finds libdevice.10.bc: `$TILEC_LIBDEVICE` (a file, or a folder holding
 /// it), then `$CUDA_HOME/nvvm/libdevice`, `$CUDA_PATH/nvvm/libdevice` and
