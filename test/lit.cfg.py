@@ -35,6 +35,9 @@ if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec")):
 if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-frontend-fuzzer")):
     tools.append("tilec-frontend-fuzzer")
     config.available_features.add("fuzzer")
+if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-pipeline-fuzzer")):
+    tools.append("tilec-pipeline-fuzzer")
+    config.available_features.add("pipeline-fuzzer")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas validates generated PTX when the CUDA toolkit is present.
