@@ -19,12 +19,15 @@
 #include <cstdint>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  // One compiler for the whole run: its MLIR context stays warm.
-  static tilec::KernelCompiler *compiler = [] {
+  // One compiler for many inputs (its MLIR context stays warm), made anew
+  // now and then: the context keeps every type and attribute it has seen.
+  static std::unique_ptr<tilec::KernelCompiler> compiler;
+  static unsigned uses = 0;
+  if (!compiler || ++uses % 2000 == 0) {
     tilec::CompileOptions options;
     options.arch = "sm_90a";
-    return new tilec::KernelCompiler(options);
-  }();
+    compiler = std::make_unique<tilec::KernelCompiler>(options);
+  }
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   std::string sink;
   llvm::raw_string_ostream os(sink);
