@@ -80,6 +80,26 @@ inline double wallMs(const std::function<void()> &run) {
       .count();
 }
 
+/// Row-wise softmax of `rows` rows of `cols` values, `stride` apart, in
+/// float64 (what the softmax kernels are checked against).
+inline std::vector<float> softmaxReference(const std::vector<float> &x,
+                                           int rows, int cols, int stride) {
+  std::vector<float> want(x.size());
+  for (int r = 0; r < rows; ++r) {
+    const float *in = &x[std::size_t(r) * stride];
+    float *out = &want[std::size_t(r) * stride];
+    float mx = in[0];
+    for (int c = 1; c < cols; ++c)
+      mx = std::max(mx, in[c]);
+    double sum = 0;
+    for (int c = 0; c < cols; ++c)
+      sum += std::exp(double(in[c]) - mx);
+    for (int c = 0; c < cols; ++c)
+      out[c] = float(std::exp(double(in[c]) - mx) / sum);
+  }
+  return want;
+}
+
 /// Compares \p got with \p want element by element (|got - want| <= atol +
 /// rtol * |want|); prints the first mismatches and a summary.
 inline bool check(const char *what, const std::vector<float> &got,
