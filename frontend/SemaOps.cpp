@@ -245,6 +245,11 @@ Value Sema::pointerArith(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
   if (const ConstValue *c = off.getConst(); c && off.weak)
     offConst = *c;
   ExprPtr offset = std::move(off.expr);
+  // Offsets are signed; an unsigned one narrower than 64 bits is widened
+  // first (zero-extended), so that 2^31 and above stay positive.
+  if (isUnsignedKind(offset->getType().elem) &&
+      offset->getType().elem != ScalarKind::U64)
+    offset = castTo(std::move(offset), ScalarKind::I64, loc);
   if (op == BinaryOp::Sub) {
     if (offConst) {
       if (offConst->intValue == INT64_MIN) {

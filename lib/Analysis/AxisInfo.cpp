@@ -289,6 +289,15 @@ AxisInfo AxisInfoAnalysis::compute(Operation *op, unsigned resultIndex) {
     }
     return info;
   }
+  if (isa<arith::MinSIOp, arith::MaxSIOp, arith::MinUIOp, arith::MaxUIOp>(op)) {
+    // One of the operands, element by element.
+    AxisInfo a = operand(0), b = operand(1);
+    for (unsigned d = 0; d < rank; ++d) {
+      info.constancy[d] = gcd(a.constancy[d], b.constancy[d]);
+      info.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d]);
+    }
+    return info;
+  }
   if (isa<arith::SelectOp>(op)) {
     AxisInfo cond = operand(0), a = operand(1), b = operand(2);
     for (unsigned d = 0; d < rank; ++d) {

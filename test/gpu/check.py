@@ -53,7 +53,7 @@ for _k in ("pid_1d", "pid_2d", "pid_3d", "arange_start", "cdiv_k"):
 for _k in ("create_1d", "create_2d"):
     kern(_k, G + "creation.tile")
 for _k in ("load_other", "store_mask", "copy_types", "gather_2d", "atomics",
-           "atomic_colsum", "big_offsets", "big_i64"):
+           "atomic_colsum", "big_offsets", "big_i64", "huge_copy", "huge_rows"):
     kern(_k, G + "memory.tile")
 kern("bool_io", G + "memory.tile")
 kern("atomics_w1", G + "memory.tile", "atomics", nw=1)
@@ -707,6 +707,47 @@ def t_big(t):
     t.exact("i8 ptr + i64 base (2^31 + 1000) + offs", got[256:256 + n], xv + 1)
     t.untouched("i8 neighbours untouched", got,
                 np.r_[np.ones(256, bool), np.zeros(n, bool), np.ones(256, bool)])
+    del x, o
+    # > 2^31 elements with i32 program ids/offsets (exact offsets and mask).
+    k3 = t.k("huge_copy")
+    n = (1 << 31) + 3000 + 7
+    x = cp.empty(n, cp.int8)
+    chunk = 1 << 28                              # keeps temporaries small
+    for i in range(0, n, chunk):
+        j = min(n, i + chunk)
+        x[i:j] = (cp.arange(i, j, dtype=cp.int64) % 251 - 125).astype(cp.int8)
+    o = cp.empty(n + 4096, cp.int8)
+    o.fill(-1)
+    k3((cdiv(n, 1024),), out=o, x=x, n=n)
+    cp.cuda.runtime.deviceSynchronize()
+    bad = 0
+    for i in range(0, n, chunk):
+        j = min(n, i + chunk)
+        want = (x[i:j].astype(cp.int16) + 1).astype(cp.int8)
+        bad += int(cp.count_nonzero(o[i:j] != want))
+    t.record("i8 copy of 2^31 + 3007 elements, i32 pid * BLOCK + arange (%d wrong)"
+             % bad, bad == 0)
+    tail = cp.asnumpy(o[n:])
+    t.record("i8 poison past n untouched", bool(np.all(tail == -1)))
+    del x, o
+    k4 = t.k("huge_rows")
+    rows, stride, ncols = 3, (1 << 30) + 4099, 1000   # row 2 starts past 2^31
+    size = (rows - 1) * stride + ncols
+    x = cp.empty(size, cp.int8)
+    o = cp.empty(size + 256, cp.int8)
+    o.fill(-1)
+    xv = t.rng.integers(-60, 60, (rows, ncols)).astype(np.int8)
+    for r in range(rows):
+        x[r * stride:r * stride + ncols] = cp.asarray(xv[r])
+    k4((rows, cdiv(ncols, 256)), out=o, x=x, stride=stride, ncols=ncols)
+    for r in range(rows):
+        got = cp.asnumpy(o[r * stride - (256 if r else 0):r * stride + ncols + 256])
+        lead = 256 if r else 0
+        t.exact("i8 row %d at element %d (row * stride, i32)" % (r, r * stride),
+                got[lead:lead + ncols], xv[r] * 2)
+        t.untouched("i8 row %d neighbours untouched" % r, got,
+                    np.r_[np.ones(lead, bool), np.zeros(ncols, bool),
+                          np.ones(len(got) - lead - ncols, bool)])
 
 
 # ---- dot -----------------------------------------------------------------

@@ -38,4 +38,44 @@ def TileCombine : Pass<"tile-combine"> {
   ];
 }
 
+def TilePromoteOffsets : Pass<"tile-promote-offsets"> {
+  let summary = "Compute addresses and comparisons in i64 where i32 may wrap";
+  let description = [{
+    SPEC 1.4: address arithmetic never overflows silently. An integer range
+    analysis (ExactIntegers.h) finds the offsets of `tile.addptr` and the
+    operands of `arith.cmpi` whose computation in their declared width may
+    differ from the exact value (`pid * BLOCK` when the grid may have 2^31
+    programs, `row * stride` for a run-time stride, ...). Their expression
+    trees are recomputed in i64, from the leaves where i32 is still exact:
+
+    ```mlir
+    %pid = tile.program_id 0 : i32
+    %base = arith.muli %pid, %c1024 : i32
+    %s = tile.splat %base : i32 -> tensor<1024xi32>
+    %offs = arith.addi %s, %range : tensor<1024xi32>
+    %p = tile.addptr %ptrs, %offs : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+    ```
+    becomes (the uniform part of a sum moves into the scalar base pointer,
+    so the per-element offset stays i32 when that is exact)
+    ```mlir
+    %pid64 = arith.extsi %pid : i32 to i64
+    %base64 = arith.muli %pid64, %c1024_i64 : i64
+    %q = tile.addptr %x, %base64 : !tile.ptr<f32>, i64
+    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+    %p = tile.addptr %qs, %range : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+    ```
+    Values the analysis cannot see through (loads, arguments, loop-carried
+    values, truncations, unsigned operations) are taken as computed.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let statistics = [
+    Statistic<"numOffsetsPromoted", "num-offsets-promoted",
+              "Number of addptr offsets recomputed in i64">,
+    Statistic<"numComparisonsPromoted", "num-comparisons-promoted",
+              "Number of integer comparisons recomputed in i64">,
+    Statistic<"numUniformSplits", "num-uniform-splits",
+              "Number of uniform offset parts moved into a scalar pointer">
+  ];
+}
+
 #endif // TILEC_DIALECT_TILE_TRANSFORMS_PASSES_TD

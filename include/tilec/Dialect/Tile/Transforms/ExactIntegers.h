@@ -1,0 +1,77 @@
+//===- ExactIntegers.h - Where narrow integer arithmetic may wrap -*- C++ -*-=//
+//
+// For every integer value of a kernel, the range of its exact value (the
+// value an infinitely wide computation of the same expression gives) and
+// whether the program's computation in the declared width may differ from
+// it (may wrap somewhere on the way). tile-promote-offsets uses it to compute
+// addresses and comparisons in i64 only where i32 may not suffice (SPEC 1.4).
+//
+// Exact values propagate through add, sub, mul, shifts by constants, signed
+// min/max, bitwise ops, select, sign extension and the shape ops: the
+// arithmetic that combines indices and strides into addresses. Other
+// producers are taken as the program computes them: loads, arguments,
+// loop-carried values, truncation, unsigned ops, and division and remainder
+// (they decompose an index of the program's own type, as `offs // (P * Q)`;
+// recomputing them in i64 would cost a 64-bit division per element).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILE_TRANSFORMS_EXACTINTEGERS_H
+#define TILEC_DIALECT_TILE_TRANSFORMS_EXACTINTEGERS_H
+
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <cstdint>
+
+namespace mlir::tile {
+
+/// A closed range [lo, hi] of exact integer values, saturated at the i64
+/// limits.
+struct IntegerBounds {
+  int64_t lo = INT64_MIN;
+  int64_t hi = INT64_MAX;
+
+  /// Whether every value of the range fits a signed integer of `width` bits.
+  bool fitsSigned(unsigned width) const;
+  /// The range of a signed integer type of `width` bits.
+  static IntegerBounds ofWidth(unsigned width);
+};
+
+/// Integer facts of one kernel, computed once at construction.
+class ExactIntegerAnalysis {
+public:
+  explicit ExactIntegerAnalysis(Operation *root);
+
+  /// Whether `value` is an integer (or integer block) wider than i1 that the
+  /// analysis knows.
+  bool isTracked(Value value) const { return facts.count(value); }
+  /// The range of the exact value of `value` (the type's range if unknown).
+  IntegerBounds getBounds(Value value) const;
+  /// The range of `value` as the program computes it (the type's range where
+  /// it may wrap).
+  IntegerBounds asComputed(Value value) const;
+  /// Whether the program's computation of `value` may differ from its exact
+  /// value.
+  bool mayWrap(Value value) const;
+  /// Whether the exact value of `value` is defined by its producer's operands
+  /// (the producer is one of the ops listed above), so that the producer can
+  /// be recomputed in i64.
+  static bool propagatesExactValue(Operation *op);
+
+private:
+  struct Fact {
+    IntegerBounds bounds;
+    bool mayWrap = false;
+  };
+  void visit(Operation *op);
+  Fact compute(Operation *op, unsigned width);
+  Fact lookup(Value value) const;
+
+  llvm::DenseMap<Value, Fact> facts;
+};
+
+} // namespace mlir::tile
+
+#endif // TILEC_DIALECT_TILE_TRANSFORMS_EXACTINTEGERS_H

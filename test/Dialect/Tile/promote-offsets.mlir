@@ -1,0 +1,182 @@
+// RUN: tile-opt %s -split-input-file -tile-promote-offsets | FileCheck %s --enable-var-scope
+// The tile-promote-offsets pass: addptr offsets and integer comparisons that
+// may wrap in i32 are recomputed in i64; provably small ones stay i32.
+
+// pid * BLOCK + arange: pid may reach 2^31 - 2, so the sum may wrap. The
+// uniform part (pid * BLOCK) moves into the scalar pointer in i64, the
+// per-element part stays i32. The mask `pid * BLOCK + r < n` becomes
+// `r < n - pid * BLOCK`, the bound clamped to [-2^31, 2^30] (r lies strictly
+// inside, so every signed comparison keeps its result) and compared in i32.
+// CHECK-LABEL: func.func @uniform_split
+// CHECK-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[N:.*]]: i32)
+func.func @uniform_split(%x: !tile.ptr<f32>, %n: i32) -> tensor<256xf32> {
+  // CHECK: %[[N64:.*]] = arith.extsi %[[N]] : i32 to i64
+  // CHECK: %[[C256:.*]] = arith.constant 256 : i32
+  // CHECK: %[[C256W:.*]] = arith.extsi %[[C256]] : i32 to i64
+  // CHECK: %[[PID:.*]] = tile.program_id 0 : i32
+  // CHECK: %[[PID64:.*]] = arith.extsi %[[PID]] : i32 to i64
+  // CHECK: %[[BASE64:.*]] = arith.muli %[[PID64]], %[[C256W]] : i64
+  // CHECK: %[[R:.*]] = tile.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  // CHECK: %[[LEFT:.*]] = arith.subi %[[N64]], %[[BASE64]] : i64
+  // CHECK-DAG: %[[LO:.*]] = arith.constant -2147483648 : i64
+  // CHECK-DAG: %[[HI:.*]] = arith.constant 1073741824 : i64
+  // CHECK: %[[MIN:.*]] = arith.minsi %[[LEFT]], %[[HI]] : i64
+  // CHECK: %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[LO]] : i64
+  // CHECK: %[[B32:.*]] = arith.trunci %[[MAX]] : i64 to i32
+  // CHECK: %[[BS:.*]] = tile.splat %[[B32]] : tensor<256xi32>
+  // CHECK: %[[MASK:.*]] = arith.cmpi slt, %[[R]], %[[BS]] : tensor<256xi32>
+  // CHECK: %[[MOVED:.*]] = tile.addptr %[[X]], %[[BASE64]] : !tile.ptr<f32>, i64
+  // CHECK: %[[MS:.*]] = tile.splat %[[MOVED]] : tensor<256x!tile.ptr<f32>>
+  // CHECK: %[[P:.*]] = tile.addptr %[[MS]], %[[R]] : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+  // CHECK: tile.load %[[P]], %[[MASK]]
+  %c256 = arith.constant 256 : i32
+  %pid = tile.program_id 0 : i32
+  %base = arith.muli %pid, %c256 : i32
+  %r = tile.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
+  %s = tile.splat %base : tensor<256xi32>
+  %offs = arith.addi %s, %r : tensor<256xi32>
+  %ns = tile.splat %n : tensor<256xi32>
+  %mask = arith.cmpi slt, %offs, %ns : tensor<256xi32>
+  %xs = tile.splat %x : tensor<256x!tile.ptr<f32>>
+  %p = tile.addptr %xs, %offs : tensor<256x!tile.ptr<f32>>, tensor<256xi32>
+  %v = tile.load %p, %mask : tensor<256x!tile.ptr<f32>>
+  return %v : tensor<256xf32>
+}
+
+// -----
+
+// Offsets bounded by arange and constants, and a loop index below a bound
+// of 1024: i32 is exact, nothing changes.
+// CHECK-LABEL: func.func @provably_small
+func.func @provably_small(%x: !tile.ptr<f32>) {
+  // CHECK-NOT: i64
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c1024 = arith.constant 1024 : i32
+  %c4 = arith.constant dense<4> : tensor<64xi32>
+  %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %xs = tile.splat %x : tensor<64x!tile.ptr<f32>>
+  scf.for %i = %c0 to %c1024 step %c1 : i32 {
+    %scaled = arith.muli %r, %c4 : tensor<64xi32>
+    %is = tile.splat %i : tensor<64xi32>
+    %offs = arith.addi %scaled, %is : tensor<64xi32>
+    %p = tile.addptr %xs, %offs : tensor<64x!tile.ptr<f32>>, tensor<64xi32>
+    %v = tile.load %p : tensor<64x!tile.ptr<f32>>
+    tile.store %p, %v : tensor<64x!tile.ptr<f32>>
+  }
+  return
+}
+
+// -----
+
+// (offs % m) * stride: the remainder is below |m| (any i32), the product
+// may wrap: the product and the 2-D sum are computed in i64 (the remainder
+// itself is exact in i32 and only sign-extended). The i32 originals are left
+// for the canonicalizer to remove.
+// CHECK-LABEL: func.func @rows_times_stride
+// CHECK-SAME: (%[[A:.*]]: !tile.ptr<f16>, %[[M:.*]]: i32, %[[STRIDE:.*]]: i32)
+func.func @rows_times_stride(%a: !tile.ptr<f16>, %m: i32, %stride: i32) -> tensor<64x32xf16> {
+  // CHECK: %[[REM:.*]] = arith.remsi %{{.*}}, %{{.*}} : tensor<64xi32>
+  // CHECK: %[[COL:.*]] = tile.expand_dims %[[REM]] {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  // CHECK: %[[COL64:.*]] = arith.extsi %[[COL]] : tensor<64x1xi32> to tensor<64x1xi64>
+  // CHECK: %[[ST64:.*]] = arith.extsi %{{.*}} : tensor<64x1xi32> to tensor<64x1xi64>
+  // CHECK: %[[ROWS:.*]] = arith.muli %[[COL64]], %[[ST64]] : tensor<64x1xi64>
+  // CHECK: %[[ROWSB:.*]] = tile.broadcast %[[ROWS]] : tensor<64x1xi64> -> tensor<64x32xi64>
+  // CHECK: %[[OFFS:.*]] = arith.addi %[[ROWSB]], %{{.*}} : tensor<64x32xi64>
+  // CHECK: tile.addptr %{{.*}}, %[[OFFS]] : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi64>
+  %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %ms = tile.splat %m : tensor<64xi32>
+  %rem = arith.remsi %r, %ms : tensor<64xi32>
+  %col = tile.expand_dims %rem {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %st = tile.splat %stride : tensor<64x1xi32>
+  %rows = arith.muli %col, %st : tensor<64x1xi32>
+  %rowsb = tile.broadcast %rows : tensor<64x1xi32> -> tensor<64x32xi32>
+  %k = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %row = tile.expand_dims %k {axis = 0 : i32} : tensor<32xi32> -> tensor<1x32xi32>
+  %kb = tile.broadcast %row : tensor<1x32xi32> -> tensor<64x32xi32>
+  %offs = arith.addi %rowsb, %kb : tensor<64x32xi32>
+  %as = tile.splat %a : tensor<64x32x!tile.ptr<f16>>
+  %p = tile.addptr %as, %offs : tensor<64x32x!tile.ptr<f16>>, tensor<64x32xi32>
+  %v = tile.load %p : tensor<64x32x!tile.ptr<f16>>
+  return %v : tensor<64x32xf16>
+}
+
+// -----
+
+// A scalar offset (row * stride, both any i32) becomes an i64 product; a
+// sign extension of a value that may wrap is replaced by the exact value.
+// CHECK-LABEL: func.func @scalar_and_extsi
+// CHECK-SAME: (%[[X:.*]]: !tile.ptr<f32>, %[[ROW:.*]]: i32, %[[STRIDE:.*]]: i32, %[[N:.*]]: i64)
+func.func @scalar_and_extsi(%x: !tile.ptr<f32>, %row: i32, %stride: i32, %n: i64) -> (!tile.ptr<f32>, i1) {
+  // CHECK-DAG: %[[ROW64:.*]] = arith.extsi %[[ROW]] : i32 to i64
+  // CHECK-DAG: %[[STRIDE64:.*]] = arith.extsi %[[STRIDE]] : i32 to i64
+  // CHECK: %[[PROD:.*]] = arith.muli %[[ROW64]], %[[STRIDE64]] : i64
+  // CHECK: %[[CMP:.*]] = arith.cmpi slt, %[[PROD]], %[[N]] : i64
+  // CHECK: %[[P:.*]] = tile.addptr %[[X]], %[[PROD]] : !tile.ptr<f32>, i64
+  // CHECK: return %[[P]], %[[CMP]]
+  %prod = arith.muli %row, %stride : i32
+  %wide = arith.extsi %prod : i32 to i64
+  %cmp = arith.cmpi slt, %wide, %n : i64
+  %p = tile.addptr %x, %prod : !tile.ptr<f32>, i32
+  return %p, %cmp : !tile.ptr<f32>, i1
+}
+
+// -----
+
+// Values the analysis does not see through are taken as computed: a loaded
+// offset, a truncation, a loop-carried integer.
+// CHECK-LABEL: func.func @barriers
+func.func @barriers(%x: !tile.ptr<f32>, %idx: !tile.ptr<i32>, %w: i64) {
+  // CHECK-NOT: arith.extsi
+  // CHECK: tile.addptr %{{.*}}, %{{.*}} : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
+  // CHECK: tile.addptr %{{.*}}, %{{.*}} : !tile.ptr<f32>, i32
+  // CHECK: scf.for
+  // CHECK: tile.addptr %{{.*}}, %{{.*}} : !tile.ptr<f32>, i32
+  %r = tile.make_range {end = 16 : i32, start = 0 : i32} : tensor<16xi32>
+  %is = tile.splat %idx : tensor<16x!tile.ptr<i32>>
+  %ip = tile.addptr %is, %r : tensor<16x!tile.ptr<i32>>, tensor<16xi32>
+  %loaded = tile.load %ip : tensor<16x!tile.ptr<i32>>
+  %xs = tile.splat %x : tensor<16x!tile.ptr<f32>>
+  %p = tile.addptr %xs, %loaded : tensor<16x!tile.ptr<f32>>, tensor<16xi32>
+  %v = tile.load %p : tensor<16x!tile.ptr<f32>>
+  %t = arith.trunci %w : i64 to i32
+  %q = tile.addptr %x, %t : !tile.ptr<f32>, i32
+  tile.store %p, %v : tensor<16x!tile.ptr<f32>>
+  %s = tile.load %q : !tile.ptr<f32>
+  tile.store %q, %s : !tile.ptr<f32>
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c8 = arith.constant 8 : i32
+  %last = scf.for %i = %c0 to %c8 step %c1 iter_args(%off = %c0) -> (i32) : i32 {
+    %pi = tile.addptr %x, %off : !tile.ptr<f32>, i32
+    %f = tile.load %pi : !tile.ptr<f32>
+    tile.store %pi, %f : !tile.ptr<f32>
+    %next = arith.addi %off, %c8 : i32
+    scf.yield %next : i32
+  }
+  return
+}
+
+// -----
+
+// The uniform side on the left (`bound > r` becomes `r < bound`); an
+// unsigned comparison is recomputed in i64 as it stands.
+// CHECK-LABEL: func.func @compare_forms
+// CHECK-SAME: (%[[K:.*]]: i32, %[[J:.*]]: i32)
+func.func @compare_forms(%k: i32, %j: i32) -> (tensor<32xi1>, tensor<32xi1>) {
+  // CHECK: %[[R:.*]] = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  // CHECK: %[[R64:.*]] = arith.extsi %[[R]] : tensor<32xi32> to tensor<32xi64>
+  // CHECK: %[[B32:.*]] = arith.trunci %{{.*}} : i64 to i32
+  // CHECK: %[[BS:.*]] = tile.splat %[[B32]] : tensor<32xi32>
+  // CHECK: %[[A:.*]] = arith.cmpi slt, %[[R]], %[[BS]] : tensor<32xi32>
+  // CHECK: %[[B:.*]] = arith.cmpi ult, %[[R64]], %{{.*}} : tensor<32xi64>
+  // CHECK: return %[[A]], %[[B]]
+  %c32 = arith.constant 32 : i32
+  %kk = arith.muli %k, %c32 : i32
+  %left = arith.subi %j, %kk : i32
+  %ls = tile.splat %left : tensor<32xi32>
+  %r = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %a = arith.cmpi sgt, %ls, %r : tensor<32xi32>
+  %b = arith.cmpi ult, %r, %ls : tensor<32xi32>
+  return %a, %b : tensor<32xi1>, tensor<32xi1>
+}
