@@ -51,21 +51,24 @@ def TilePromoteOffsets : Pass<"tile-promote-offsets"> {
     ```mlir
     %pid = tile.program_id 0 : i32
     %base = arith.muli %pid, %c1024 : i32
-    %s = tile.splat %base : i32 -> tensor<1024xi32>
+    %s = tile.splat %base : tensor<1024xi32>
     %offs = arith.addi %s, %range : tensor<1024xi32>
     %p = tile.addptr %ptrs, %offs : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
     ```
     becomes (the uniform part of a sum moves into the scalar base pointer,
-    so the per-element offset stays i32 when that is exact)
+    so the per-element offset stays i32 when that is exact; a mask
+    `splat(u) + r < splat(n)` likewise becomes `r < splat(n - u)`, the i64
+    bound clamped into i32)
     ```mlir
     %pid64 = arith.extsi %pid : i32 to i64
     %base64 = arith.muli %pid64, %c1024_i64 : i64
     %q = tile.addptr %x, %base64 : !tile.ptr<f32>, i64
-    %qs = tile.splat %q : !tile.ptr<f32> -> tensor<1024x!tile.ptr<f32>>
+    %qs = tile.splat %q : tensor<1024x!tile.ptr<f32>>
     %p = tile.addptr %qs, %range : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
     ```
     Values the analysis cannot see through (loads, arguments, loop-carried
-    values, truncations, unsigned operations) are taken as computed.
+    values, truncations, unsigned operations, the operands of division and
+    remainder) are taken as computed.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let statistics = [
