@@ -3,13 +3,15 @@
 # by scripts/build-gpu-bundle.sh (PTX + JSON + check.py; no LLVM needed):
 #   1. check.py on every kernel (fresh random inputs, ragged sizes);
 #   2. the same under `compute-sanitizer --tool memcheck`, with small sizes;
+#   2b. and under `--tool racecheck` (shared-memory hazards), small sizes;
 #   3. a table: passed/failed checks per test, memcheck result per test.
 #
 #   bash scripts/run-gpu-suite.sh [BUNDLE_DIR]     # default .device/gpu
 #
 # Logs go to $LOG_DIR, else $OUT (the device tool's folder), else
 # BUNDLE_DIR/logs: env.txt, run.log, run.json, memcheck.log, memcheck.json,
-# memcheck-selftest.log, table.txt. SKIP_MEMCHECK=1 skips step 2; SEED=N repeats a run's inputs.
+# memcheck-selftest.log, racecheck.log, racecheck-selftest.log, table.txt.
+# SKIP_MEMCHECK=1 skips step 2, SKIP_RACECHECK=1 step 2b; SEED=N repeats a run's inputs.
 # Exit code 1 if any check failed or memcheck reported an error.
 set -uo pipefail
 BUNDLE=${1:-.device/gpu}
@@ -37,9 +39,9 @@ run_rc=${PIPESTATUS[0]}
 
 mc_rc=0
 mc_json=""
+SAN=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer \
+      /opt/nvidia/*/compute-sanitizer/compute-sanitizer 2>/dev/null | head -1)
 if [ "${SKIP_MEMCHECK:-0}" = 0 ]; then
-  SAN=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer \
-        /opt/nvidia/*/compute-sanitizer/compute-sanitizer 2>/dev/null | head -1)
   if [ -n "$SAN" ]; then
     echo "== 2. check.py --small under $SAN --tool memcheck"
     timeout "${MEMCHECK_TIMEOUT:-270}" "$SAN" --tool memcheck --target-processes all \
@@ -66,6 +68,30 @@ if [ "${SKIP_MEMCHECK:-0}" = 0 ]; then
   fi
 fi
 
+rc_rc=0
+if [ "${SKIP_RACECHECK:-0}" = 0 ] && [ -n "${SAN:-}" ]; then
+  # Shared-memory hazards (a missing barrier between a write and a read by
+  # other warps): every kernel of the suite, small sizes.
+  echo "== 2b. check.py --small under $SAN --tool racecheck"
+  timeout "${RACECHECK_TIMEOUT:-400}" "$SAN" --tool racecheck --target-processes all \
+    --print-limit 100 --show-backtrace no --error-exitcode 9 \
+    "$PY" "$CHECK" --kernels "$BUNDLE/kernels" --seed "$SEED" --small \
+    --json "$LOG_DIR/racecheck.json" >"$LOG_DIR/racecheck.log" 2>&1
+  rc_rc=$?
+  grep -v '^PASS\|^@@ ' "$LOG_DIR/racecheck.log" | tail -20
+  echo "   (compute-sanitizer exit code $rc_rc)"
+  "$SAN" --tool racecheck --print-limit 5 "$PY" "$CHECK" --planted-race \
+    >"$LOG_DIR/racecheck-selftest.log" 2>&1
+  if grep -q 'Race reported\|hazard' "$LOG_DIR/racecheck-selftest.log" &&
+     ! grep -q 'RACECHECK SUMMARY: 0 hazards' "$LOG_DIR/racecheck-selftest.log"; then
+    rc_selftest="racecheck self-test: a planted shared-memory race IS detected"
+  else
+    rc_selftest="racecheck self-test: a planted race was NOT detected: the racecheck result means nothing"
+    rc_rc=1
+  fi
+  echo "   $rc_selftest"
+fi
+
 echo "== 3. summary"
 "$PY" "$CHECK" --table "$LOG_DIR/run.json" ${mc_json:+"$mc_json" "$LOG_DIR/memcheck.log"} \
   | tee "$LOG_DIR/table.txt"
@@ -75,5 +101,10 @@ if [ -n "$mc_json" ]; then
   grep -E 'ERROR SUMMARY' "$LOG_DIR/memcheck.log" | tail -1 | sed 's/^=* */memcheck: /'
   echo "$selftest"
 fi
-[ "$run_rc" = 0 ] && [ "$mc_rc" = 0 ] && exit 0
+if [ -n "${rc_selftest:-}" ]; then
+  grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOG_DIR/racecheck.log" | tail -1 | sed 's/^/racecheck: /'
+  grep -E 'RACECHECK SUMMARY' "$LOG_DIR/racecheck.log" | tail -1 | sed 's/^=* */racecheck: /'
+  echo "$rc_selftest"
+fi
+[ "$run_rc" = 0 ] && [ "$mc_rc" = 0 ] && [ "$rc_rc" = 0 ] && exit 0
 exit 1

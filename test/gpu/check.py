@@ -1098,9 +1098,11 @@ def t_arith_f32(t):
         t.exact("n=%d a + b" % n, o[0], x + y)
         t.exact("n=%d a - b" % n, o[1], x - y)
         t.exact("n=%d a * b" % n, o[2], x * y)
-        # f32 `/` is div.full.f32 (<= 2 ulp), as Triton's default division.
-        t.close("n=%d a / b (div.full, 2 ulp)" % n, o[3],
-                x.astype(np.float64) / y.astype(np.float64), 1e-6, ulp=2.0)
+        # f32 `/` is div.full.f32 (2 ulp in the PTX ISA), as Triton's default
+        # division; against the exact quotient up to 2.03 ulp was seen on an
+        # H200 (2026-11-22), so 2.5 here, as for o_fdiv below.
+        t.close("n=%d a / b (div.full, 2.5 ulp vs exact)" % n, o[3],
+                x.astype(np.float64) / y.astype(np.float64), 1e-6, ulp=2.5)
         t.exact("n=%d -a" % n, o[4], -x)
         t.close("n=%d a * 3 + offs (int promoted)" % n, o[5],
                 x.astype(np.float64) * 3 + np.arange(n), 1e-6)
@@ -1673,6 +1675,53 @@ def planted_oob(args):
     return 0
 
 
+# Racecheck self-test: a hand-written kernel whose 4 warps write and read
+# shared memory with no barrier between (thread t writes buf[t % 64], then
+# reads buf[(t + 1) % 64]): racecheck must report it.
+PLANTED_RACE_PTX = r"""
+.version 7.8
+.target sm_80
+.address_size 64
+.visible .entry planted_race(.param .u64 out)
+{
+  .reg .b32 %r<10>;
+  .reg .b64 %rd<4>;
+  .shared .align 4 .b8 buf[256];
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  and.b32 %r2, %r1, 63;
+  shl.b32 %r3, %r2, 2;
+  mov.u32 %r4, buf;
+  add.u32 %r5, %r4, %r3;
+  st.shared.u32 [%r5], %r1;
+  add.u32 %r6, %r1, 1;
+  and.b32 %r7, %r6, 63;
+  shl.b32 %r8, %r7, 2;
+  add.u32 %r9, %r4, %r8;
+  ld.shared.u32 %r7, [%r9];
+  mul.wide.u32 %rd2, %r1, 4;
+  add.u64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r7;
+  ret;
+}
+"""
+
+
+def planted_race(args):
+    import cupy
+    fd, path = tempfile.mkstemp(suffix=".ptx")
+    with os.fdopen(fd, "w") as f:
+        f.write(PLANTED_RACE_PTX)
+    fn = cupy.RawModule(path=path).get_function("planted_race")
+    os.unlink(path)
+    out = cupy.zeros(128, cupy.uint32)
+    fn((1,), (128,), (out,))
+    cupy.cuda.runtime.deviceSynchronize()
+    print("planted race: launch returned (expected; racecheck reports the hazard)")
+    return 0
+
+
 def orchestrate(args):
     """Runs the selected tests in worker processes; a worker that dies or
     leaves the context unusable is replaced and the suite goes on."""
@@ -1810,6 +1859,9 @@ def main():
                     help="memcheck self-test: a worker process launches load_other with an "
                          "output 24 elements too short (run it under compute-sanitizer)")
     ap.add_argument("--planted-oob-child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--planted-race", action="store_true",
+                    help="racecheck self-test: a kernel with a shared-memory race between "
+                         "warps (run it under compute-sanitizer --tool racecheck)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--results", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -1830,6 +1882,8 @@ def main():
                                 args.kernels, "--planted-oob-child"])
     if args.planted_oob_child:
         return planted_oob(args)
+    if args.planted_race:
+        return planted_race(args)
     if args.seed is None:
         args.seed = int.from_bytes(os.urandom(4), "little")
     if args.worker is not None:
