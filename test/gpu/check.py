@@ -41,9 +41,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 KERNELS = {}
 
 
-def kern(variant, src, kernel=None, nw=None, ns=None, **defs):
-    """nw / ns: override num_warps / num_stages (tilec --num-warps/--num-stages)."""
-    KERNELS[variant] = (src, kernel or variant, defs, nw, ns)
+def kern(variant, src, kernel=None, nw=None, ns=None, flags=(), **defs):
+    """nw / ns: override num_warps / num_stages (tilec --num-warps/--num-stages);
+    flags: more tilec options (e.g. --divisible=C,K)."""
+    KERNELS[variant] = (src, kernel or variant, defs, nw, ns, tuple(flags))
     return variant
 
 
@@ -144,6 +145,13 @@ kern("matmul", E + "matmul.tile")
 kern("matmul_64", E + "matmul.tile", "matmul", BLOCK_M=64, BLOCK_N=64,
      BLOCK_K=32, GROUP_M=4)
 kern("conv2d", E + "conv2d.tile")
+# The benchmark's tiles: channels divisible by 16 (vector loads, cp.async
+# rings on sm_90a); with BLOCK_C=64 the filter tile (contiguous along C, its
+# rows) keeps a layout of its own next to the activation tile.
+kern("conv2d_c32", E + "conv2d.tile", "conv2d", nw=4, flags=["--divisible=C,K"],
+     BLOCK_M=128, BLOCK_N=64, BLOCK_C=32)
+kern("conv2d_c64", E + "conv2d.tile", "conv2d", nw=4, flags=["--divisible=C,K"],
+     BLOCK_M=128, BLOCK_N=64, BLOCK_C=64)
 kern("layernorm", E + "layernorm.tile")
 kern("online_softmax", E + "online_softmax.tile")
 kern("attention", E + "attention.tile")
@@ -1512,16 +1520,30 @@ def t_matmul(t):
                 t.untouched("%s C padding untouched" % var, c, ~cols)
 
 
+CONV_CASES = {
+    # variant: (BLOCK_M, BLOCK_N, shapes (N, H, W, C, K, stride, pad))
+    "conv2d": (64, 64, ((2, 9, 9, 20, 70, 1, 1), (1, 11, 10, 40, 16, 2, 0))),
+    "conv2d_c32": (128, 64, ((2, 9, 9, 48, 80, 1, 1), (3, 7, 11, 96, 32, 2, 1))),
+    "conv2d_c64": (128, 64, ((2, 9, 9, 48, 80, 1, 1), (3, 7, 11, 160, 48, 2, 0),
+                             (1, 14, 14, 64, 64, 1, 1))),
+}
+
+
 @test("examples", "conv2d NHWC")
 def t_conv2d(t):
-    k = t.k("conv2d")
-    for (N, H, W, C, K, sh, ph) in ((2, 9, 9, 20, 70, 1, 1), (1, 11, 10, 40, 16, 2, 0)):
+    for variant, (bm, bn, cases) in CONV_CASES.items():
+        conv2d_cases(t, variant, bm, bn, cases)
+
+
+def conv2d_cases(t, variant, bm, bn, cases):
+    k = t.k(variant)
+    for (N, H, W, C, K, sh, ph) in cases:
         R = S = 3
         P, Q = (H + 2 * ph - R) // sh + 1, (W + 2 * ph - S) // sh + 1
         x = t.rng.standard_normal((N, H, W, C)).astype(np.float16)
         w = t.rng.standard_normal((K, R, S, C)).astype(np.float16)
         o = t.out((N, P, Q, K), np.float32)
-        grid = (cdiv(N * P * Q, 64), cdiv(K, 64))
+        grid = (cdiv(N * P * Q, bm), cdiv(K, bn))
         k(grid, out=o, x=t.inp(x), w=t.inp(w), N=N, H=H, W=W, C=C, K=K, P=P,
           Q=Q, stride_h=sh, stride_w=sh, pad_h=ph, pad_w=ph)
         xp = np.zeros((N, H + 2 * ph, W + 2 * ph, C))
@@ -1532,8 +1554,8 @@ def t_conv2d(t):
             for s in range(S):
                 xs = xp[:, r:r + sh * (P - 1) + 1:sh, s:s + sh * (Q - 1) + 1:sh, :]
                 ref += np.einsum("npqc,kc->npqk", xs, w64[:, r, s, :])
-        t.close("N,H,W,C,K=%d,%d,%d,%d,%d stride %d pad %d" % (N, H, W, C, K, sh, ph),
-                o, ref, 1e-2)
+        t.close("%s N,H,W,C,K=%d,%d,%d,%d,%d stride %d pad %d"
+                % (variant, N, H, W, C, K, sh, ph), o, ref, 1e-2)
 
 
 @test("examples", "layernorm")
@@ -1866,10 +1888,10 @@ def main():
     ap.add_argument("--results", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.list_kernels:
-        for v, (src, kn, defs, nw, ns) in KERNELS.items():
+        for v, (src, kn, defs, nw, ns, flags) in KERNELS.items():
             print("\t".join([v, src, kn] + ["%s=%s" % kv for kv in sorted(defs.items())]
                             + (["--num-warps=%d" % nw] if nw else [])
-                            + (["--num-stages=%d" % ns] if ns else [])))
+                            + (["--num-stages=%d" % ns] if ns else []) + list(flags)))
         return 0
     if args.list_tests:
         for i, (g, n, _) in enumerate(TESTS):

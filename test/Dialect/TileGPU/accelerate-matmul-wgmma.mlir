@@ -39,6 +39,17 @@ module attributes {tilegpu.num_warps = 8 : i32} {
     return %d : tensor<128x64xf32, #c>
   }
 
+  // A K-major B that reaches the dot converted to a row-major layout (as
+  // tilegpu-coalesce leaves a load with a layout of its own): the staging
+  // layout follows the registers before the conversion, contiguous along K.
+  // CHECK-LABEL: func.func @k_major_b_converted
+  func.func @k_major_b_converted(%y: tensor<32x64xbf16, #bt>, %xb: tensor<128x32xbf16, #a>, %z: tensor<128x64xf32, #c>) -> tensor<128x64xf32, #c> {
+    // CHECK: tilegpu.local_alloc {{.*}} -> !tilegpu.memdesc<32x64xbf16, #[[$COL64]]>
+    %yc = tilegpu.convert_layout %y : tensor<32x64xbf16, #bt> -> tensor<32x64xbf16, #a>
+    %d = tile.dot %xb, %yc, %z : tensor<128x32xbf16, #a> * tensor<32x64xbf16, #a> -> tensor<128x64xf32, #c>
+    return %d : tensor<128x64xf32, #c>
+  }
+
   // 64 rows cannot give each of 8 warps 16 rows: mma.sync.
   // CHECK-LABEL: func.func @too_few_rows
   func.func @too_few_rows(%x: tensor<64x64xf16, #a>, %z: tensor<64x64xf32, #c>) -> tensor<64x64xf32, #c> {

@@ -67,3 +67,19 @@ func.func @remat_expression(%left: i32, %x: tensor<32x1xi32, #p>) -> (tensor<32x
   %cx = tilegpu.convert_layout %x : tensor<32x1xi32, #p> -> tensor<32x1xi32, #q>
   return %cm, %cx : tensor<32x1xi1, #q>, tensor<32x1xi32, #q>
 }
+
+// -----
+
+// A block converted from a blocked layout is staged from that layout.
+#r = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#k = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#sh = #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>
+// CHECK-LABEL: func.func @alloc_before_conversion
+// CHECK-SAME: (%[[X:.*]]: tensor<64x64xf16, #{{.*}}>)
+func.func @alloc_before_conversion(%x: tensor<64x64xf16, #k>) -> !tilegpu.memdesc<64x64xf16, #sh> {
+  // CHECK-NEXT: %[[M:.*]] = tilegpu.local_alloc %[[X]] : (tensor<64x64xf16, #{{.*}}>) -> !tilegpu.memdesc<64x64xf16, #{{.*}}>
+  // CHECK-NEXT: return %[[M]]
+  %c = tilegpu.convert_layout %x : tensor<64x64xf16, #k> -> tensor<64x64xf16, #r>
+  %m = tilegpu.local_alloc %c : (tensor<64x64xf16, #r>) -> !tilegpu.memdesc<64x64xf16, #sh>
+  return %m : !tilegpu.memdesc<64x64xf16, #sh>
+}

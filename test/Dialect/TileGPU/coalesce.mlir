@@ -86,3 +86,47 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// Two 64x64 f16 tiles in one layout, one contiguous along its rows (dim 1),
+// one along its columns (dim 0; a K-major operand). The layout follows the
+// first; the second load keeps a layout of its own (8 per thread along
+// dim 0), its pointers rebuilt in it by the canonicalizer, and its result
+// converted back for its users.
+#b = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s0 = #tilegpu.slice<{dim = 0, parent = #b}>
+#s1 = #tilegpu.slice<{dim = 1, parent = #b}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-DAG: #[[$ROWS:.*]] = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+  // CHECK-DAG: #[[$COLS:.*]] = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+  // CHECK-LABEL: func.func @two_orders
+  func.func @two_orders(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %q: !tile.ptr<f16> {tile.divisibility = 16 : i32}) {
+    %c64 = arith.constant dense<64> : tensor<64x64xi32, #b>
+    %r0 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #s0>
+    %r1 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #s1>
+    %row = tile.expand_dims %r0 {axis = 0 : i32} : tensor<64xi32, #s0> -> tensor<1x64xi32, #b>
+    %col = tile.expand_dims %r1 {axis = 1 : i32} : tensor<64xi32, #s1> -> tensor<64x1xi32, #b>
+    %rowb = tile.broadcast %row : tensor<1x64xi32, #b> -> tensor<64x64xi32, #b>
+    %colb = tile.broadcast %col : tensor<64x1xi32, #b> -> tensor<64x64xi32, #b>
+    // Row-major: element (i, j) at i * 64 + j.
+    %ci = arith.muli %colb, %c64 : tensor<64x64xi32, #b>
+    %offA = arith.addi %ci, %rowb : tensor<64x64xi32, #b>
+    // Column-major: element (i, j) at j * 64 + i.
+    %rj = arith.muli %rowb, %c64 : tensor<64x64xi32, #b>
+    %offB = arith.addi %rj, %colb : tensor<64x64xi32, #b>
+    %ps = tile.splat %p : tensor<64x64x!tile.ptr<f16>, #b>
+    %qs = tile.splat %q : tensor<64x64x!tile.ptr<f16>, #b>
+    %a = tile.addptr %ps, %offA : tensor<64x64x!tile.ptr<f16>, #b>, tensor<64x64xi32, #b>
+    %bp = tile.addptr %qs, %offB : tensor<64x64x!tile.ptr<f16>, #b>, tensor<64x64xi32, #b>
+    // CHECK: tile.load %{{.*}} : tensor<64x64x!tile.ptr<f16>, #[[$ROWS]]>
+    // CHECK: %[[B:.*]] = tile.load %{{.*}} : tensor<64x64x!tile.ptr<f16>, #[[$COLS]]>
+    // CHECK: %[[BACK:.*]] = tilegpu.convert_layout %[[B]] : tensor<64x64xf16, #[[$COLS]]> -> tensor<64x64xf16, #[[$ROWS]]>
+    // CHECK: arith.addf %{{.*}}, %[[BACK]] : tensor<64x64xf16, #[[$ROWS]]>
+    %x = tile.load %a : tensor<64x64x!tile.ptr<f16>, #b>
+    %y = tile.load %bp : tensor<64x64x!tile.ptr<f16>, #b>
+    %z = arith.addf %x, %y : tensor<64x64xf16, #b>
+    tile.store %a, %z : tensor<64x64x!tile.ptr<f16>, #b>
+    return
+  }
+}

@@ -140,6 +140,29 @@ void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,
   results.add<RematerializeCheapSource>(context);
 }
 
+namespace {
+/// `local_alloc(convert_layout(x))` with `x` blocked: store `x` directly.
+struct StoreBeforeConversion : OpRewritePattern<LocalAllocOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LocalAllocOp op,
+                                PatternRewriter &rewriter) const override {
+    Value src = op.getSrc();
+    auto convert = src ? src.getDefiningOp<ConvertLayoutOp>() : nullptr;
+    if (!convert ||
+        !isa<BlockedEncodingAttr>(convert.getSrc().getType().getEncoding()))
+      return rewriter.notifyMatchFailure(op, "no conversion from blocked");
+    rewriter.modifyOpInPlace(
+        op, [&] { op.getSrcMutable().assign(convert.getSrc()); });
+    return success();
+  }
+};
+} // namespace
+
+void LocalAllocOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                               MLIRContext *context) {
+  results.add<StoreBeforeConversion>(context);
+}
+
 LogicalResult LocalAllocOp::verify() {
   if (!getSrc())
     return success();

@@ -41,8 +41,12 @@ std::pair<unsigned, unsigned> chooseWarps(int64_t m, int64_t n,
 }
 
 /// The contiguous dimension of a block's registers (its layout's fastest
-/// dimension), or `fallback` for layouts without one.
-unsigned getContiguousDim(RankedTensorType type, unsigned fallback) {
+/// dimension; for a converted block, the one before the conversion, which
+/// staging stores from), or `fallback` for layouts without one.
+unsigned getContiguousDim(Value value, unsigned fallback) {
+  while (auto convert = value.getDefiningOp<ConvertLayoutOp>())
+    value = convert.getSrc();
+  auto type = cast<RankedTensorType>(value.getType());
   if (auto layout = getDistributedLayout(type))
     if (type.getRank() == 2 && layout->blockDims.size() == 2)
       for (unsigned d : layout->root.getOrder())
@@ -86,9 +90,9 @@ bool rewriteToWarpGroupDot(tile::DotOp dot, unsigned numWarps) {
       k % (tf32 ? 8 : 16) != 0)
     return false;
   Attribute aShared =
-      getStagingLayout(aType, tf32 ? 1 : getContiguousDim(aType, 1));
+      getStagingLayout(aType, tf32 ? 1 : getContiguousDim(dot.getA(), 1));
   Attribute bShared =
-      getStagingLayout(bType, tf32 ? 0 : getContiguousDim(bType, 1));
+      getStagingLayout(bType, tf32 ? 0 : getContiguousDim(dot.getB(), 1));
   if (!aShared || !bShared)
     return false;
   MLIRContext *context = dot.getContext();

@@ -88,6 +88,40 @@ Type remapType(Type type, const DenseMap<Attribute, Attribute> &remap) {
   return encoding == tensor.getEncoding() ? type : withLayout(tensor, encoding);
 }
 
+/// The elements per vector access through `ptr` (axis info `info`) in
+/// `layout`.
+unsigned getWidthIn(BlockedEncodingAttr layout, Value ptr,
+                    const AxisInfo &info) {
+  unsigned fast = layout.getOrder().front();
+  auto pointer = cast<tile::PointerType>(
+      cast<RankedTensorType>(ptr.getType()).getElementType());
+  unsigned bytes =
+      std::max(1u, pointer.getPointeeType().getIntOrFloatBitWidth() / 8);
+  return mlir::tilegpu::getVectorWidth(info, fast, bytes,
+                                       layout.getSizePerThread()[fast]);
+}
+
+/// Gives the memory access `op` its own layout: a load's result (and so its
+/// pointer, mask and other, through the conversions inserted afterwards) or
+/// a store's pointer (and so its value and mask) take `layout`; the loaded
+/// block is converted back for its users.
+void useOwnLayout(Operation *op, BlockedEncodingAttr layout) {
+  OpBuilder builder(op);
+  if (isa<tile::StoreOp>(op)) {
+    OpOperand &ptr = op->getOpOperand(0);
+    auto type = cast<RankedTensorType>(ptr.get().getType());
+    ptr.set(ConvertLayoutOp::create(builder, op->getLoc(),
+                                    withLayout(type, layout), ptr.get()));
+    return;
+  }
+  Value result = op->getResult(0);
+  auto type = cast<RankedTensorType>(result.getType());
+  result.setType(withLayout(type, layout));
+  builder.setInsertionPointAfter(op);
+  auto back = ConvertLayoutOp::create(builder, op->getLoc(), type, result);
+  result.replaceAllUsesExcept(back, back);
+}
+
 struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -98,6 +132,7 @@ struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
     // widest access decides when several share one.
     DenseMap<Attribute, Attribute> remap;
     DenseMap<Attribute, unsigned> chosenWidth;
+    SmallVector<std::pair<Operation *, BlockedEncodingAttr>> accesses;
     module.walk([&](Operation *op) {
       Value ptr = getBlockPointer(op);
       if (!ptr)
@@ -108,6 +143,7 @@ struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
         return;
       BlockedEncodingAttr layout =
           getCoalescedLayout(ptr, analysis.getAxisInfo(ptr), numWarps);
+      accesses.push_back({op, layout});
       unsigned width = layout.getSizePerThread()[layout.getOrder().front()];
       auto it = chosenWidth.find(old);
       if (it != chosenWidth.end() && it->second >= width)
@@ -115,13 +151,28 @@ struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
       chosenWidth[old] = width;
       remap[old] = layout;
     });
+    // An access that would get narrower vectors in the layout chosen for
+    // the blocks it shares a layout with (a tile contiguous along the other
+    // dimension) keeps its own layout, through conversions that the
+    // canonicalizer resolves by recomputing cheap pointers and masks.
+    SmallVector<std::pair<Operation *, BlockedEncodingAttr>> ownLayouts;
+    for (auto [op, layout] : accesses) {
+      Value ptr = getBlockPointer(op);
+      auto old = cast<BlockedEncodingAttr>(
+          cast<RankedTensorType>(ptr.getType()).getEncoding());
+      auto chosen = cast<BlockedEncodingAttr>(remap.lookup(old));
+      const AxisInfo &info = analysis.getAxisInfo(ptr);
+      if (chosen != layout &&
+          getWidthIn(layout, ptr, info) > getWidthIn(chosen, ptr, info))
+        ownLayouts.push_back({op, layout});
+    }
     // Identity entries change nothing.
     for (auto it = remap.begin(); it != remap.end();) {
       auto current = it++;
       if (current->first == current->second)
         remap.erase(current);
     }
-    if (remap.empty())
+    if (remap.empty() && ownLayouts.empty())
       return;
 
     module.walk([&](Operation *op) {
@@ -137,6 +188,8 @@ struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
             constant.setValueAttr(
                 dense.reshape(cast<ShapedType>(constant.getType())));
     });
+    for (auto [op, layout] : ownLayouts)
+      useOwnLayout(op, layout);
     insertLayoutConversions(module);
   }
 };

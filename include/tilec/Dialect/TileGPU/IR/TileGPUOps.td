@@ -60,12 +60,16 @@ def TileGPU_LocalAllocOp : TileGPU_Op<"local_alloc",
     %buf = tilegpu.local_alloc %x : (tensor<64x32xf16, #blocked>) -> !tilegpu.memdesc<64x32xf16, #shared>
     %empty = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x32xf16, #shared>
     ```
+    A block converted from a blocked layout is stored from that layout (the
+    conversion folds away): any register layout can be written to shared
+    memory.
   }];
   let arguments = (ins Optional<AnyRankedTensor>:$src,
                    OptionalAttr<I64Attr>:$offset);
   let results = (outs TileGPU_MemDescType:$result);
   let assemblyFormat = "($src^)? attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasCanonicalizer = 1;
 }
 
 def TileGPU_LocalLoadOp : TileGPU_Op<"local_load", [MemoryEffects<[MemRead]>]> {
