@@ -152,6 +152,12 @@ kern("conv2d_c32", E + "conv2d.tile", "conv2d", nw=4, flags=["--divisible=C,K"],
      BLOCK_M=128, BLOCK_N=64, BLOCK_C=32)
 kern("conv2d_c64", E + "conv2d.tile", "conv2d", nw=4, flags=["--divisible=C,K"],
      BLOCK_M=128, BLOCK_N=64, BLOCK_C=64)
+kern("conv2d_c32_w8", E + "conv2d.tile", "conv2d", nw=8, flags=["--divisible=C,K"],
+     BLOCK_M=128, BLOCK_N=128, BLOCK_C=32)
+kern("conv2d_128x128_s4", E + "conv2d.tile", "conv2d", nw=4, ns=4,
+     flags=["--divisible=C,K"], BLOCK_M=128, BLOCK_N=128, BLOCK_C=32)
+kern("conv2d_64x64_s4", E + "conv2d.tile", "conv2d", nw=4, ns=4,
+     flags=["--divisible=C,K"], BLOCK_M=64, BLOCK_N=64, BLOCK_C=64)
 kern("layernorm", E + "layernorm.tile")
 kern("online_softmax", E + "online_softmax.tile")
 kern("attention", E + "attention.tile")
@@ -1526,6 +1532,10 @@ CONV_CASES = {
     "conv2d_c32": (128, 64, ((2, 9, 9, 48, 80, 1, 1), (3, 7, 11, 96, 32, 2, 1))),
     "conv2d_c64": (128, 64, ((2, 9, 9, 48, 80, 1, 1), (3, 7, 11, 160, 48, 2, 0),
                              (1, 14, 14, 64, 64, 1, 1))),
+    "conv2d_c32_w8": (128, 128, ((2, 9, 9, 48, 80, 1, 1), (3, 7, 11, 96, 32, 2, 1),
+                                 (2, 56, 56, 64, 64, 1, 1))),
+    "conv2d_128x128_s4": (128, 128, ((2, 9, 9, 48, 80, 1, 1), (3, 7, 11, 96, 160, 2, 1))),
+    "conv2d_64x64_s4": (64, 64, ((2, 9, 9, 48, 80, 1, 1), (3, 7, 11, 160, 48, 2, 0))),
 }
 
 

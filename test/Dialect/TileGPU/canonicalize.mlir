@@ -83,3 +83,41 @@ func.func @alloc_before_conversion(%x: tensor<64x64xf16, #k>) -> !tilegpu.memdes
   %m = tilegpu.local_alloc %c : (tensor<64x64xf16, #r>) -> !tilegpu.memdesc<64x64xf16, #sh>
   return %m : !tilegpu.memdesc<64x64xf16, #sh>
 }
+
+// -----
+
+// Inside a loop, blocks defined outside the loop are leaves of a cheap
+// expression: they are converted once, after their definition, and the
+// per-iteration part is recomputed in the target layout (no conversion in
+// the loop). A conversion whose source is defined outside the loop moves out
+// of it, and conversions in the source compose.
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#c = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @loop_invariant_leaves
+// CHECK-SAME: (%[[P:.*]]: !tile.ptr<i32>, %[[N:.*]]: i32)
+func.func @loop_invariant_leaves(%p: !tile.ptr<i32>, %n: i32) {
+  // CHECK: %[[ROWS:.*]] = tile.load
+  // CHECK-NEXT: %[[ROWSB:.*]] = tilegpu.convert_layout %[[ROWS]] : tensor<128xi32, #{{.*}}> -> tensor<128xi32, #[[$B:.*]]>
+  // CHECK: scf.for
+  // CHECK-NOT: tilegpu.convert_layout
+  // CHECK: arith.addi %[[ROWSB]], %{{.*}} : tensor<128xi32, #[[$B]]>
+  // CHECK: tile.store
+  // CHECK-NEXT: }
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #a>
+  %ps = tile.splat %p : tensor<128x!tile.ptr<i32>, #a>
+  %pa = tile.addptr %ps, %r : tensor<128x!tile.ptr<i32>, #a>, tensor<128xi32, #a>
+  %rows = tile.load %pa : tensor<128x!tile.ptr<i32>, #a>
+  %rowsc = tilegpu.convert_layout %rows : tensor<128xi32, #a> -> tensor<128xi32, #c>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %is = tile.splat %i : tensor<128xi32, #c>
+    %sum = arith.addi %rowsc, %is : tensor<128xi32, #c>
+    %sumb = tilegpu.convert_layout %sum : tensor<128xi32, #c> -> tensor<128xi32, #b>
+    %pb = tile.splat %p : tensor<128x!tile.ptr<i32>, #b>
+    %q = tile.addptr %pb, %sumb : tensor<128x!tile.ptr<i32>, #b>, tensor<128xi32, #b>
+    tile.store %q, %sumb : tensor<128x!tile.ptr<i32>, #b>
+  }
+  return
+}

@@ -53,6 +53,9 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     // One ring of 3 tiles per operand.
     // CHECK-NEXT: %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x128x64xf16, #[[$S]]>
     // CHECK-NEXT: %[[RB:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[$S]]>
+    // The rings may reuse bytes other warps still read (a conversion's
+    // scratch): a barrier before the first copy.
+    // CHECK-NEXT: tilegpu.barrier
     // CHECK-NOT: tile.load
     // Prologue, iteration 0 (k = 0) into slot 0: A's mask (0 < n - 0) and
     // B's (none) both guarded by 0 < n.

@@ -16,6 +16,7 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -39,66 +40,95 @@ LogicalResult verifySameTile(Operation *op, RankedTensorType tensor,
 /// recomputed in the target layout instead of moved through shared memory.
 constexpr int kRematerializeBudget = 32;
 
-/// Whether `value` is a block built only from splats, ranges and splat
-/// constants by expand_dims, broadcast and elementwise arith (at most
-/// `budget` ops), so that it is cheaper to recompute in another layout
-/// than to convert.
-bool isCheapToRecreate(Value value, int &budget) {
-  Operation *def = value.getDefiningOp();
-  if (!def || --budget < 0 || !isa<RankedTensorType>(value.getType()))
-    return false;
-  if (isa<tile::SplatOp, tile::MakeRangeOp>(def))
-    return true;
-  DenseElementsAttr constant;
-  if (matchPattern(value, m_Constant(&constant)))
-    return constant.isSplat();
-  bool elementwise =
-      (def->hasTrait<OpTrait::Elementwise>() || isa<tile::AddPtrOp>(def)) &&
-      def->getNumResults() == 1 && def->getNumRegions() == 0 &&
-      isMemoryEffectFree(def);
-  if (!elementwise && !isa<tile::ExpandDimsOp, tile::BroadcastOp>(def))
-    return false;
-  for (Value operand : def->getOperands())
-    if (isa<RankedTensorType>(operand.getType()) &&
-        !isCheapToRecreate(operand, budget))
-      return false;
-  return true;
-}
+/// Recomputes a conversion's source in the target layout when it is built
+/// only from splats, ranges and splat constants by expand_dims, broadcast
+/// and elementwise ops (at most `budget` ops), so that recomputing is
+/// cheaper than moving it through shared memory. Inside a loop, blocks
+/// defined outside the loop are leaves too: they are converted once, where
+/// they are defined, instead of every iteration.
+struct Rematerializer {
+  Operation *loop; // the innermost loop around the conversion, or null
+  int budget;
 
-/// `value` (cheap to recreate) built again in `layout`.
-Value recreateInLayout(PatternRewriter &rewriter, Value value,
-                       Attribute layout) {
-  Operation *def = value.getDefiningOp();
-  Location loc = def->getLoc();
-  auto type = cast<RankedTensorType>(value.getType());
-  RankedTensorType newType = withLayout(type, layout);
-  if (auto splat = dyn_cast<tile::SplatOp>(def))
-    return tile::SplatOp::create(rewriter, loc, newType, splat.getSrc());
-  if (auto range = dyn_cast<tile::MakeRangeOp>(def))
-    return tile::MakeRangeOp::create(rewriter, loc, newType, range.getStart(),
-                                     range.getEnd());
-  DenseElementsAttr constant;
-  if (matchPattern(value, m_Constant(&constant)))
-    return arith::ConstantOp::create(rewriter, loc, constant.reshape(newType));
-  if (auto expand = dyn_cast<tile::ExpandDimsOp>(def)) {
-    auto slice =
-        SliceEncodingAttr::get(rewriter.getContext(), expand.getAxis(), layout);
-    Value src = recreateInLayout(rewriter, expand.getSrc(), slice);
-    return tile::ExpandDimsOp::create(rewriter, loc, newType, src,
-                                      expand.getAxisAttr());
+  bool isLoopInvariantLeaf(Value value) const {
+    if (!loop)
+      return false;
+    Operation *def = value.getDefiningOp();
+    Operation *scope = def ? def : value.getParentRegion()->getParentOp();
+    return !loop->isAncestor(scope);
   }
-  if (auto broadcast = dyn_cast<tile::BroadcastOp>(def))
-    return tile::BroadcastOp::create(
-        rewriter, loc, newType,
-        recreateInLayout(rewriter, broadcast.getSrc(), layout));
-  IRMapping mapping;
-  for (Value operand : def->getOperands())
-    if (isa<RankedTensorType>(operand.getType()))
-      mapping.map(operand, recreateInLayout(rewriter, operand, layout));
-  Operation *clone = rewriter.clone(*def, mapping);
-  clone->getResult(0).setType(newType);
-  return clone->getResult(0);
-}
+
+  bool isCheap(Value value) {
+    if (!isa<RankedTensorType>(value.getType()) || --budget < 0)
+      return false;
+    Operation *def = value.getDefiningOp();
+    if (isa_and_nonnull<tile::SplatOp, tile::MakeRangeOp>(def))
+      return true;
+    DenseElementsAttr constant;
+    if (matchPattern(value, m_Constant(&constant)))
+      return constant.isSplat();
+    // Conversions compose: recreate their source instead.
+    if (auto convert = dyn_cast_or_null<ConvertLayoutOp>(def))
+      return isCheap(convert.getSrc());
+    if (isLoopInvariantLeaf(value))
+      return true;
+    if (!def)
+      return false;
+    bool elementwise =
+        (def->hasTrait<OpTrait::Elementwise>() || isa<tile::AddPtrOp>(def)) &&
+        def->getNumResults() == 1 && def->getNumRegions() == 0 &&
+        isMemoryEffectFree(def);
+    if (!elementwise && !isa<tile::ExpandDimsOp, tile::BroadcastOp>(def))
+      return false;
+    for (Value operand : def->getOperands())
+      if (isa<RankedTensorType>(operand.getType()) && !isCheap(operand))
+        return false;
+    return true;
+  }
+
+  /// `value` (cheap, see above) built again in `layout`.
+  Value recreate(PatternRewriter &rewriter, Value value, Attribute layout) {
+    auto type = cast<RankedTensorType>(value.getType());
+    RankedTensorType newType = withLayout(type, layout);
+    Operation *def = value.getDefiningOp();
+    if (auto splat = dyn_cast_or_null<tile::SplatOp>(def))
+      return tile::SplatOp::create(rewriter, def->getLoc(), newType,
+                                   splat.getSrc());
+    if (auto range = dyn_cast_or_null<tile::MakeRangeOp>(def))
+      return tile::MakeRangeOp::create(rewriter, def->getLoc(), newType,
+                                       range.getStart(), range.getEnd());
+    DenseElementsAttr constant;
+    if (matchPattern(value, m_Constant(&constant)))
+      return arith::ConstantOp::create(rewriter, def->getLoc(),
+                                       constant.reshape(newType));
+    if (auto convert = dyn_cast_or_null<ConvertLayoutOp>(def))
+      return recreate(rewriter, convert.getSrc(), layout);
+    if (isLoopInvariantLeaf(value)) {
+      OpBuilder::InsertionGuard guard(rewriter);
+      rewriter.setInsertionPointAfterValue(value);
+      return ConvertLayoutOp::create(rewriter, value.getLoc(), newType, value);
+    }
+    Location loc = def->getLoc();
+    if (auto expand = dyn_cast<tile::ExpandDimsOp>(def)) {
+      auto slice = SliceEncodingAttr::get(rewriter.getContext(),
+                                          expand.getAxis(), layout);
+      Value src = recreate(rewriter, expand.getSrc(), slice);
+      return tile::ExpandDimsOp::create(rewriter, loc, newType, src,
+                                        expand.getAxisAttr());
+    }
+    if (auto broadcast = dyn_cast<tile::BroadcastOp>(def))
+      return tile::BroadcastOp::create(
+          rewriter, loc, newType,
+          recreate(rewriter, broadcast.getSrc(), layout));
+    IRMapping mapping;
+    for (Value operand : def->getOperands())
+      if (isa<RankedTensorType>(operand.getType()))
+        mapping.map(operand, recreate(rewriter, operand, layout));
+    Operation *clone = rewriter.clone(*def, mapping);
+    clone->getResult(0).setType(newType);
+    return clone->getResult(0);
+  }
+};
 
 /// `convert_layout(x)` where `x` is a splat or a splat constant, or (to a
 /// blocked or slice layout) is built only from splats, ranges and constants
@@ -117,9 +147,15 @@ struct RematerializeCheapSource : OpRewritePattern<ConvertLayoutOp> {
     if (budget == 1 &&
         isa_and_nonnull<tile::MakeRangeOp>(op.getSrc().getDefiningOp()))
       return rewriter.notifyMatchFailure(op, "a range needs a 1-D layout");
-    if (!isCheapToRecreate(op.getSrc(), budget))
+    // Leaves outside the loop only for distributed targets, and only when
+    // the conversion itself is not already outside every loop.
+    Operation *loop =
+        budget == 1 ? nullptr : op->getParentOfType<LoopLikeOpInterface>();
+    Rematerializer rematerializer{loop, budget};
+    if (!rematerializer.isCheap(op.getSrc()))
       return rewriter.notifyMatchFailure(op, "source is not cheap to recreate");
-    rewriter.replaceOp(op, recreateInLayout(rewriter, op.getSrc(), layout));
+    rewriter.replaceOp(op,
+                       rematerializer.recreate(rewriter, op.getSrc(), layout));
     return success();
   }
 };

@@ -204,6 +204,10 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
     rings.push_back(
         LocalAllocOp::create(builder, loc, type, Value(), IntegerAttr()));
   }
+  // The rings may reuse bytes that other warps are still reading just before
+  // the loop (the scratch of a layout conversion): wait for them before the
+  // first copy writes there.
+  BarrierOp::create(builder, loc);
 
   // Starts the copies of the iteration whose induction variable is
   // `fetchIv`, with the carried iter args at `state`, into ring slot `slot`.
