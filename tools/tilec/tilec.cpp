@@ -2,17 +2,21 @@
 //
 // tilec FILE.tile [-k KERNEL] [-D NAME=VALUE]... [--arch=...] [--emit=...]
 // [-o OUT|-]: compiles the kernels of a .tile file to PTX (+ metadata JSON),
-// cubin or an AOT header, or prints the IR of an earlier stage. Exit codes:
-// 0 success, 1 bad input, 2 bad usage, 3 environment (SPEC section 3).
+// cubin or an AOT header, or prints the IR of an earlier stage; with
+// --interpret it runs one kernel on the CPU instead (Interpret.cpp). Exit
+// codes: 0 success, 1 bad input, 2 bad usage, 3 environment (SPEC
+// section 3).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Interpret.h"
 #include "OutputWriter.h"
 
 #include "tilec/Frontend/Sema.h"
 #include "tilec/Pipeline/Pipeline.h"
 #include "tilec/tilec.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -29,6 +33,8 @@ cl::opt<std::string> inputFile(cl::Positional, cl::desc("<FILE.tile | ->"),
                                cl::cat(category));
 cl::opt<std::string> kernelName("k", cl::desc("Compile only this kernel"),
                                 cl::value_desc("KERNEL"), cl::cat(category));
+cl::alias kernelAlias("kernel", cl::desc("Alias for -k"),
+                      cl::aliasopt(kernelName), cl::cat(category));
 cl::list<std::string> defines("D", cl::Prefix,
                               cl::desc("Set a constexpr parameter"),
                               cl::value_desc("NAME=VALUE"), cl::cat(category));
@@ -76,7 +82,74 @@ cl::opt<bool> printIRAfterAll("print-ir-after-all",
 cl::opt<bool> timing("timing", cl::desc("Print the time of each stage"),
                      cl::cat(category));
 
+// --interpret (Interpret.cpp, docs/debugging.md).
+cl::opt<bool> interpret(
+    "interpret",
+    cl::desc("Run the kernel on the CPU (float64 reference interpreter) "
+             "instead of compiling it"),
+    cl::cat(category));
+cl::opt<std::string> grid("grid",
+                          cl::desc("Program grid of --interpret (default 1)"),
+                          cl::value_desc("X[,Y[,Z]]"), cl::init("1"),
+                          cl::cat(category));
+cl::list<std::string> interpretArgs(
+    "arg",
+    cl::desc("An argument of --interpret: NAME=NUMBER, or a buffer "
+             "NAME=zeros:N, iota:N, rand:N, file:PATH, ..."),
+    cl::value_desc("NAME=SPEC"), cl::cat(category));
+cl::list<std::string>
+    dumps("dump",
+          cl::desc("After --interpret, print buffer NAME (or write its raw "
+                   "bytes to PATH)"),
+          cl::value_desc("NAME[=PATH]"), cl::cat(category));
+cl::opt<unsigned> dumpCount("dump-count",
+                            cl::desc("Elements --dump prints (0: all)"),
+                            cl::init(16), cl::cat(category));
+cl::opt<std::string>
+    dumpAll("dump-all",
+            cl::desc("After --interpret, write every buffer to DIR/NAME.bin"),
+            cl::value_desc("DIR"), cl::cat(category));
+
 void printVersion(llvm::raw_ostream &os) { os << getVersionString() << "\n"; }
+
+/// Checks that the --interpret options come only with --interpret, and
+/// the compile outputs only without it.
+int checkInterpretUsage() {
+  bool interpretOptions =
+      grid.getNumOccurrences() || interpretArgs.getNumOccurrences() ||
+      dumps.getNumOccurrences() || dumpCount.getNumOccurrences() ||
+      dumpAll.getNumOccurrences();
+  if (!interpret && interpretOptions) {
+    llvm::errs() << "error: --grid, --arg, --dump, --dump-count and "
+                    "--dump-all need --interpret\n";
+    return kUsageError;
+  }
+  if (interpret &&
+      (emit.getNumOccurrences() || outputFile.getNumOccurrences())) {
+    llvm::errs() << "error: --interpret runs the kernel and writes no "
+                    "--emit or -o output (use --dump=NAME=PATH)\n";
+    return kUsageError;
+  }
+  return kSuccess;
+}
+
+/// Runs `tilec --interpret` on the one kernel of `kernels`.
+int runInterpretCommand(TileSource &source,
+                        const std::vector<std::string> &kernels,
+                        const ConstexprBindings &bindings) {
+  if (kernels.size() != 1) {
+    llvm::errs() << "error: --interpret runs one kernel; choose it with -k ("
+                 << llvm::join(kernels, ", ") << ")\n";
+    return kUsageError;
+  }
+  InterpretRequest request;
+  request.grid = grid;
+  request.args.assign(interpretArgs.begin(), interpretArgs.end());
+  request.dumps.assign(dumps.begin(), dumps.end());
+  request.dumpCount = dumpCount;
+  request.dumpAll = dumpAll;
+  return runInterpret(source, kernels.front(), bindings, request);
+}
 
 /// Resolves --arch=native through the driver; exit code 3 without a GPU.
 int resolveArch(std::string &resolved) {
@@ -117,7 +190,9 @@ int run(int argc, char **argv) {
           "tilec: compile .tile kernels to PTX\n\n"
           "  tilec softmax.tile                 -> softmax.ptx + softmax.json\n"
           "  tilec mm.tile -k matmul -D BLOCK_M=64 --arch=sm_80 -o out/\n"
-          "  tilec k.tile --emit=tile           (print the tile IR)\n",
+          "  tilec k.tile --emit=tile           (print the tile IR)\n"
+          "  tilec add.tile --interpret --grid=4 --arg x=rand:1000 ...\n"
+          "                                     (run on the CPU)\n",
           &usageOS)) {
     llvm::errs() << usageErrors;
     return kUsageError;
@@ -126,6 +201,8 @@ int run(int argc, char **argv) {
     llvm::errs() << "error: no input file (try --help)\n";
     return kUsageError;
   }
+  if (int code = checkInterpretUsage())
+    return code;
   if (optLevel != 0 && optLevel != 3) {
     llvm::errs() << "error: -O" << optLevel
                  << " is not supported (-O0 or -O3)\n";
@@ -148,8 +225,11 @@ int run(int argc, char **argv) {
     }
   }
   CompileOptions options;
-  if (int code = resolveArch(options.arch))
-    return code;
+  // --interpret targets no GPU, so --arch=native needs none.
+  if (!interpret) {
+    if (int code = resolveArch(options.arch))
+      return code;
+  }
   options.numWarps = numWarps;
   options.numStages = numStages;
   options.optLevel = optLevel;
@@ -184,6 +264,9 @@ int run(int argc, char **argv) {
                  << ": no @kernel function in the file\n";
     return kInputError;
   }
+
+  if (interpret)
+    return runInterpretCommand(*source, kernels, bindings);
 
   EmitStage stage = EmitStage::PTX;
   switch (emit) {

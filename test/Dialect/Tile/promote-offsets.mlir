@@ -160,16 +160,16 @@ func.func @barriers(%x: !tile.ptr<f32>, %idx: !tile.ptr<i32>, %w: i64) {
 // -----
 
 // The uniform side on the left (`bound > r` becomes `r < bound`); an
-// unsigned comparison is recomputed in i64 as it stands.
+// unsigned comparison is taken as computed (exact values are signed).
 // CHECK-LABEL: func.func @compare_forms
 // CHECK-SAME: (%[[K:.*]]: i32, %[[J:.*]]: i32)
 func.func @compare_forms(%k: i32, %j: i32) -> (tensor<32xi1>, tensor<32xi1>) {
+  // CHECK: %[[LS:.*]] = tile.splat %{{.*}} : tensor<32xi32>
   // CHECK: %[[R:.*]] = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
-  // CHECK: %[[R64:.*]] = arith.extsi %[[R]] : tensor<32xi32> to tensor<32xi64>
   // CHECK: %[[B32:.*]] = arith.trunci %{{.*}} : i64 to i32
   // CHECK: %[[BS:.*]] = tile.splat %[[B32]] : tensor<32xi32>
   // CHECK: %[[A:.*]] = arith.cmpi slt, %[[R]], %[[BS]] : tensor<32xi32>
-  // CHECK: %[[B:.*]] = arith.cmpi ult, %[[R64]], %{{.*}} : tensor<32xi64>
+  // CHECK: %[[B:.*]] = arith.cmpi ult, %[[R]], %[[LS]] : tensor<32xi32>
   // CHECK: return %[[A]], %[[B]]
   %c32 = arith.constant 32 : i32
   %kk = arith.muli %k, %c32 : i32

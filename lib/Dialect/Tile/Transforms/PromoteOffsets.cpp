@@ -254,23 +254,23 @@ struct TilePromoteOffsetsPass
         offsets.push_back(addptr);
         return;
       }
+      // Unsigned comparisons are taken as computed (the exact values here
+      // are those of signed arithmetic).
       auto cmp = dyn_cast<arith::CmpIOp>(op);
       if (!cmp || !isWideInteger(cmp.getLhs().getType()) ||
+          !isSignedOrEquality(cmp.getPredicate()) ||
           (!analysis.mayWrap(cmp.getLhs()) && !analysis.mayWrap(cmp.getRhs())))
         return;
-      if (isSignedOrEquality(cmp.getPredicate())) {
-        SplitSum lhs = splitSum(cmp.getLhs(), analysis);
-        SplitSum rhs = splitSum(cmp.getRhs(), analysis);
-        bool swapped = lhs.others.empty() && !rhs.others.empty();
-        if (swapped)
-          std::swap(lhs, rhs);
-        if (!lhs.others.empty() && rhs.others.empty()) {
-          requireParts(exact, lhs);
-          requireParts(exact, rhs);
-          compareSplits.push_back(
-              {cmp, std::move(lhs), std::move(rhs), swapped});
-          return;
-        }
+      SplitSum lhs = splitSum(cmp.getLhs(), analysis);
+      SplitSum rhs = splitSum(cmp.getRhs(), analysis);
+      bool swapped = lhs.others.empty() && !rhs.others.empty();
+      if (swapped)
+        std::swap(lhs, rhs);
+      if (!lhs.others.empty() && rhs.others.empty()) {
+        requireParts(exact, lhs);
+        requireParts(exact, rhs);
+        compareSplits.push_back({cmp, std::move(lhs), std::move(rhs), swapped});
+        return;
       }
       exact.require(cmp.getLhs());
       exact.require(cmp.getRhs());

@@ -1,0 +1,322 @@
+//===- MemoryOps.cpp - Buffers, pointers and memory access ----------------===//
+//
+// The interpreter's memory: buffers at far-apart base addresses, the
+// encoding of elements in memory (floats rounded to their type when
+// stored, i1 as one byte), and the pointer and memory ops (`tile.addptr`,
+// `load`, `store`, `atomic_add`, `ptr_to_int`, `int_to_ptr`). `addptr` adds
+// the exact value of its offset (SPEC 1.4). Every access of an active lane
+// is checked: inside a buffer, naturally aligned.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+
+#include <cstring>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::interp;
+
+//===----------------------------------------------------------------------===//
+// Float encoding
+//===----------------------------------------------------------------------===//
+
+namespace {
+const llvm::fltSemantics &getSemantics(Type type) {
+  return cast<FloatType>(type).getFloatSemantics();
+}
+
+llvm::APFloat toAPFloat(double value, Type type) {
+  llvm::APFloat result(value);
+  bool losesInfo = false;
+  result.convert(getSemantics(type), llvm::APFloat::rmNearestTiesToEven,
+                 &losesInfo);
+  return result;
+}
+
+double toDouble(llvm::APFloat value) {
+  bool losesInfo = false;
+  value.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToDouble();
+}
+} // namespace
+
+double tilec::interp::roundToFloat(double value, Type type) {
+  if (type.isF64())
+    return value;
+  if (type.isF32())
+    return static_cast<float>(value);
+  return toDouble(toAPFloat(value, type));
+}
+
+std::uint64_t tilec::interp::floatToBits(double value, Type type) {
+  if (type.isF64()) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &value, sizeof(bits));
+    return bits;
+  }
+  if (type.isF32()) {
+    float narrow = static_cast<float>(value);
+    std::uint32_t bits;
+    std::memcpy(&bits, &narrow, sizeof(bits));
+    return bits;
+  }
+  return toAPFloat(value, type).bitcastToAPInt().getZExtValue();
+}
+
+double tilec::interp::bitsToFloat(std::uint64_t bits, Type type) {
+  unsigned width = type.getIntOrFloatBitWidth();
+  return toDouble(llvm::APFloat(getSemantics(type), llvm::APInt(width, bits)));
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Buffer i lies at (i + 1) * kSpacing: far enough apart that a pointer
+/// that leaves a buffer is closest to it.
+constexpr std::uint64_t kSpacing = std::uint64_t(1) << 40;
+} // namespace
+
+std::uint64_t Memory::add(std::string name, ScalarType elem,
+                          llvm::MutableArrayRef<std::uint8_t> bytes) {
+  std::uint64_t base = (buffers.size() + 1) * kSpacing;
+  buffers.push_back({std::move(name), elem, bytes, base});
+  return base;
+}
+
+namespace {
+/// "x[1000]", or "byte 4001 of 'x'" when the offset is not a whole element.
+std::string describeOffset(const Memory::Buffer &buffer, std::int64_t offset) {
+  std::int64_t elemBytes = scalarTypeBytes(buffer.elem);
+  if (offset % elemBytes == 0)
+    return buffer.name + "[" + std::to_string(offset / elemBytes) + "]";
+  return "byte " + std::to_string(offset) + " of '" + buffer.name + "'";
+}
+
+std::string describeBuffer(const Memory::Buffer &buffer) {
+  std::uint64_t count = buffer.bytes.size() / scalarTypeBytes(buffer.elem);
+  return "'" + buffer.name + "' (" + std::to_string(count) + " x " +
+         scalarTypeName(buffer.elem) + ")";
+}
+
+} // namespace
+
+std::uint8_t *Memory::resolve(std::uint64_t address, unsigned size,
+                              AccessFault &fault, std::string &why) const {
+  for (const Memory::Buffer &buffer : buffers) {
+    auto offset = static_cast<std::int64_t>(address - buffer.base);
+    if (offset < -static_cast<std::int64_t>(kSpacing / 2) ||
+        offset >= static_cast<std::int64_t>(kSpacing / 2))
+      continue;
+    auto length = static_cast<std::int64_t>(buffer.bytes.size());
+    if (offset < 0 || offset + size > length) {
+      fault = AccessFault::OutOfBounds;
+      why = describeOffset(buffer, offset) +
+            (offset < 0 ? " is before the start of " : " is past the end of ") +
+            describeBuffer(buffer);
+      return nullptr;
+    }
+    if (offset % size != 0) {
+      fault = AccessFault::Misaligned;
+      why = describeOffset(buffer, offset) + " is not aligned to " +
+            std::to_string(size) + " bytes";
+      return nullptr;
+    }
+    fault = AccessFault::None;
+    return buffer.bytes.data() + offset;
+  }
+  fault = AccessFault::NoBuffer;
+  std::string hex;
+  llvm::raw_string_ostream(hex) << llvm::format_hex(address, 2);
+  why = "address " + hex + " is in no buffer argument";
+  return nullptr;
+}
+
+//===----------------------------------------------------------------------===//
+// Elements in memory
+//===----------------------------------------------------------------------===//
+
+namespace {
+std::uint64_t readBytes(const std::uint8_t *p, unsigned size) {
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, p, size); // little-endian host
+  return bits;
+}
+
+/// Reads element `lane` of `out` from `p`.
+void readElement(const std::uint8_t *p, Type elem, TileValue &out,
+                 std::int64_t lane) {
+  unsigned size = getMemoryBytes(elem);
+  std::uint64_t bits = readBytes(p, size);
+  if (isa<FloatType>(elem)) {
+    out.floats[lane] = bitsToFloat(bits, elem);
+    return;
+  }
+  unsigned width = getIntWidth(elem);
+  out.ints[lane] = wrapInt(static_cast<std::int64_t>(bits), width);
+}
+
+/// Writes element `lane` of `value` to `p`.
+void writeElement(std::uint8_t *p, Type elem, const TileValue &value,
+                  std::int64_t lane) {
+  unsigned size = getMemoryBytes(elem);
+  std::uint64_t bits;
+  if (isa<FloatType>(elem))
+    bits = floatToBits(value.floats[lane], elem);
+  else if (elem.isInteger(1))
+    bits = value.ints[lane] != 0;
+  else
+    bits = static_cast<std::uint64_t>(value.ints[lane]);
+  std::memcpy(p, &bits, size);
+}
+
+Type getPointee(Value ptr) {
+  return cast<tile::PointerType>(getElementTypeOrSelf(ptr.getType()))
+      .getPointeeType();
+}
+
+/// Whether lane `lane` is active under the optional `mask`.
+bool isActive(const TileValue *mask, std::int64_t lane) {
+  return !mask || mask->ints[lane] != 0;
+}
+
+/// The host bytes lane `lane` of `op` accesses at `address`, or null after
+/// reporting why the access is invalid.
+std::uint8_t *access(Executor &exec, Operation *op, llvm::StringRef what,
+                     std::uint64_t address, unsigned size,
+                     const TileValue &ptrs, std::int64_t lane) {
+  AccessFault fault;
+  std::string why;
+  if (std::uint8_t *p = exec.memory.resolve(address, size, fault, why))
+    return p;
+  const char *kind = fault == AccessFault::NoBuffer     ? "invalid"
+                     : fault == AccessFault::Misaligned ? "misaligned"
+                                                        : "out-of-bounds";
+  std::string index =
+      ptrs.shape.empty() ? exec.where() : exec.where(ptrs.shape, lane);
+  exec.error(op) << kind << " " << what << " " << index << ": " << why;
+  return nullptr;
+}
+
+LogicalResult runAddPtr(Executor &exec, tile::AddPtrOp op) {
+  TileValue result = exec.get(op.getPtr());
+  const TileValue &offsets = exec.get(op.getOffset());
+  std::uint64_t scale = getMemoryBytes(getPointee(op.getPtr()));
+  for (std::int64_t i = 0, e = result.size(); i < e; ++i)
+    result.ints[i] = static_cast<std::int64_t>(
+        static_cast<std::uint64_t>(result.ints[i]) +
+        static_cast<std::uint64_t>(offsets.exactAt(i)) * scale);
+  exec.set(op.getResult(), std::move(result));
+  return success();
+}
+
+LogicalResult runLoad(Executor &exec, tile::LoadOp op) {
+  const TileValue &ptrs = exec.get(op.getPtr());
+  const TileValue *mask = op.getMask() ? &exec.get(op.getMask()) : nullptr;
+  const TileValue *other = op.getOther() ? &exec.get(op.getOther()) : nullptr;
+  Type elem = getPointee(op.getPtr());
+  unsigned size = getMemoryBytes(elem);
+  TileValue result =
+      other ? other->asComputed() : TileValue::zeros(op.getResult().getType());
+  for (std::int64_t i = 0, e = ptrs.size(); i < e; ++i) {
+    if (!isActive(mask, i))
+      continue;
+    std::uint8_t *p = access(exec, op, "load", ptrs.ints[i], size, ptrs, i);
+    if (!p)
+      return failure();
+    readElement(p, elem, result, i);
+  }
+  exec.set(op.getResult(), std::move(result));
+  return success();
+}
+
+LogicalResult runStore(Executor &exec, tile::StoreOp op) {
+  const TileValue &ptrs = exec.get(op.getPtr());
+  const TileValue &value = exec.get(op.getValue());
+  const TileValue *mask = op.getMask() ? &exec.get(op.getMask()) : nullptr;
+  Type elem = getPointee(op.getPtr());
+  unsigned size = getMemoryBytes(elem);
+  for (std::int64_t i = 0, e = ptrs.size(); i < e; ++i) {
+    if (!isActive(mask, i))
+      continue;
+    std::uint8_t *p = access(exec, op, "store", ptrs.ints[i], size, ptrs, i);
+    if (!p)
+      return failure();
+    writeElement(p, elem, value, i);
+  }
+  return success();
+}
+
+/// Lanes add one after the other, in order; each gets the value before its
+/// own addition. Integers wrap; floats add in float64 and are rounded to
+/// the element type when written.
+LogicalResult runAtomicAdd(Executor &exec, tile::AtomicAddOp op) {
+  const TileValue &ptrs = exec.get(op.getPtr());
+  const TileValue &value = exec.get(op.getValue());
+  const TileValue *mask = op.getMask() ? &exec.get(op.getMask()) : nullptr;
+  Type elem = getPointee(op.getPtr());
+  unsigned size = getMemoryBytes(elem);
+  TileValue old = TileValue::zeros(op.getResult().getType());
+  TileValue sum = TileValue::zeros(op.getResult().getType());
+  bool isFloat = isa<FloatType>(elem);
+  unsigned width = isFloat ? 0 : getIntWidth(elem);
+  for (std::int64_t i = 0, e = ptrs.size(); i < e; ++i) {
+    if (!isActive(mask, i))
+      continue;
+    std::uint8_t *p =
+        access(exec, op, "atomic_add", ptrs.ints[i], size, ptrs, i);
+    if (!p)
+      return failure();
+    readElement(p, elem, old, i);
+    if (isFloat)
+      sum.floats[i] = old.floats[i] + value.floats[i];
+    else
+      sum.ints[i] = wrapInt(
+          static_cast<std::int64_t>(static_cast<std::uint64_t>(old.ints[i]) +
+                                    static_cast<std::uint64_t>(value.ints[i])),
+          width);
+    writeElement(p, elem, sum, i);
+  }
+  exec.set(op.getResult(), std::move(old));
+  return success();
+}
+
+LogicalResult runPtrToInt(Executor &exec, tile::PtrToIntOp op) {
+  TileValue result = exec.get(op.getSrc()).asComputed();
+  unsigned width = getIntWidth(getElementTypeOrSelf(op.getType()));
+  for (std::int64_t &address : result.ints)
+    address = wrapInt(address, width);
+  exec.set(op.getResult(), std::move(result));
+  return success();
+}
+
+LogicalResult runIntToPtr(Executor &exec, tile::IntToPtrOp op) {
+  TileValue result = exec.get(op.getSrc()).asComputed();
+  unsigned width = getIntWidth(getElementTypeOrSelf(op.getSrc().getType()));
+  for (std::int64_t &value : result.ints)
+    value = static_cast<std::int64_t>(zextInt(value, width));
+  exec.set(op.getResult(), std::move(result));
+  return success();
+}
+} // namespace
+
+std::optional<LogicalResult> tilec::interp::runMemoryOp(Executor &exec,
+                                                        Operation *op) {
+  return llvm::TypeSwitch<Operation *, std::optional<LogicalResult>>(op)
+      .Case([&](tile::AddPtrOp op) { return runAddPtr(exec, op); })
+      .Case([&](tile::LoadOp op) { return runLoad(exec, op); })
+      .Case([&](tile::StoreOp op) { return runStore(exec, op); })
+      .Case([&](tile::AtomicAddOp op) { return runAtomicAdd(exec, op); })
+      .Case([&](tile::PtrToIntOp op) { return runPtrToInt(exec, op); })
+      .Case([&](tile::IntToPtrOp op) { return runIntToPtr(exec, op); })
+      .Default([](Operation *) { return std::nullopt; });
+}

@@ -1,0 +1,253 @@
+//===- TileOps.cpp - tile dialect ops of the interpreter ------------------===//
+//
+// Program indexing, index ranges, shape ops (splat, broadcast, expand_dims,
+// reshape, trans, which carry exact integer values), hints, `dot` (exact
+// products summed in float64, no tf32 rounding), reductions (in order along the
+// axis; argmax/argmin keep the first extreme) and `device_print`, which prints
+// what the GPU prints, one line per element, once.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Executor.h"
+
+#include "tilec/Dialect/Tile/IR/TileDialect.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+using namespace tilec::interp;
+
+namespace {
+/// Copies element `from` of `src` to element `to` of `dst` (same kind),
+/// with its exact value when `dst` keeps them.
+void copyElement(const TileValue &src, std::int64_t from, TileValue &dst,
+                 std::int64_t to) {
+  if (!src.floats.empty())
+    dst.floats[to] = src.floats[from];
+  else
+    dst.ints[to] = src.ints[from];
+  if (!dst.exact.empty())
+    dst.exact[to] = src.exactAt(from);
+}
+
+/// A zeroed value of `type` that keeps exact values when `src` has them
+/// (the shape ops carry them).
+TileValue zerosLike(mlir::Type type, const TileValue &src) {
+  TileValue result = TileValue::zeros(type);
+  if (!src.exact.empty())
+    result.exact.resize(result.size());
+  return result;
+}
+
+/// Sets `op`'s result to `src`'s elements with the result's shape.
+LogicalResult reshapeTo(Executor &exec, Operation *op, Value src) {
+  TileValue result = exec.get(src);
+  result.shape = getShape(op->getResult(0).getType());
+  exec.set(op->getResult(0), std::move(result));
+  return success();
+}
+
+LogicalResult runGridIndex(Executor &exec, Operation *op, std::int32_t axis,
+                           bool isCount) {
+  TileValue result;
+  result.ints = {isCount ? exec.grid[axis] : exec.programId[axis]};
+  exec.set(op->getResult(0), std::move(result));
+  return success();
+}
+
+LogicalResult runMakeRange(Executor &exec, MakeRangeOp op) {
+  TileValue result = TileValue::zeros(op.getType());
+  for (std::int64_t i = 0, e = result.size(); i < e; ++i)
+    result.ints[i] = op.getStart() + i;
+  exec.set(op.getResult(), std::move(result));
+  return success();
+}
+
+LogicalResult runSplat(Executor &exec, SplatOp op) {
+  const TileValue &src = exec.get(op.getSrc());
+  TileValue result = zerosLike(op.getType(), src);
+  for (std::int64_t i = 0, e = result.size(); i < e; ++i)
+    copyElement(src, 0, result, i);
+  exec.set(op.getResult(), std::move(result));
+  return success();
+}
+
+LogicalResult runBroadcast(Executor &exec, BroadcastOp op) {
+  const TileValue &src = exec.get(op.getSrc());
+  TileValue result = zerosLike(op.getType(), src);
+  size_t rank = result.shape.size();
+  // Row-major strides of the source, 0 along its unit dimensions.
+  llvm::SmallVector<std::int64_t, 4> strides(rank, 0);
+  for (std::int64_t d = rank - 1, stride = 1; d >= 0; --d) {
+    strides[d] = src.shape[d] == 1 ? 0 : stride;
+    stride *= src.shape[d];
+  }
+  for (std::int64_t i = 0, e = result.size(); i < e; ++i) {
+    std::int64_t rest = i, from = 0;
+    for (std::int64_t d = rank - 1; d >= 0; --d) {
+      from += (rest % result.shape[d]) * strides[d];
+      rest /= result.shape[d];
+    }
+    copyElement(src, from, result, i);
+  }
+  exec.set(op.getResult(), std::move(result));
+  return success();
+}
+
+LogicalResult runTrans(Executor &exec, TransOp op) {
+  const TileValue &src = exec.get(op.getSrc());
+  TileValue result = zerosLike(op.getType(), src);
+  std::int64_t rows = src.shape[0], cols = src.shape[1];
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (std::int64_t c = 0; c < cols; ++c)
+      copyElement(src, r * cols + c, result, c * rows + r);
+  exec.set(op.getResult(), std::move(result));
+  return success();
+}
+
+/// result = a * b + acc with every product exact and the sums in float64.
+LogicalResult runDot(Executor &exec, DotOp op) {
+  const TileValue &a = exec.get(op.getA());
+  const TileValue &b = exec.get(op.getB());
+  TileValue result = exec.get(op.getAcc());
+  std::int64_t m = a.shape[0], k = a.shape[1], n = b.shape[1];
+  for (std::int64_t i = 0; i < m; ++i)
+    for (std::int64_t j = 0; j < n; ++j) {
+      double sum = result.floats[i * n + j];
+      for (std::int64_t l = 0; l < k; ++l)
+        sum += a.floats[i * k + l] * b.floats[l * n + j];
+      result.floats[i * n + j] = sum;
+    }
+  exec.set(op.getResult(), std::move(result));
+  return success();
+}
+
+/// Whether `candidate` beats `best` for argmax (`isMax`) or argmin. As on
+/// the GPU: floats compare ordered (a NaN never wins), integers signed.
+bool isBetter(const TileValue &src, std::int64_t candidate, std::int64_t best,
+              bool isMax) {
+  if (!src.floats.empty()) {
+    double x = src.floats[candidate], y = src.floats[best];
+    return isMax ? x > y : x < y;
+  }
+  std::int64_t x = src.ints[candidate], y = src.ints[best];
+  return isMax ? x > y : x < y;
+}
+
+LogicalResult runReduce(Executor &exec, ReduceOp op) {
+  const TileValue &src = exec.get(op.getSrc());
+  TileValue result = TileValue::zeros(op.getType());
+  std::int64_t axis = op.getAxis();
+  std::int64_t length = src.shape[axis], inner = 1;
+  for (std::int64_t d = axis + 1, e = src.shape.size(); d < e; ++d)
+    inner *= src.shape[d];
+  ReduceKind kind = op.getKind();
+  bool isFloat = !src.floats.empty();
+  unsigned width =
+      isFloat ? 0 : getIntWidth(getElementTypeOrSelf(op.getSrc().getType()));
+  for (std::int64_t out = 0, e = result.size(); out < e; ++out) {
+    std::int64_t first = (out / inner) * length * inner + out % inner;
+    auto at = [&](std::int64_t k) { return first + k * inner; };
+    if (kind == ReduceKind::ArgMax || kind == ReduceKind::ArgMin) {
+      std::int64_t best = 0;
+      for (std::int64_t k = 1; k < length; ++k)
+        if (isBetter(src, at(k), at(best), kind == ReduceKind::ArgMax))
+          best = k;
+      result.ints[out] = best;
+      continue;
+    }
+    copyElement(src, first, result, out);
+    for (std::int64_t k = 1; k < length; ++k) {
+      std::int64_t from = at(k);
+      if (isFloat) {
+        double &acc = result.floats[out];
+        double x = src.floats[from];
+        acc = kind == ReduceKind::Sum
+                  ? acc + x
+                  : floatMaximum(acc, x, kind == ReduceKind::Max);
+        continue;
+      }
+      std::int64_t &acc = result.ints[out];
+      std::int64_t x = src.ints[from];
+      if (kind == ReduceKind::Sum)
+        acc =
+            wrapInt(static_cast<std::int64_t>(static_cast<std::uint64_t>(acc) +
+                                              static_cast<std::uint64_t>(x)),
+                    width);
+      else
+        acc = kind == ReduceKind::Max ? std::max(acc, x) : std::min(acc, x);
+    }
+  }
+  exec.set(op.getResult(), std::move(result));
+  return success();
+}
+
+/// Element `i` of `value` as the GPU's vprintf shows it: floats with "%f",
+/// integers sign-extended ("%d", "%lld" for 64 bits), pointers as "%p".
+void printElement(llvm::raw_ostream &os, const TileValue &value, Type elem,
+                  std::int64_t i) {
+  if (isa<FloatType>(elem))
+    os << llvm::format("%f", value.floats[i]);
+  else if (isa<PointerType>(elem))
+    os << llvm::format_hex(static_cast<std::uint64_t>(value.ints[i]), 2);
+  else
+    os << value.ints[i];
+}
+
+LogicalResult runPrint(Executor &exec, PrintOp op) {
+  llvm::raw_ostream &os = exec.printOS;
+  std::string pid = "pid (" + std::to_string(exec.programId[0]) + ", " +
+                    std::to_string(exec.programId[1]) + ", " +
+                    std::to_string(exec.programId[2]) + ")";
+  if (op.getArgs().empty())
+    os << op.getPrefix() << "\n";
+  for (Value arg : op.getArgs()) {
+    const TileValue &value = exec.get(arg);
+    Type elem = getElementTypeOrSelf(arg.getType());
+    for (std::int64_t i = 0, e = value.size(); i < e; ++i) {
+      os << pid;
+      if (!value.shape.empty()) {
+        llvm::SmallVector<std::int64_t, 4> index(value.shape.size());
+        for (std::int64_t d = index.size() - 1, rest = i; d >= 0; --d) {
+          index[d] = rest % value.shape[d];
+          rest /= value.shape[d];
+        }
+        os << " idx (";
+        llvm::interleaveComma(index, os);
+        os << ")";
+      }
+      os << " " << op.getPrefix();
+      printElement(os, value, elem, i);
+      os << "\n";
+    }
+  }
+  os.flush();
+  return success();
+}
+} // namespace
+
+std::optional<LogicalResult> tilec::interp::runTileOp(Executor &exec,
+                                                      Operation *op) {
+  using Result = std::optional<LogicalResult>;
+  return llvm::TypeSwitch<Operation *, Result>(op)
+      .Case([&](ProgramIdOp op) -> Result {
+        return runGridIndex(exec, op, op.getAxis(), /*isCount=*/false);
+      })
+      .Case([&](NumProgramsOp op) -> Result {
+        return runGridIndex(exec, op, op.getAxis(), /*isCount=*/true);
+      })
+      .Case([&](MakeRangeOp op) { return runMakeRange(exec, op); })
+      .Case([&](SplatOp op) { return runSplat(exec, op); })
+      .Case([&](BroadcastOp op) { return runBroadcast(exec, op); })
+      .Case([&](ExpandDimsOp op) { return reshapeTo(exec, op, op.getSrc()); })
+      .Case([&](ReshapeOp op) { return reshapeTo(exec, op, op.getSrc()); })
+      .Case([&](HintOp op) { return reshapeTo(exec, op, op.getSrc()); })
+      .Case([&](TransOp op) { return runTrans(exec, op); })
+      .Case([&](DotOp op) { return runDot(exec, op); })
+      .Case([&](ReduceOp op) { return runReduce(exec, op); })
+      .Case([&](PrintOp op) { return runPrint(exec, op); })
+      .Default([](Operation *) -> Result { return std::nullopt; });
+}
