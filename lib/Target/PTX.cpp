@@ -21,6 +21,7 @@
 #include "tilec/Target/PTX.h"
 
 #include "Libdevice.h"
+#include "PtxasWorkarounds.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -578,6 +579,7 @@ translateWithMachine(ModuleOp module, const PTXOptions &opts,
 
   TimingScope optimizeTimer = timing.nest("optimize LLVM IR");
   optimize(*llvmModule, machine, opts.optLevel);
+  detail::hideIntegerMinMaxFromPtxas(*llvmModule);
 #ifndef NDEBUG
   if (failed(verify(module, *llvmModule, "invalid LLVM IR after optimization")))
     return failure();

@@ -158,6 +158,8 @@ kern("conv2d_128x128_s4", E + "conv2d.tile", "conv2d", nw=4, ns=4,
      flags=["--divisible=C,K"], BLOCK_M=128, BLOCK_N=128, BLOCK_C=32)
 kern("conv2d_64x64_s4", E + "conv2d.tile", "conv2d", nw=4, ns=4,
      flags=["--divisible=C,K"], BLOCK_M=64, BLOCK_N=64, BLOCK_C=64)
+kern("min_of_negation", G + "regress.tile")
+kern("minmax_2d", G + "regress.tile")
 kern("layernorm", E + "layernorm.tile")
 kern("online_softmax", E + "online_softmax.tile")
 kern("attention", E + "attention.tile")
@@ -1566,6 +1568,26 @@ def conv2d_cases(t, variant, bm, bn, cases):
                 ref += np.einsum("npqc,kc->npqk", xs, w64[:, r, s, :])
         t.close("%s N,H,W,C,K=%d,%d,%d,%d,%d stride %d pad %d"
                 % (variant, N, H, W, C, K, sh, ph), o, ref, 1e-2)
+
+
+@test("regress", "integer min/max of a negation (ptxas VIMNMX3)")
+def t_min_of_negation(t):
+    n = 2808
+    x = t.rng.integers(-100, 100, n).astype(np.int32)
+    w = t.rng.integers(-100, 100, n).astype(np.int32)
+    y = t.out(n, np.int32)
+    t.k("min_of_negation")((cdiv(n, 1024),), y=y, x=t.inp(x), w=t.inp(w), n=n)
+    t.exact("min(0, min(w & 15, -x))", y, np.minimum(0, np.minimum(w & 15, -x)))
+    m, cols = 24, 117
+    idx = np.arange(m * cols)
+    y2, z2 = t.out(m * cols, np.int32), t.out(m * cols, np.uint32)
+    x2 = t.rng.integers(-100, 100, m * cols).astype(np.int32)
+    w2 = t.rng.integers(-100, 100, m * cols).astype(np.int32)
+    t.k("minmax_2d")((1, 2), y=y2, z=z2, x=t.inp(x2), w=t.inp(w2), m=m, n=cols)
+    a = np.where(idx % 5 != 0, w2, 0) & 15
+    b = np.where(idx % 3 != 0, x2, 3)
+    t.exact("32x128, 8 warps: max(-7, min(a, -b))", y2, np.maximum(-7, np.minimum(a, -b)))
+    t.exact("unsigned max(b, -a)", z2, np.maximum(b.astype(np.uint32), (-a).astype(np.uint32)))
 
 
 @test("examples", "layernorm")
