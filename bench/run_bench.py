@@ -12,8 +12,13 @@ they are measured; a table is printed last and a plot written
 (OUT/results.png, when matplotlib is there).
 
     python3 run_bench.py [--bundle DIR] [--out DIR] [--only softmax,gelu,...]
+    python3 run_bench.py --peers-only --merge TB.json... [--out DIR]
     python3 run_bench.py --report OUT/bench.json     # table + plot only
     python3 run_bench.py --dry-run --out DIR         # fake rows: test table/plot
+
+--peers-only measures the peers alone (no bundle needed) and --merge adds the
+rows of tools/tile-bench (our kernels compiled by the JIT, measured the same
+way in the same run: scripts/gpu-run.sh), so the table compares them.
 
 Before the main run, each kernel family of ours is launched once at a small
 size in a child process (--preflight): a kernel that faults would otherwise
@@ -22,7 +27,6 @@ that fails there is left out of the main run (its peers still run).
 """
 import argparse
 import json
-import math
 import os
 import subprocess
 import sys
@@ -32,30 +36,13 @@ import traceback
 HERE = os.path.dirname(os.path.abspath(__file__))
 FAMILIES = ["copy", "softmax", "gelu", "conv2d", "matmul"]
 
-# ---------------------------------------------------------------- sizes
-SOFTMAX_SIZES = [(4096, 256), (4096, 1024), (4096, 4096), (2048, 8192), (2048, 16384),
-                 (4096, 4097)]
-GELU_SIZES = [1 << 20, 1 << 22, 1 << 24, 1 << 26, (1 << 24) + 123]
-MATMUL_F16 = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096),
-              (8192, 8192, 8192), (4000, 4096, 4000)]
-MATMUL_F32 = [(4096, 4096, 4096)]
-CONV_SHAPES = [(32, 56, 64, 64), (32, 28, 128, 128), (32, 14, 256, 256)]
+# The sizes, their labels and the tolerances are variants.py's (shared with
+# tools/tile-bench).
+from variants import (CONV_SHAPES, GELU_SIZES, MATMUL_F16, MATMUL_F32,  # noqa: E402
+                      SOFTMAX_SIZES, TOL, conv_shape, gelu_shape, gelu_variant,
+                      mm_shape, softmax_variant)
 
-TOL = {"f32": 1e-5, "f16": 2e-3, "tf32": 2e-3}
 LIB_IMPLS = ("torch", "cublas", "cublas-tf32", "cudnn-nhwc")
-
-
-def gelu_shape(n):
-    lg = int(math.log2(n))
-    return "2^%d f32" % lg if n == 1 << lg else "2^%d+%d f32" % (lg, n - (1 << lg))
-
-
-def mm_shape(M, N, K, dt):
-    return ("%d^3 %s" % (M, dt)) if M == N == K else ("%dx%dx%d %s" % (M, N, K, dt))
-
-
-def conv_shape(NB, H, C, K):
-    return "N%d %dx%d C%d K%d 3x3 f16" % (NB, H, H, C, K)
 
 
 # ================================================================ results
@@ -248,6 +235,10 @@ def run_preflight(bundle, fams, res):
 
 
 # ================================================================ main run
+class SkipOurs(Exception):
+    """--peers-only: our kernels come from tile-bench instead."""
+
+
 class Bench:
     def __init__(self, args, res):
         self.args, self.res = args, res
@@ -260,7 +251,7 @@ class Bench:
         sys.path.insert(0, HERE)
         import peers
         self.torch, self.cp, self.triton, self._do_bench, self.peers = torch, cp, triton, do_bench, peers
-        self.man = load_manifest(args.bundle)
+        self.man = {} if args.peers_only else load_manifest(args.bundle)
         self.kern = {}
         torch.manual_seed(0)
         p = torch.cuda.get_device_properties(0)
@@ -400,14 +391,18 @@ class Bench:
             ref = torch.softmax(x.double(), dim=1)
             nb = 2 * M * N * 4
             y = torch.empty_like(x)
-            var = "softmax_%d" % N
+            var = softmax_variant(N)
             try:
+                if self.args.peers_only:
+                    raise SkipOurs()
                 k = self.ours(var)
                 launch = k.bind((M,), out=y, inp=x, in_stride=x.stride(0), out_stride=y.stride(0),
                                 n_cols=N)
                 self.measure("softmax", shape, "tilec", lambda: (launch(), y)[1], ref, TOL["f32"],
                              nbytes=nb, poison=lambda: y.fill_(float("nan")),
                              extra=self.ours_extra(var))
+            except SkipOurs:
+                pass
             except Exception as ex:  # noqa: BLE001
                 self.res.row(kernel="softmax", shape=shape, impl="tilec", ok=False,
                              error=str(ex)[:300], variant=var)
@@ -428,12 +423,16 @@ class Bench:
             ref = F.gelu(x.double(), approximate="tanh")
             nb = 2 * n * 4
             y = torch.empty_like(x)
-            var = "gelu_div16" if n % 16 == 0 else "gelu_ragged"
+            var = gelu_variant(n)
             try:
+                if self.args.peers_only:
+                    raise SkipOurs()
                 launch = self.ours(var).bind(((n + 1023) // 1024,), out=y, inp=x, n=n)
                 self.measure("gelu", shape, "tilec", lambda: (launch(), y)[1], ref, TOL["f32"],
                              nbytes=nb, poison=lambda: y.fill_(float("nan")),
                              extra=self.ours_extra(var))
+            except SkipOurs:
+                pass
             except Exception as ex:  # noqa: BLE001
                 self.res.row(kernel="gelu", shape=shape, impl="tilec", ok=False,
                              error=str(ex)[:300], variant=var)
@@ -607,6 +606,49 @@ class Bench:
 
 
 # ================================================================ report
+def merge_ours(R, paths):
+    """Adds the rows of tools/tile-bench JSON files to R (rows merged before
+    are replaced): our kernels, compiled by the JIT in the same run. In the
+    table a later row of an impl wins, so these replace any of ours R has."""
+    R["rows"] = [r for r in R.get("rows", []) if r.get("source") != "tile-bench"]
+    R.setdefault("notes", [])
+    R["tile_bench"] = []
+    for path in paths:
+        name = os.path.basename(path)
+        try:
+            with open(path) as f:
+                T = json.load(f)
+        except (OSError, ValueError) as ex:
+            R["notes"].append("tile-bench output %s unreadable: %s" % (name, ex))
+            continue
+        R["tile_bench"].append({k: T.get(k) for k in ("env", "error", "total_s", "compile",
+                                                      "compile_setup_ms")})
+        if T.get("error"):
+            R["notes"].append("tile-bench (%s): %s" % (name, T["error"]))
+        R["notes"] += ["tile-bench: " + n for n in T.get("notes", [])]
+        for r in T.get("rows", []):
+            R["rows"].append(dict(r, source="tile-bench"))
+            if r.get("kernel") == "copy" and r.get("gbs"):
+                R.setdefault("copy_ours_gbs", {})[r["impl"]] = r["gbs"]
+
+
+def compile_summary(R):
+    """One line on tile-bench's JIT compiles (cold, disk hit, memory hit)."""
+    comp = list({c["variant"]: c for t in R.get("tile_bench", [])
+                 for c in (t.get("compile") or []) if "compile_ms" in c}.values())
+    if not comp:
+        return None
+
+    def med(key):
+        v = sorted(c[key] for c in comp if c.get(key) is not None and c[key] >= 0)
+        return v[len(v) // 2] if v else float("nan")
+    worst = max(comp, key=lambda c: c["compile_ms"])
+    return ("tilec JIT compile (tile-bench, %d variants): cold median %.1f ms, max %.1f ms (%s); "
+            "disk-cache hit %.2f ms; memory hit %.1f us; driver load median %.1f ms" % (
+                len(comp), med("compile_ms"), worst["compile_ms"], worst["variant"],
+                med("disk_hit_ms"), med("memory_hit_us"), med("load_ms")))
+
+
 def fmt_rate(r):
     if r is None or r.get("ms") is None:
         if r is not None and r.get("skipped"):
@@ -660,13 +702,15 @@ def table_rows(R):
                     fmt_rate(tri), ("%.3f" % (ro / rl)) if ro and rl else "-",
                     ("%.3f" % (ro / rt)) if ro and rt else "-", pct, check,
                     ("%.3f" % ours["compile_s"]) if ours and ours.get("compile_s") else "-",
+                    ("%.2f" % ours["compile_hit_ms"]) if ours and ours.get("compile_hit_ms")
+                    else "-",
                     (ours or {}).get("variant", "-")])
     return out
 
 
 def print_table(R, file=sys.stdout):
     hdr = ["kernel", "shape", "ours", "library", "triton", "ours/lib", "ours/tri",
-           "%copy", "check (relerr)", "tilec s", "our variant"]
+           "%copy", "check (relerr)", "tilec s", "hit ms", "our variant"]
     rows = table_rows(R)
     w = [max(len(str(x)) for x in col) for col in zip(hdr, *rows)] if rows else [len(h) for h in hdr]
     env = R.get("env", {})
@@ -675,6 +719,17 @@ def print_table(R, file=sys.stdout):
         env.get("device"), env.get("torch"), env.get("triton"), R.get("build_info", "")), file=file)
     if R.get("copy_gbs"):
         print("copy ceiling (2^28 f32 D2D, read+write): %.0f GB/s" % R["copy_gbs"], file=file)
+    if R.get("copy_ours_gbs"):
+        print("copy by tile-bench: " + ", ".join(
+            "%s %.0f GB/s" % ({"tilec": "tilec copy kernel"}.get(k, k), v)
+            for k, v in sorted(R["copy_ours_gbs"].items())), file=file)
+    if R.get("tile_bench"):
+        tb = next((t["env"] for t in R["tile_bench"] if t.get("env")), {}) or {}
+        print("ours: tile-bench (JIT at run time, %s, %s)" % (tb.get("arch", "?"),
+                                                             tb.get("compiler", "?")), file=file)
+        line = compile_summary(R)
+        if line:
+            print(line, file=file)
     fc = R.get("triton_first_call_s")
     if fc:
         print("triton first call (cold compile) s: " + ", ".join(
@@ -790,6 +845,10 @@ def main():
     ap.add_argument("--report", metavar="JSON")
     ap.add_argument("--plot", metavar="PNG")
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--peers-only", action="store_true",
+                    help="measure only the peers (ours come from tile-bench: --merge)")
+    ap.add_argument("--merge", nargs="+", default=[], metavar="JSON",
+                    help="tile-bench outputs whose rows join the table")
     args = ap.parse_args()
 
     if args.preflight_family:
@@ -804,6 +863,10 @@ def main():
             R = fake_results()
             outdir = args.out or "."
             os.makedirs(outdir, exist_ok=True)
+        if args.merge:
+            merge_ours(R, args.merge)
+            if args.report:
+                Results(args.report, R).save()
         plot(R, args.plot or os.path.join(outdir, "results.png"))
         print_table(R)
         return 0
@@ -823,13 +886,15 @@ def main():
     res.R["date"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     fams = [f for f in args.only.split(",") if f]
     args.preflight_ok = None
-    if not args.no_preflight:
+    if not args.no_preflight and not args.peers_only:
         t0 = time.time()
         args.preflight_ok = run_preflight(args.bundle, fams, res)
         res.R["preflight_s"] = time.time() - t0
     b = Bench(args, res)
     b.run(fams)
     res.R["total_s"] = b.elapsed()
+    if args.merge:
+        merge_ours(res.R, args.merge)
     res.save()
     plot(res.R, os.path.join(out, "results.png"))
     print_table(res.R)

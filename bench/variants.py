@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """The benchmark kernel variants: one entry per compiled PTX (each size class
-needs its own constexprs / num_warps / argument specialization).
+needs its own constexprs / num_warps / argument specialization), and the
+sizes every kernel is measured at, with their table labels.
 
-Read by scripts/bench-bundle.sh (here, to compile them with tilec) and by
-bench/run_bench.py (on the GPU machine, through the bundle's manifest.json).
-Standard library only.
+Read by scripts/bench-bundle.sh (here, to compile them with tilec), by
+bench/run_bench.py (on the GPU machine, through the bundle's manifest.json)
+and by tools/tile-bench (through the JSON of --json, which the build and
+scripts/gpu-bundle.sh write). Standard library only.
 
     python3 bench/variants.py --list     # VARIANT<TAB>TILE<TAB>KERNEL<TAB>FLAGS
+    python3 bench/variants.py --json     # {"variants": [...], "sizes": {...}, "tolerances": {...}}
 """
+import json
+import math
 import sys
 
 # --divisible=... declares integer parameters that are multiples of 16 (like
@@ -18,13 +23,64 @@ MATMUL_DIV = "--divisible=M,N,K,stride_am,stride_bk,stride_cm"
 CONV_DIV = "--divisible=C,K"
 
 
+# ---------------------------------------------------------------- sizes
+SOFTMAX_SIZES = [(4096, 256), (4096, 1024), (4096, 4096), (2048, 8192), (2048, 16384),
+                 (4096, 4097)]
+GELU_SIZES = [1 << 20, 1 << 22, 1 << 24, 1 << 26, (1 << 24) + 123]
+MATMUL_F16 = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096),
+              (8192, 8192, 8192), (4000, 4096, 4000)]
+MATMUL_F32 = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096),
+              (8192, 8192, 8192), (4000, 4096, 4000)]
+CONV_SHAPES = [(32, 56, 64, 64), (32, 28, 128, 128), (32, 14, 256, 256)]
+COPY_N = 1 << 28
+# Largest relative error (||out - ref|| / ||ref||, float64 reference) that passes.
+TOL = {"f32": 1e-5, "f16": 2e-3, "tf32": 2e-3}
+
+
+def gelu_shape(n):
+    lg = int(math.log2(n))
+    return "2^%d f32" % lg if n == 1 << lg else "2^%d+%d f32" % (lg, n - (1 << lg))
+
+
+def mm_shape(M, N, K, dt):
+    return ("%d^3 %s" % (M, dt)) if M == N == K else ("%dx%dx%d %s" % (M, N, K, dt))
+
+
+def conv_shape(NB, H, C, K):
+    return "N%d %dx%d C%d K%d 3x3 f16" % (NB, H, H, C, K)
+
+
+def softmax_variant(N):
+    return "softmax_%d" % N
+
+
+def gelu_variant(n):
+    return "gelu_div16" if n % 16 == 0 else "gelu_ragged"
+
+
+def sizes():
+    """Every measured size, labelled as in the benchmark table; softmax and
+    GeLU name the one variant that runs them (matmul and conv2d try theirs)."""
+    return {
+        "copy": [dict(n=COPY_N, shape="2^28 f32", variant="copy")],
+        "softmax": [dict(M=M, N=N, shape="%dx%d f32" % (M, N), variant=softmax_variant(N))
+                    for M, N in SOFTMAX_SIZES],
+        "gelu": [dict(n=n, shape=gelu_shape(n), variant=gelu_variant(n)) for n in GELU_SIZES],
+        "matmul": [dict(M=M, N=N, K=K, dtype=dt, shape=mm_shape(M, N, K, "tf32" if dt == "f32" else dt))
+                   for dt, ss in [("f16", MATMUL_F16), ("f32", MATMUL_F32)] for M, N, K in ss],
+        "conv2d": [dict(N=NB, H=H, C=C, K=K, shape=conv_shape(NB, H, C, K))
+                   for NB, H, C, K in CONV_SHAPES],
+    }
+
+
 def _softmax_nw(block):
     # bench/triton_baseline.py: 4 warps up to 2048, 8 up to 8192, else 16
     return 4 if block <= 2048 else (8 if block <= 8192 else 16)
 
 
 def variants():
-    v = []
+    v = [dict(variant="copy", tile="copy.tile", kernel="copy", defines={"BLOCK": 4096},
+              num_warps=4, flags=["--divisible=n"])]
     for n, block, div in [(256, 256, True), (1024, 1024, True), (4096, 4096, True),
                           (8192, 8192, True), (16384, 16384, True),
                           (4097, 8192, False)]:
@@ -65,6 +121,12 @@ def variants():
                       tile="conv2d.tile", kernel="conv2d",
                       defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc},
                       num_warps=nw, num_stages=3, flags=[CONV_DIV]))
+    # Triton's best configurations for the 28x28 and 14x14 shapes.
+    for bm, bn, bc, nw, ns in [(128, 128, 32, 4, 4), (64, 64, 64, 4, 4)]:
+        v.append(dict(variant="conv2d_%dx%dx%d_w%d_s%d" % (bm, bn, bc, nw, ns),
+                      tile="conv2d.tile", kernel="conv2d",
+                      defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc},
+                      num_warps=nw, num_stages=ns, flags=[CONV_DIV]))
     return v
 
 
@@ -78,10 +140,23 @@ def tilec_args(v):
     return a + list(v["flags"])
 
 
+def divisible(v):
+    """The integer parameters that --divisible declares multiples of 16."""
+    return [p for f in v["flags"] if f.startswith("--divisible=")
+            for p in f.split("=", 1)[1].split(",") if p]
+
+
+def to_json():
+    vs = [dict(v, divisible=divisible(v)) for v in variants()]
+    return json.dumps({"variants": vs, "sizes": sizes(), "tolerances": TOL}, indent=1)
+
+
 if __name__ == "__main__":
     if sys.argv[1:] == ["--list"]:
         for v in variants():
             print("\t".join([v["variant"], v["tile"], v["kernel"], " ".join(tilec_args(v))]))
+    elif sys.argv[1:] == ["--json"]:
+        print(to_json())
     else:
         print(__doc__)
         sys.exit(2)

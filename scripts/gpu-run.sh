@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# Runs everything on the GPU machine, from the bundle of scripts/gpu-bundle.sh
+# (nothing to build there; Python 3 with numpy, CuPy, torch and Triton for
+# the checker and the peers):
+#   1. the GPU suite: test/gpu/check.py on every kernel, then again under
+#      compute-sanitizer memcheck (and racecheck, when SKIP does not name
+#      it) with small sizes (scripts/run-gpu-suite.sh);
+#   2. the unit tests that need a GPU (TilecRuntimeTests, TilecJITTests);
+#   3. the example host programs (JIT, and the AOT one);
+#   4. the benchmark: tile-bench (our kernels, compiled by the JIT) one
+#      process per family, then the peers (cuBLAS, cuDNN, torch, Triton:
+#      bench/run_bench.py --peers-only) in the same run, merged into one
+#      table with ratios, and a plot;
+# then prints the counts of each step, 'N passed, M failed' over all of them,
+# and the benchmark table last.
+#
+#   bash scripts/gpu-run.sh [BUNDLE_DIR]       # default .device/all
+#
+# Results go to $OUT (the device tool's folder) else BUNDLE_DIR/logs:
+# summary.txt, bench.json (every row, merged), results.png, logs.tar.xz
+# (all logs). SKIP=suite,memcheck,racecheck,unit,examples,bench leaves steps
+# out (default racecheck: it takes minutes);
+# BENCH_ONLY=softmax,gelu limits the benchmark; WORK (default
+# /tmp/tilec-gpu-run) is where the bundle is unpacked. Exit status 1 when
+# anything failed.
+set -uo pipefail
+BUNDLE=$(cd "${1:-.device/all}" && pwd)
+OUT_DIR=${OUT:-$BUNDLE/logs}
+WORK=${WORK:-/tmp/tilec-gpu-run}
+SKIP=${SKIP-racecheck}
+BENCH_ONLY=${BENCH_ONLY:-copy,softmax,gelu,conv2d,matmul}
+PY=${PYTHON:-python3}
+export PYTHONUNBUFFERED=1
+T0=$SECONDS
+
+rm -rf "$WORK"
+mkdir -p "$WORK" "$OUT_DIR"
+if ! tar -xJf "$BUNDLE/tilec-gpu.tar.xz" -C "$WORK" 2>/dev/null; then
+  "$PY" -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' \
+    "$BUNDLE/tilec-gpu.tar.xz" "$WORK" || { echo "cannot unpack the bundle"; exit 1; }
+fi
+B=$WORK/tilec-gpu
+LOGS=$WORK/logs
+mkdir -p "$LOGS"
+ARCH=$(cat "$B/ARCH")
+skip() { [[ ",$SKIP," == *",$1,"* ]]; }
+step() { echo "==== $1 (at $((SECONDS - T0)) s)"; }
+results=() # "step<TAB>passed<TAB>failed<TAB>detail"
+bench_table=""
+tf=0
+# Writes OUT_DIR/summary.txt (again after every step, so that a run cut
+# short still leaves one): each step's counts, the total, the table.
+summarize() {
+  local r name p f detail tp=0
+  tf=0
+  {
+    echo "==== summary (bundle: $(head -1 "$B/BUILD_INFO"), $ARCH, $((SECONDS - T0)) s)"
+    for r in "${results[@]}"; do
+      IFS=$'\t' read -r name p f detail <<<"$r"
+      printf '%-40s %5d passed, %3d failed  %s\n' "$name" "$p" "$f" "$detail"
+      tp=$((tp + p)) tf=$((tf + f))
+    done
+    echo "$tp passed, $tf failed"
+    [ -z "$bench_table" ] || printf '\n%s\n' "$bench_table"
+  } >"$OUT_DIR/summary.txt"
+}
+record() {
+  results+=("$1"$'\t'"$2"$'\t'"$3"$'\t'"${4:-}")
+  summarize
+}
+# Sets P and F from the last "N passed, M failed" line of a log (empty
+# when there is none).
+counts() {
+  local line
+  line=$(grep -Eo '^[a-z -]*:? ?[0-9]+ passed, [0-9]+ failed' "$1" 2>/dev/null | tail -1)
+  P=$(grep -Eo '[0-9]+ passed' <<<"$line" | grep -Eo '^[0-9]+')
+  F=$(grep -Eo '[0-9]+ failed' <<<"$line" | grep -Eo '^[0-9]+')
+}
+
+{
+  echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  cat "$B/BUILD_INFO"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit \
+    --format=csv,noheader 2>&1 | sed 's/^/gpu: /'
+} | tee "$LOGS/env.txt"
+
+if ! skip suite; then
+  step "1. GPU suite ($ARCH AOT kernels; check.py, then compute-sanitizer)"
+  SKIP_MEMCHECK=$(skip memcheck && echo 1 || echo 0) \
+    SKIP_RACECHECK=$(skip racecheck && echo 1 || echo 0) LOG_DIR=$LOGS/suite \
+    RUN_TIMEOUT=${RUN_TIMEOUT:-150} MEMCHECK_TIMEOUT=${MEMCHECK_TIMEOUT:-150} \
+    bash "$B/gpu/run-gpu-suite.sh" "$B/gpu" >"$LOGS/suite.log" 2>&1
+  tail -8 "$LOGS/suite.log"
+  counts "$LOGS/suite/run.log"
+  record "GPU suite (check.py)" "${P:-0}" "${F:-1}"
+  # A sanitizer pass counts as its checks plus one: no error reported, and
+  # the planted bug of its self-test detected.
+  sanitizer() { # TOOL SUMMARY-PATTERN SELF-TEST-LINE
+    counts "$LOGS/suite/$1.log"
+    local p=${P:-0} f=${F:-1} errs ok
+    errs=$(grep -Eo "$2: [0-9]+" "$LOGS/suite/$1.log" | tail -1 | grep -Eo '[0-9]+$')
+    ok=$(grep -c "$3" "$LOGS/suite.log")
+    if [ "${errs:-1}" = 0 ] && [ "$ok" -ge 1 ]; then p=$((p + 1)); else f=$((f + 1)); fi
+    record "GPU suite ($1, small sizes)" "$p" "$f" \
+      "${errs:-?} reported; self-test $([ "$ok" -ge 1 ] && echo detected || echo FAILED)"
+  }
+  skip memcheck || sanitizer memcheck 'ERROR SUMMARY' 'planted OOB write .* IS detected'
+  skip racecheck || sanitizer racecheck 'RACECHECK SUMMARY' 'planted shared-memory race IS detected'
+fi
+
+if ! skip unit; then
+  step "2. unit tests"
+  mkdir -p "$LOGS/unit"
+  OUT=$LOGS/unit timeout 240 bash "$B/unit/run-unit-tests.sh" >"$LOGS/unit.log" 2>&1
+  p=0 f=0 detail=""
+  for t in TilecRuntimeTests TilecJITTests; do
+    log=$LOGS/unit/$t.log
+    tp=$(grep -Eo '^\[  PASSED  \] [0-9]+' "$log" 2>/dev/null | grep -Eo '[0-9]+$')
+    tf=$(grep -Eo '^\[  FAILED  \] [0-9]+ test' "$log" 2>/dev/null | grep -Eo '[0-9]+')
+    [ -n "$tp$tf" ] || tf=1 # No gtest summary: it crashed or timed out.
+    p=$((p + ${tp:-0})) f=$((f + ${tf:-0}))
+    detail="$detail$t ${tp:-0}/${tf:-0} "
+  done
+  record "unit tests (GoogleTest, passed/failed)" "$p" "$f" "$detail"
+fi
+
+if ! skip examples; then
+  step "3. example host programs"
+  export TILEC_EXAMPLES_DIR=$B/examples TILEC_CACHE_DIR=$WORK/example-cache
+  p=0 f=0 failed=""
+  while read -r prog args; do
+    # shellcheck disable=SC2086
+    timeout 120 "$B/bin/$prog" $args >"$LOGS/examples.tmp" 2>&1
+    rc=$?
+    { echo "== $prog $args: exit $rc"; cat "$LOGS/examples.tmp"; } >>"$LOGS/examples.log"
+    if [ $rc = 0 ]; then p=$((p + 1)); else f=$((f + 1)) failed="$failed '$prog${args:+ $args}'"; fi
+  done <<'EOF'
+example-aot-vector-add
+example-softmax
+example-softmax 333 5000
+example-gelu
+example-gelu 1000003
+example-matmul
+example-conv2d
+example-layernorm
+example-layernorm 333 77
+example-online-softmax
+example-online-softmax 37 5000
+example-attention
+example-attention 2 77 1
+EOF
+  rm -f "$LOGS/examples.tmp"
+  grep -E '^(== |matmul|softmax|gelu|conv2d|layernorm|attention|online)' "$LOGS/examples.log" |
+    grep -v ': exit 0$' | tail -20
+  record "example host programs" "$p" "$f" "${failed:+failed:$failed}"
+fi
+
+if ! skip bench; then
+  step "4. benchmark: tile-bench (ours, JIT for $ARCH), then the peers"
+  p=0 f=0 merge=()
+  for fam in ${BENCH_ONLY//,/ }; do
+    # One process per family. A variant that faults loses the CUDA context
+    # and the rest of its process: it counts as one failure, and the family
+    # runs again without it (three times at most).
+    skipped="" try=0
+    while :; do
+      name=tile-bench-$fam${skipped:+-$try}
+      timeout -k 5 "${TILE_BENCH_TIMEOUT:-150}" "$B/bin/tile-bench" --only="$fam" \
+        --arch="$ARCH" --json="$LOGS/$name.json" ${skipped:+--skip="$skipped"} \
+        >"$LOGS/$name.log" 2>&1
+      echo "   tile-bench --only=$fam${skipped:+ --skip=$skipped}: exit $? at" \
+        "$((SECONDS - T0)) s; $(grep -E '^tile-bench: ' "$LOGS/$name.log" | tail -1)"
+      [ -f "$LOGS/$name.json" ] && merge+=("$LOGS/$name.json")
+      lost=$(grep -o '"lost_variant": "[^"]*"' "$LOGS/$name.json" 2>/dev/null | cut -d'"' -f4)
+      try=$((try + 1))
+      [ -n "$lost" ] && [ $try -le 3 ] || break
+      f=$((f + 1)) skipped=${skipped:+$skipped,}$lost
+    done
+    counts "$LOGS/$name.log"
+    p=$((p + ${P:-0})) f=$((f + ${F:-1}))
+  done
+  [ ${#merge[@]} = 0 ] || merge=(--merge "${merge[@]}")
+  record "benchmark checks of ours (tile-bench)" "$p" "$f"
+  mkdir -p "$LOGS/bench"
+  timeout -k 10 "${PEERS_TIMEOUT:-200}" "$PY" "$B/bench/run_bench.py" --peers-only \
+    --out "$LOGS/bench" --only "$BENCH_ONLY" "${merge[@]}" >"$LOGS/bench.log" 2>&1
+  rc=$?
+  if [ $rc != 0 ]; then
+    echo "   run_bench.py (peers): exit $rc; the table from what bench.json holds"
+    grep -E 'Error|error' "$LOGS/bench.log" | tail -5
+    [ -f "$LOGS/bench/bench.json" ] ||
+      echo '{"rows": [], "env": {}, "notes": ["the peers did not run"]}' >"$LOGS/bench/bench.json"
+    "$PY" "$B/bench/run_bench.py" --report "$LOGS/bench/bench.json" "${merge[@]}" \
+      >"$LOGS/bench-report.log" 2>&1
+    bench_table=$(sed -n '/^==== tilec benchmark/,$p' "$LOGS/bench-report.log")
+  else
+    bench_table=$(sed -n '/^==== tilec benchmark/,$p' "$LOGS/bench.log")
+  fi
+fi
+
+summarize
+for f in bench.json results.png; do
+  [ -f "$LOGS/bench/$f" ] && cp "$LOGS/bench/$f" "$OUT_DIR/"
+done
+tar -C "$WORK" -cJf "$OUT_DIR/logs.tar.xz" logs 2>/dev/null
+echo
+cat "$OUT_DIR/summary.txt"
+[ "$tf" = 0 ]
