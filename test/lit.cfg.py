@@ -27,17 +27,28 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tilec_tools_dir, config.llvm_tools_dir]
-tools = ["tile-opt", "tile-translate"]
+tools = ["tile-opt", "tile-translate", "tile-gen"]
 if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec")):
     tools.append("tilec")
     config.available_features.add("tilec")
+# tile-bench (the JIT benchmark) exists when the host API is built.
+if os.path.exists(os.path.join(config.tilec_tools_dir, "tile-bench")):
+    tools.append("tile-bench")
+    config.available_features.add("tile-bench")
 # The libFuzzer target exists only in clang builds with TILEC_BUILD_FUZZERS.
 if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-frontend-fuzzer")):
     tools.append("tilec-frontend-fuzzer")
     config.available_features.add("fuzzer")
-if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-pipeline-fuzzer")):
-    tools.append("tilec-pipeline-fuzzer")
-    config.available_features.add("pipeline-fuzzer")
+for fuzzer in ("pipeline", "tileir", "gen"):
+    if os.path.exists(os.path.join(config.tilec_tools_dir,
+                                   "tilec-%s-fuzzer" % fuzzer)):
+        tools.append("tilec-%s-fuzzer" % fuzzer)
+        config.available_features.add("%s-fuzzer" % fuzzer)
+# Fuzzer builds instrument every tool with ASan: their allocations from
+# LLVM's BumpPtrAllocator need manual poisoning off (see
+# tools/tilec-fuzz/AsanOptions.cpp), unless ASAN_OPTIONS says otherwise.
+if "fuzzer" in config.available_features:
+    config.environment.setdefault("ASAN_OPTIONS", "allow_user_poisoning=0")
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # ptxas validates generated PTX when the CUDA toolkit is present.

@@ -9,6 +9,8 @@
 
 #include "Utility.h"
 
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
 #include "mlir/Dialect/LLVMIR/FunctionCallUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 
@@ -42,6 +44,10 @@ struct PrintOpConversion : OpConversionPattern<tile::PrintOp> {
   matchAndRewrite(tile::PrintOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    // A print runs in a kernel; outside a function there is nothing to run
+    // it (and nowhere above to put its format string).
+    if (!op->getParentOfType<FunctionOpInterface>())
+      return op.emitOpError("must be inside a kernel function");
     auto module = op->getParentOfType<ModuleOp>();
     MLIRContext *context = rewriter.getContext();
     auto ptrType = LLVM::LLVMPointerType::get(context);
