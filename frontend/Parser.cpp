@@ -86,9 +86,42 @@ std::unique_ptr<Module> Parser::parseModule() {
   auto module = std::make_unique<Module>();
   module->filename =
       srcMgr.getMemoryBuffer(bufferID)->getBufferIdentifier().str();
+  if (!checkLineLengths())
+    return module;
   while (!tok().is(TokKind::Eof) && !stop())
     parseTopLevel(*module);
   return module;
+}
+
+bool Parser::checkLineLengths() {
+  bool ok = true;
+  size_t count = 0, first = 0;
+  for (size_t i = 0; i < tokens.size(); ++i) {
+    TokKind kind = tokens[i].kind;
+    if (kind == TokKind::Newline || kind == TokKind::Indent ||
+        kind == TokKind::Dedent || kind == TokKind::Eof) {
+      count = 0;
+      continue;
+    }
+    if (count++ == 0)
+      first = i;
+    if (count == kMaxLineTokens + 1) {
+      diags.error(tokens[first].loc,
+                  "this line has more than " + std::to_string(kMaxLineTokens) +
+                      " tokens; split it into several statements");
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+bool Parser::NestingScope::ok() {
+  if (parser.nesting <= kMaxNesting)
+    return true;
+  parser.diags.error(parser.tok().loc,
+                     "expression nested too deeply (more than " +
+                         std::to_string(kMaxNesting) + " levels)");
+  return false;
 }
 
 void Parser::parseTopLevel(Module &module) {

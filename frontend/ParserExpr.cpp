@@ -34,6 +34,10 @@ ExprPtr Parser::parseTupleOrExpr() {
 
 /// expr := or_test ['if' or_test 'else' expr]
 ExprPtr Parser::parseExpr() {
+  // Brackets, call arguments and subscripts all come back here.
+  NestingScope scope(*this);
+  if (!scope.ok())
+    return nullptr;
   ExprPtr value = parseOr();
   if (!value || !tok().is(TokKind::kw_if))
     return value;
@@ -85,6 +89,9 @@ ExprPtr Parser::parseAnd() {
 ExprPtr Parser::parseNot() {
   if (!tok().is(TokKind::kw_not))
     return parseComparison();
+  NestingScope scope(*this);
+  if (!scope.ok())
+    return nullptr;
   SourceLoc loc = tok().loc;
   consume();
   ExprPtr operand = parseNot();
@@ -280,6 +287,9 @@ ExprPtr Parser::parseFactor() {
     op = UnaryOp::Invert;
   if (!op)
     return parsePower();
+  NestingScope scope(*this);
+  if (!scope.ok())
+    return nullptr;
   SourceLoc loc = tok().loc;
   consume();
   ExprPtr operand = parseFactor();
@@ -293,6 +303,9 @@ ExprPtr Parser::parsePower() {
   ExprPtr base = parsePostfix();
   if (!base || !tok().is(TokKind::DoubleStar))
     return base;
+  NestingScope scope(*this);
+  if (!scope.ok())
+    return nullptr;
   SourceLoc loc = tok().loc;
   consume();
   ExprPtr exponent = parseFactor();

@@ -36,6 +36,15 @@ public:
   /// check the DiagnosticEngine for errors.
   std::unique_ptr<ast::Module> parseModule();
 
+  /// The deepest nesting of expressions (brackets, calls, subscripts,
+  /// unary operators, `**`) the parser recurses into.
+  static constexpr unsigned kMaxNesting = 200;
+  /// The most tokens in one logical line. An expression tree is never
+  /// deeper than its tokens, so this bounds the recursion of everything
+  /// that walks the AST (Sema, dumps, destructors), chains such as
+  /// `a + b + ...` included.
+  static constexpr size_t kMaxLineTokens = 10000;
+
 private:
   // Token helpers.
   const Token &tok() const { return tokens[pos]; }
@@ -61,6 +70,23 @@ private:
   /// Skips an indented block that starts at the current INDENT.
   void skipIndentedBlock();
   bool stop() const { return diags.reachedErrorLimit(); }
+  /// Reports every logical line of more than kMaxLineTokens tokens; false
+  /// if there is one.
+  bool checkLineLengths();
+
+  /// One more level of expression nesting while alive; ok() is false
+  /// (after an error) beyond kMaxNesting.
+  class NestingScope {
+  public:
+    explicit NestingScope(Parser &parser) : parser(parser) { ++parser.nesting; }
+    ~NestingScope() { --parser.nesting; }
+    NestingScope(const NestingScope &) = delete;
+    NestingScope &operator=(const NestingScope &) = delete;
+    bool ok();
+
+  private:
+    Parser &parser;
+  };
 
   // Top level.
   void parseTopLevel(ast::Module &module);
@@ -107,6 +133,7 @@ private:
   DiagnosticEngine &diags;
   std::vector<Token> tokens;
   size_t pos = 0;
+  unsigned nesting = 0;
 };
 
 } // namespace tilec
