@@ -43,7 +43,7 @@ public:
   /// deeper than its tokens, so this bounds the recursion of everything
   /// that walks the AST (Sema, dumps, destructors), chains such as
   /// `a + b + ...` included.
-  static constexpr size_t kMaxLineTokens = 10000;
+  static constexpr size_t kMaxLineTokens = 500;
 
 private:
   // Token helpers.
