@@ -13,6 +13,7 @@
 #include "Elementwise.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Dialect/Tile/Transforms/ExactIntegers.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Matchers.h"
@@ -24,20 +25,6 @@ using namespace mlir;
 using namespace tilec::interp;
 
 namespace {
-/// Whether the exact value of `op`'s result is computed from its operands'
-/// exact values (TileValue): add, sub, mul, signed min/max, bitwise ops and
-/// shifts by a constant less than the width; select and extsi are handled
-/// where they are evaluated.
-bool propagatesExact(Operation *op) {
-  if (isa<arith::ShLIOp, arith::ShRSIOp>(op)) {
-    APInt amount;
-    return matchPattern(op->getOperand(1), m_ConstantInt(&amount)) &&
-           amount.ult(getIntWidth(getElementType(op->getResult(0))));
-  }
-  return isa<arith::AddIOp, arith::SubIOp, arith::MulIOp, arith::MinSIOp,
-             arith::MaxSIOp, arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op);
-}
-
 /// Sets the exact values of `result` to `fn(i)`, keeping `exact` empty
 /// while they equal the values as computed.
 template <typename Fn> void setExact(TileValue &result, Fn fn) {
@@ -63,8 +50,9 @@ LogicalResult intBinary(Executor &exec, Operation *op, Fn fn) {
   TileValue result = makeLike(op->getResult(0), ElemKind::Int);
   for (std::int64_t i = 0, e = result.size(); i < e; ++i)
     result.ints[i] = wrapInt(fn(a.ints[i], b.ints[i], width), width);
+  // Exactness follows the same rule as tile-promote-offsets.
   if ((width < 64 || !a.exact.empty() || !b.exact.empty()) &&
-      propagatesExact(op))
+      mlir::tile::ExactIntegerAnalysis::propagatesExactValue(op))
     setExact(result, [&](std::int64_t i) {
       return fn(a.exactAt(i), b.exactAt(i), 64);
     });
