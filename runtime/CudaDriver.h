@@ -16,18 +16,28 @@
 #include <cstddef>
 #include <string>
 
+// The driver's opaque handle types, declared where cuda.h declares them (the
+// global namespace), so the function types we call through match the
+// driver's exactly (clang's -fsanitize=function compares them).
+struct CUctx_st;
+struct CUmod_st;
+struct CUfunc_st;
+struct CUstream_st;
+struct CUevent_st;
+struct CUlinkState_st;
+
 namespace tilec::cuda {
 
 // Driver types, ABI-compatible with cuda.h.
 using CUresult = int;
 using CUdevice = int;
 using CUdeviceptr = unsigned long long;
-using CUcontext = struct CUctx_st *;
-using CUmodule = struct CUmod_st *;
-using CUfunction = struct CUfunc_st *;
-using CUstream = struct CUstream_st *;
-using CUevent = struct CUevent_st *;
-using CUlinkState = struct CUlinkState_st *;
+using CUcontext = ::CUctx_st *;
+using CUmodule = ::CUmod_st *;
+using CUfunction = ::CUfunc_st *;
+using CUstream = ::CUstream_st *;
+using CUevent = ::CUevent_st *;
+using CUlinkState = ::CUlinkState_st *;
 using CUjit_option = int;
 
 constexpr CUresult CUDA_SUCCESS = 0;

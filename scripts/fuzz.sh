@@ -11,6 +11,8 @@
 # for tileir their `tilec --emit=tile` IR and every test/**/*.mlir case.
 # The corpus (BUILD_DIR/fuzz-corpus-FUZZER) grows across runs; crashes go
 # to BUILD_DIR/fuzz-artifacts-FUZZER/ (crash-*, timeout-*, oom-*).
+# TILEC names the tilec that writes the tile-IR seeds (default: the fuzz
+# build's own, instrumented and slow; scripts/sanitize.sh passes a Release one).
 # FUZZ_FLAGS adds libFuzzer flags (e.g. "-fork=1 -ignore_crashes=1" to go on
 # after a crash).
 # Usage: [FUZZER=...] [JOBS=N] [FUZZ_FLAGS=...] scripts/fuzz.sh [SECONDS] [BUILD_DIR]
@@ -59,7 +61,7 @@ tileir)
   rm -rf "$SEEDS/tile" && mkdir -p "$SEEDS/tile"
   tile_seeds "$SEEDS/tile"
   for f in "$SEEDS"/tile/*.tile; do
-    "$BIN/tilec" "$f" --emit=tile -o - 2>/dev/null |
+    "${TILEC:-$BIN/tilec}" "$f" --emit=tile -o - 2>/dev/null |
       awk -v out="$CORPUS/$(basename "$f" .tile)" \
         '/^module/ { n++ } n { print > (out "_" n ".mlir") }' || true
   done

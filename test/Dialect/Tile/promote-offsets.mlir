@@ -18,9 +18,9 @@ func.func @uniform_split(%x: !tile.ptr<f32>, %n: i32) -> tensor<256xf32> {
   // CHECK: %[[BASE64:.*]] = arith.muli %[[PID64]], %[[C256W]] : i64
   // CHECK: %[[R:.*]] = tile.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32>
   // CHECK: %[[LEFT:.*]] = arith.subi %[[N64]], %[[BASE64]] : i64
-  // CHECK-DAG: %[[LO:.*]] = arith.constant -2147483648 : i64
-  // CHECK-DAG: %[[HI:.*]] = arith.constant 1073741824 : i64
+  // CHECK: %[[HI:.*]] = arith.constant 1073741824 : i64
   // CHECK: %[[MIN:.*]] = arith.minsi %[[LEFT]], %[[HI]] : i64
+  // CHECK: %[[LO:.*]] = arith.constant -2147483648 : i64
   // CHECK: %[[MAX:.*]] = arith.maxsi %[[MIN]], %[[LO]] : i64
   // CHECK: %[[B32:.*]] = arith.trunci %[[MAX]] : i64 to i32
   // CHECK: %[[BS:.*]] = tile.splat %[[B32]] : tensor<256xi32>

@@ -333,11 +333,12 @@ struct TilePromoteOffsetsPass
       auto constant = [&](int64_t value) {
         return arith::ConstantIntOp::create(builder, loc, value, 64);
       };
-      bound = arith::MaxSIOp::create(
-          builder, loc,
-          arith::MinSIOp::create(builder, loc, bound,
-                                 constant(int64_t(1) << (width - 2))),
-          constant(IntegerBounds::ofWidth(width).lo));
+      // One statement per op: argument evaluation order is unspecified,
+      // and the IR must not depend on the compiler that built tilec.
+      Value hi = constant(int64_t(1) << (width - 2));
+      bound = arith::MinSIOp::create(builder, loc, bound, hi);
+      Value lo = constant(IntegerBounds::ofWidth(width).lo);
+      bound = arith::MaxSIOp::create(builder, loc, bound, lo);
       bound = arith::TruncIOp::create(
           builder, loc, IntegerType::get(cmp.getContext(), width), bound);
     } else if (width < 64) {
