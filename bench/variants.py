@@ -95,7 +95,8 @@ def variants():
     # run on wgmma: 128x256x64 with 8 warps is Triton's Hopper choice.
     mm_cfgs = {"f16": [(128, 128, 32, 8), (128, 128, 64, 8), (64, 64, 32, 4),
                        (128, 256, 64, 8), (128, 128, 64, 4)],
-               "f32": [(128, 128, 32, 8), (64, 64, 32, 4)]}
+               "f32": [(128, 128, 32, 8), (64, 64, 32, 4),
+                       (128, 256, 32, 8)]}
     for dt in ["f16", "f32"]:
         for bm, bn, bk, nw in mm_cfgs[dt]:
             v.append(dict(variant="matmul_%s_%dx%dx%d_w%d" % (dt, bm, bn, bk, nw),
@@ -125,6 +126,13 @@ def variants():
     for bm, bn, bc, nw, ns in [(128, 128, 32, 4, 4), (64, 64, 64, 4, 4)]:
         v.append(dict(variant="conv2d_%dx%dx%d_w%d_s%d" % (bm, bn, bc, nw, ns),
                       tile="conv2d.tile", kernel="conv2d",
+                      defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc},
+                      num_warps=nw, num_stages=ns, flags=[CONV_DIV]))
+    # The same with a run-time loop over the filter taps (conv2d_taps).
+    for bm, bn, bc, nw, ns in [(128, 64, 32, 4, 3), (128, 128, 32, 4, 4),
+                               (64, 64, 64, 4, 4)]:
+        v.append(dict(variant="conv2d_taps_%dx%dx%d_w%d_s%d" % (bm, bn, bc, nw, ns),
+                      tile="conv2d.tile", kernel="conv2d_taps",
                       defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc},
                       num_warps=nw, num_stages=ns, flags=[CONV_DIV]))
     return v

@@ -16,6 +16,7 @@ module attributes {tilegpu.num_warps = 8 : i32} {
   // CHECK-DAG: #[[$COL64:.*]] = #tilegpu.nvmma_shared<{swizzle = 64, order = [0, 1]}>
   // CHECK-DAG: #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>
   // CHECK-DAG: #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [8, 1], instrShape = [64, 128, 8]}>
+  // CHECK-DAG: #[[$COPY:blocked[0-9]*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [8, 1], order = [1, 0]}>
   // CHECK-LABEL: func.func @f16
   func.func @f16(%x: tensor<128x64xf16, #a>, %y: tensor<64x128xf16, #b>, %z: tensor<128x128xf32, #c>) -> tensor<128x128xf32, #c> {
     // CHECK: %[[A:.*]] = tilegpu.local_alloc %{{.*}} : (tensor<128x64xf16, #{{.*}}>) -> !tilegpu.memdesc<128x64xf16, #[[$ROW]]>
@@ -76,6 +77,21 @@ module attributes {tilegpu.num_warps = 8 : i32} {
     // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.round_tf32} : (tensor<32x128xf32, #{{.*}}>) -> !tilegpu.memdesc<32x128xf32, #[[$COL128:.*]]>
     // CHECK: tilegpu.warpgroup_dot {{.*}} -> tensor<128x128xf32, #[[$MMATF32:.*]]>
     %d = tile.dot %x, %y, %z : tensor<128x32xf32, #c> * tensor<32x128xf32, #c> -> tensor<128x128xf32, #c>
+    return %d : tensor<128x128xf32, #c>
+  }
+
+  // tf32 with B loaded contiguous along N: the load copies single f32s, 8
+  // lanes along N times 4 along K, so stores into the K-major swizzled tile
+  // hit 32 banks; A, contiguous along K already, keeps its layout.
+  // CHECK-LABEL: func.func @tf32_load
+  func.func @tf32_load(%x: tensor<128x32xf32, #c>, %pb: tensor<32x128x!tile.ptr<f32>, #b>, %z: tensor<128x128xf32, #c>) -> tensor<128x128xf32, #c> {
+    // CHECK: %[[P:.*]] = tilegpu.convert_layout %{{.*}} : tensor<32x128x!tile.ptr<f32>, #{{.*}}> -> tensor<32x128x!tile.ptr<f32>, #[[$COPY]]>
+    // CHECK: %[[Y:.*]] = tile.load %[[P]] : tensor<32x128x!tile.ptr<f32>, #[[$COPY]]>
+    // CHECK: tilegpu.convert_layout %[[Y]]
+    // CHECK: tilegpu.local_alloc %{{.*}} {tilegpu.round_tf32} : (tensor<32x128xf32, #{{.*}}>) -> !tilegpu.memdesc<32x128xf32, #[[$COL128]]>
+    %y = tile.load %pb : tensor<32x128x!tile.ptr<f32>, #b>
+    %yc = tilegpu.convert_layout %y : tensor<32x128xf32, #b> -> tensor<32x128xf32, #c>
+    %d = tile.dot %x, %yc, %z : tensor<128x32xf32, #c> * tensor<32x128xf32, #c> -> tensor<128x128xf32, #c>
     return %d : tensor<128x128xf32, #c>
   }
 

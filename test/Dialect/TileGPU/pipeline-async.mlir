@@ -98,6 +98,10 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     // iteration (0) and the slot fetched into (2).
     // CHECK: %[[READ0:.*]] = arith.constant 0 : i32
     // CHECK-NEXT: %[[FETCH0:.*]] = arith.constant 2 : i32
+    // The loop may run no iteration (n is not known): it is guarded, so the
+    // path that skips it never reaches the final wait of its dots.
+    // CHECK-NEXT: %[[RUNS:.*]] = arith.cmpi slt, %[[C0]], %[[N]] : i32
+    // CHECK-NEXT: %[[IF:.*]]:3 = scf.if %[[RUNS]] -> (tensor<128x64xf32, #{{.*}}>, tensor<128x64x!tile.ptr<f16>, #{{.*}}>, tensor<64x64x!tile.ptr<f16>, #{{.*}}>) {
     // CHECK-NEXT: %[[RES:.*]]:7 = scf.for %[[K:.*]] = %[[C0]] to %[[N]] step %[[C64]] iter_args(%[[ACC:.*]] = %{{.*}}, %{{.*}} = %[[A0]], %{{.*}} = %[[B0]], %[[FA:.*]] = %[[A2]], %[[FB:.*]] = %[[B2]], %[[READ:.*]] = %[[READ0]], %[[FETCH:.*]] = %[[FETCH0]])
     // Iteration k's group has landed (at most one younger one in flight)
     // and is visible to the tensor cores of all warps.
@@ -150,9 +154,13 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     // The last dot completes; no copy may still be writing when the buffers
     // are reused.
     // CHECK-NEXT: %[[DONE:.*]] = tilegpu.warpgroup_dot_wait %[[RES]]#0 {pendings = 0 : i32}
+    // CHECK-NEXT: scf.yield %[[DONE]], %[[RES]]#1, %[[RES]]#2 :
+    // CHECK-NEXT: } else {
+    // CHECK-NEXT: scf.yield %{{.*}}, %[[A0]], %[[B0]] :
+    // CHECK-NEXT: }
     // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
     // CHECK-NEXT: tilegpu.barrier
-    // CHECK-NEXT: return %[[DONE]]
+    // CHECK-NEXT: return %[[IF]]#0
     %res:3 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0, %pb_k = %b0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>, tensor<64x64x!tile.ptr<f16>, #a>) : i32 {
       // A is masked along K by n - k, a multiple of 16: the mask is one
       // value over each 16-byte run.
@@ -195,6 +203,8 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK-NOT: tilegpu.async_copy_global_to_local
   // CHECK: %[[READ0:.*]] = arith.constant 0 : i32
   // CHECK-NEXT: %[[FETCH0:.*]] = arith.constant 1 : i32
+  // CHECK-NEXT: arith.cmpi slt
+  // CHECK-NEXT: scf.if
   // CHECK-NEXT: scf.for %[[K:.*]] = {{.*}} iter_args({{.*}}, %[[READ:.*]] = %[[READ0]], %[[FETCH:.*]] = %[[FETCH0]])
   // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
   // CHECK-NEXT: tilegpu.fence_async_shared
@@ -215,6 +225,10 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK: scf.yield
   // CHECK-NEXT: }
   // CHECK-NEXT: tilegpu.warpgroup_dot_wait {{.*}} {pendings = 0 : i32}
+  // CHECK-NEXT: scf.yield
+  // CHECK-NEXT: } else {
+  // CHECK-NEXT: scf.yield
+  // CHECK-NEXT: }
   // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
   // CHECK-NEXT: tilegpu.barrier
   func.func @two_stages(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %bs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 2 : i32} {
@@ -262,6 +276,8 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK-NOT: tilegpu.async_copy_global_to_local
   // CHECK: %[[READ0:.*]] = arith.constant 0 : i32
   // CHECK-NEXT: %[[FETCH0:.*]] = arith.constant 3 : i32
+  // CHECK-NEXT: arith.cmpi slt
+  // CHECK-NEXT: scf.if
   // CHECK-NEXT: scf.for %[[K:.*]] = {{.*}} iter_args({{.*}}, %[[READ:.*]] = %[[READ0]], %[[FETCH:.*]] = %[[FETCH0]])
   // CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
   // CHECK-NEXT: tilegpu.fence_async_shared
@@ -282,6 +298,10 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK: scf.yield
   // CHECK-NEXT: }
   // CHECK-NEXT: tilegpu.warpgroup_dot_wait {{.*}} {pendings = 0 : i32}
+  // CHECK-NEXT: scf.yield
+  // CHECK-NEXT: } else {
+  // CHECK-NEXT: scf.yield
+  // CHECK-NEXT: }
   // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
   // CHECK-NEXT: tilegpu.barrier
   func.func @four_stages(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %bs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 4 : i32} {
@@ -494,6 +514,44 @@ module attributes {tilegpu.num_warps = 8 : i32} {
       %d = tilegpu.warpgroup_dot %xs, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
       %na = tile.addptr %pa_k, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
       scf.yield %d, %na : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+// tf32 staging (f32 rounded to tf32 when stored from registers) is copied
+// as it is: the tensor cores read the tf32 part. The loop runs 4 iterations
+// (constant bounds): no guard.
+#a = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#sb = #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 8]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @tf32_constant_trips
+  // CHECK: tilegpu.local_alloc : () -> !tilegpu.memdesc<3x128x32xf32, #{{.*}}>
+  // CHECK: tilegpu.async_copy_global_to_local
+  // CHECK-NOT: scf.if
+  // CHECK: scf.for
+  // CHECK: tilegpu.warpgroup_dot {{.*}} {isAsync}
+  // CHECK: tilegpu.async_copy_global_to_local
+  // CHECK: scf.yield
+  // CHECK-NEXT: }
+  // CHECK-NEXT: tilegpu.warpgroup_dot_wait {{.*}} {pendings = 0 : i32}
+  // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
+  func.func @tf32_constant_trips(%a0: tensor<128x32x!tile.ptr<f32>, #a> {tile.contiguity = array<i32: 1, 4>, tile.divisibility = array<i32: 16, 16>}, %bs: !tilegpu.memdesc<32x64xf32, #sb>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c32 = arith.constant 32 : i32
+    %c128 = arith.constant 128 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %step = arith.constant dense<32> : tensor<128x32xi32, #a>
+    %res:2 = scf.for %k = %c0 to %c128 step %c32 iter_args(%acc = %z, %pa_k = %a0) -> (tensor<128x64xf32, #mma>, tensor<128x32x!tile.ptr<f32>, #a>) : i32 {
+      %x = tile.load %pa_k : tensor<128x32x!tile.ptr<f32>, #a>
+      %xs = tilegpu.local_alloc %x {tilegpu.round_tf32} : (tensor<128x32xf32, #a>) -> !tilegpu.memdesc<128x32xf32, #s>
+      %d = tilegpu.warpgroup_dot %xs, %bs, %acc : !tilegpu.memdesc<128x32xf32, #s>, !tilegpu.memdesc<32x64xf32, #sb> -> tensor<128x64xf32, #mma>
+      %na = tile.addptr %pa_k, %step : tensor<128x32x!tile.ptr<f32>, #a>, tensor<128x32xi32, #a>
+      scf.yield %d, %na : tensor<128x64xf32, #mma>, tensor<128x32x!tile.ptr<f32>, #a>
     }
     return %res#0 : tensor<128x64xf32, #mma>
   }

@@ -98,3 +98,20 @@ void mlir::tilegpu::insertLayoutConversions(Operation *root) {
     }
   });
 }
+
+void mlir::tilegpu::giveOwnLayout(Operation *op, BlockedEncodingAttr layout) {
+  OpBuilder builder(op);
+  if (isa<tile::StoreOp>(op)) {
+    OpOperand &ptr = op->getOpOperand(0);
+    auto type = cast<RankedTensorType>(ptr.get().getType());
+    ptr.set(ConvertLayoutOp::create(builder, op->getLoc(),
+                                    withLayout(type, layout), ptr.get()));
+    return;
+  }
+  Value result = op->getResult(0);
+  auto type = cast<RankedTensorType>(result.getType());
+  result.setType(withLayout(type, layout));
+  builder.setInsertionPointAfter(op);
+  auto back = ConvertLayoutOp::create(builder, op->getLoc(), type, result);
+  result.replaceAllUsesExcept(back, back);
+}

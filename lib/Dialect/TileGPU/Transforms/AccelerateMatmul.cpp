@@ -72,6 +72,41 @@ Attribute getStagingLayout(RankedTensorType type, unsigned contigDim) {
   return {};
 }
 
+/// For a tf32 operand whose registers are contiguous along the other
+/// dimension than K (shared memory wants it K-major, element by element):
+/// gives the load it comes from a layout whose copies are 4-byte elements,
+/// 8 lanes along the contiguous dimension (32-byte sectors of global
+/// memory) times 4 along K. Such a warp writes 8 rows of the 128-byte
+/// swizzled tile at 4 consecutive K, which the swizzle spreads over all 32
+/// banks (the vectorized layout, 32 lanes along the rows, writes them 16 to
+/// a bank).
+void relayoutForKMajorStaging(Value operand, unsigned kDim,
+                              unsigned numWarps) {
+  while (auto convert = operand.getDefiningOp<ConvertLayoutOp>())
+    operand = convert.getSrc();
+  auto load = operand.getDefiningOp<tile::LoadOp>();
+  if (!load)
+    return;
+  auto type = cast<RankedTensorType>(load.getType());
+  if (!isa_and_nonnull<BlockedEncodingAttr>(type.getEncoding()) ||
+      type.getRank() != 2)
+    return;
+  unsigned other = 1 - kDim;
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape[kDim] % 4 != 0 || shape[other] % 8 != 0)
+    return;
+  SmallVector<unsigned> spt = {1, 1}, tpw(2), wpc(2);
+  tpw[kDim] = 4;
+  tpw[other] = 8;
+  // Warps along K first, then along the other dimension.
+  wpc[kDim] = std::min<unsigned>(numWarps, shape[kDim] / 4);
+  wpc[other] = numWarps / wpc[kDim];
+  SmallVector<unsigned> order = {other, kDim};
+  giveOwnLayout(load, BlockedEncodingAttr::get(load.getContext(), spt, tpw,
+                                               wpc, order));
+  insertLayoutConversions(load);
+}
+
 /// Rewrites `dot` onto wgmma if its tile fits; returns whether it did.
 bool rewriteToWarpGroupDot(tile::DotOp dot, unsigned numWarps) {
   RankedTensorType aType = dot.getA().getType();
@@ -95,6 +130,12 @@ bool rewriteToWarpGroupDot(tile::DotOp dot, unsigned numWarps) {
       getStagingLayout(bType, tf32 ? 0 : getContiguousDim(dot.getB(), 1));
   if (!aShared || !bShared)
     return false;
+  if (tf32) {
+    if (getContiguousDim(dot.getA(), 1) != 1)
+      relayoutForKMajorStaging(dot.getA(), 1, numWarps);
+    if (getContiguousDim(dot.getB(), 1) != 0)
+      relayoutForKMajorStaging(dot.getB(), 0, numWarps);
+  }
   MLIRContext *context = dot.getContext();
   auto mma = MmaEncodingAttr::get(context, 3, {numWarps, 1},
                                   {64, (unsigned)n, tf32 ? 8u : 16u});

@@ -12,6 +12,9 @@
 // dot read. The addresses of the iteration being fetched are carried by the
 // loop.
 //
+// f32 operands of tf32 dots are copied as they are: the tensor cores read
+// their tf32 part (truncation), where register staging rounds to nearest.
+//
 //===----------------------------------------------------------------------===//
 
 #include "PipelineUtils.h"
@@ -71,9 +74,6 @@ getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info) {
     for (Operation *user : alloc->getUsers())
       if (!isa<WarpGroupDotOp>(user))
         return failure();
-    // Copies cannot round f32 to tf32 on the way.
-    if (alloc->hasAttr(kRoundToTF32AttrName))
-      return failure();
     auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
     auto layout = dyn_cast<BlockedEncodingAttr>(ptrType.getEncoding());
     if (!layout)
@@ -98,6 +98,14 @@ getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info) {
   if (staged.empty())
     return failure();
   return staged;
+}
+
+/// Whether a loop from `lb` to `ub` may run no iteration (unless both are
+/// constants, it may).
+bool mayRunNoIteration(Value lb, Value ub) {
+  APInt lower, upper;
+  return !(matchPattern(lb, m_ConstantInt(&lower)) &&
+           matchPattern(ub, m_ConstantInt(&upper)) && lower.slt(upper));
 }
 
 /// `iv + k * step`.
@@ -261,6 +269,21 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
   inits.append(state.begin(), state.end());
   inits.push_back(createIndex(builder, loc, 0));
   inits.push_back(createIndex(builder, loc, numStages - 1));
+  // A loop that may run no iteration goes inside `if (lb < ub)`, so that
+  // the final wait of its dots is not reached from the path that skips it,
+  // where moves set the accumulators (ptxas serializes every wgmma of a
+  // function when a non-wgmma instruction may write their accumulators
+  // between a wgmma and its wait: warning C7515).
+  scf::IfOp guard;
+  if (mayRunNoIteration(lb, ub)) {
+    Value runs = arith::CmpIOp::create(builder, loc,
+                                       arith::CmpIPredicate::slt, lb, ub);
+    guard = scf::IfOp::create(builder, loc, loop.getResultTypes(), runs,
+                              /*addThenBlock=*/true, /*addElseBlock=*/true);
+    builder.setInsertionPointToStart(guard.elseBlock());
+    scf::YieldOp::create(builder, loc, loop.getInitArgs());
+    builder.setInsertionPointToStart(guard.thenBlock());
+  }
   auto newLoop = scf::ForOp::create(builder, loc, lb, ub, step, inits);
   newLoop->setAttrs(loop->getAttrs());
   Block *newBody = newLoop.getBody();
@@ -336,6 +359,11 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
     results[index] = WarpGroupDotWaitOp::create(
         builder, loc, results[index].getType(), results[index],
         builder.getI32IntegerAttr(0));
+  if (guard) {
+    scf::YieldOp::create(builder, loc, results);
+    builder.setInsertionPointAfter(guard);
+    results.assign(guard.getResults().begin(), guard.getResults().end());
+  }
   AsyncWaitOp::create(builder, loc, builder.getI32IntegerAttr(0));
   BarrierOp::create(builder, loc);
   loop.replaceAllUsesWith(results);

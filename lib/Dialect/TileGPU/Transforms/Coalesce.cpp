@@ -101,27 +101,6 @@ unsigned getWidthIn(BlockedEncodingAttr layout, Value ptr,
                                        layout.getSizePerThread()[fast]);
 }
 
-/// Gives the memory access `op` its own layout: a load's result (and so its
-/// pointer, mask and other, through the conversions inserted afterwards) or
-/// a store's pointer (and so its value and mask) take `layout`; the loaded
-/// block is converted back for its users.
-void useOwnLayout(Operation *op, BlockedEncodingAttr layout) {
-  OpBuilder builder(op);
-  if (isa<tile::StoreOp>(op)) {
-    OpOperand &ptr = op->getOpOperand(0);
-    auto type = cast<RankedTensorType>(ptr.get().getType());
-    ptr.set(ConvertLayoutOp::create(builder, op->getLoc(),
-                                    withLayout(type, layout), ptr.get()));
-    return;
-  }
-  Value result = op->getResult(0);
-  auto type = cast<RankedTensorType>(result.getType());
-  result.setType(withLayout(type, layout));
-  builder.setInsertionPointAfter(op);
-  auto back = ConvertLayoutOp::create(builder, op->getLoc(), type, result);
-  result.replaceAllUsesExcept(back, back);
-}
-
 struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     ModuleOp module = getOperation();
@@ -189,7 +168,7 @@ struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
                 dense.reshape(cast<ShapedType>(constant.getType())));
     });
     for (auto [op, layout] : ownLayouts)
-      useOwnLayout(op, layout);
+      giveOwnLayout(op, layout);
     insertLayoutConversions(module);
   }
 };

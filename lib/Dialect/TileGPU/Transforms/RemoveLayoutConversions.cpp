@@ -1,7 +1,8 @@
 //===- RemoveLayoutConversions.cpp - tilegpu-remove-layout-conversions ----===//
 //
 // Carries loop-carried blocks in the layout the loop body uses them in, so
-// the conversions around them run once, outside the loop.
+// the conversions around them run once, outside the loop. A block the loop
+// updates elementwise (`ptrs += step`) is updated in that layout too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,8 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUREMOVELAYOUTCONVERSIONS
@@ -31,6 +34,52 @@ Type getOnlyConversionTarget(Value value) {
     target = convert.getType();
   }
   return target;
+}
+
+/// If every use of iter_arg `index` of `loop` is a conversion to one type
+/// except an elementwise update whose result is only yielded back into it
+/// (`ptrs += step`), computes the update in that type's layout: then every
+/// use is a conversion and the yielded value is converted from that layout,
+/// which `recarry` handles. The update's other operands are converted (the
+/// canonicalizer recomputes splats and ranges in the new layout).
+void updateInUsersLayout(scf::ForOp loop, unsigned index) {
+  BlockArgument arg = loop.getRegionIterArgs()[index];
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  Value yielded = yield.getOperand(index);
+  Operation *update = yielded.getDefiningOp();
+  if (!update || update->getBlock() != loop.getBody() ||
+      !yielded.hasOneUse() || update->getNumResults() != 1 ||
+      update->getNumRegions() != 0 || !isMemoryEffectFree(update) ||
+      !(update->hasTrait<OpTrait::Elementwise>() ||
+        isa<tile::AddPtrOp>(update)) ||
+      !llvm::is_contained(update->getOperands(), arg))
+    return;
+  Type target;
+  for (Operation *user : arg.getUsers()) {
+    if (user == update)
+      continue;
+    auto convert = dyn_cast<ConvertLayoutOp>(user);
+    if (!convert || (target && convert.getType() != target))
+      return;
+    target = convert.getType();
+  }
+  if (!target)
+    return;
+  Attribute layout = cast<RankedTensorType>(target).getEncoding();
+  OpBuilder builder(update);
+  Location loc = update->getLoc();
+  IRMapping mapping;
+  for (Value operand : update->getOperands())
+    if (auto type = dyn_cast<RankedTensorType>(operand.getType());
+        type && !mapping.contains(operand))
+      mapping.map(operand, ConvertLayoutOp::create(
+                               builder, loc, withLayout(type, layout), operand));
+  Operation *clone = builder.clone(*update, mapping);
+  auto resultType = cast<RankedTensorType>(yielded.getType());
+  clone->getResult(0).setType(withLayout(resultType, layout));
+  yield.setOperand(index, ConvertLayoutOp::create(builder, loc, resultType,
+                                                  clone->getResult(0)));
+  update->erase();
 }
 
 /// Rewrites iter_arg `index` of `loop` to be carried in `newType`.
@@ -68,6 +117,7 @@ struct RemoveLayoutConversionsPass
       auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
       for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
         BlockArgument arg = loop.getRegionIterArgs()[i];
+        updateInUsersLayout(loop, i);
         Type target = getOnlyConversionTarget(arg);
         if (!target || arg.use_empty())
           continue;

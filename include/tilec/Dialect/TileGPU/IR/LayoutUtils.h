@@ -176,6 +176,12 @@ BlockedEncodingAttr getBlockedLayout(MLIRContext *context,
 /// types of what they yield into.
 void insertLayoutConversions(Operation *root);
 
+/// Gives the memory access `op` its own layout: a load's result (and so its
+/// pointer, mask and other, through the conversions insertLayoutConversions
+/// adds afterwards) or a store's pointer (and so its value and mask) take
+/// `layout`; the loaded block is converted back for its users.
+void giveOwnLayout(Operation *op, BlockedEncodingAttr layout);
+
 /// `type` with encoding `layout`.
 RankedTensorType withLayout(RankedTensorType type, Attribute layout);
 
