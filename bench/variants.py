@@ -128,6 +128,15 @@ def variants():
                       tile="conv2d.tile", kernel="conv2d",
                       defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc},
                       num_warps=nw, num_stages=ns, flags=[CONV_DIV]))
+    # Taps and channels in one loop, tap addresses incremental (conv2d_inc).
+    for bm, bn, bc, nw, ns in [(128, 64, 32, 4, 3), (128, 128, 32, 4, 4),
+                               (64, 64, 64, 4, 4), (128, 64, 64, 4, 3),
+                               (128, 128, 64, 8, 3), (64, 128, 64, 4, 4),
+                               (64, 64, 64, 4, 3), (64, 128, 32, 4, 4)]:
+        v.append(dict(variant="conv2d_inc_%dx%dx%d_w%d_s%d" % (bm, bn, bc, nw, ns),
+                      tile="conv2d.tile", kernel="conv2d_inc",
+                      defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc},
+                      num_warps=nw, num_stages=ns, flags=[CONV_DIV]))
     # The same with a run-time loop over the filter taps (conv2d_taps).
     for bm, bn, bc, nw, ns in [(128, 64, 32, 4, 3), (128, 128, 32, 4, 4),
                                (64, 64, 64, 4, 4)]:

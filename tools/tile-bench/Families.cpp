@@ -3,7 +3,7 @@
 // One function per kernel family, mirroring bench/run_bench.py's choices:
 // softmax and GeLU run the one variant variants.py names per size; conv2d
 // tries every conv2d_* variant per shape; matmul tries every variant of its
-// data type on the two smallest sizes, then only the fastest (skipping
+// data type on the two smallest sizes, then the fastest two (skipping
 // launches the time budget cannot afford). The best variant per size is
 // recorded again as impl "tilec". References are float64 on the host: whole
 // outputs for copy, softmax and GeLU; for matmul and conv2d a random sample
@@ -270,7 +270,9 @@ template <typename T> struct MatmulProblem {
 };
 
 struct MatmulChoice {
-  const Variant *chosen = nullptr;
+  /// The fastest two variants on the two smallest sizes, which the larger
+  /// sizes try (they are often within noise of each other there).
+  std::vector<const Variant *> chosen;
   std::map<std::string, double> rate; // TFLOP/s per variant measured.
 };
 
@@ -309,8 +311,8 @@ void matmulSize(Bench &b, const Object &size, std::size_t index,
 
   std::vector<const Variant *> vars =
       b.config().withPrefix("matmul_" + dt + "_");
-  if (choice.chosen)
-    vars = {choice.chosen};
+  if (!choice.chosen.empty())
+    vars = choice.chosen;
   std::optional<Object> best;
   for (const Variant *v : vars) {
     auto known = choice.rate.find(v->name);
@@ -343,12 +345,17 @@ void matmulSize(Bench &b, const Object &size, std::size_t index,
     for (const Variant *v : b.config().withPrefix("mmx_f16"))
       run(*v, "exp:" + v->name);
   if (index == 1 && !choice.rate.empty()) {
-    auto top = std::max_element(
-        choice.rate.begin(), choice.rate.end(),
-        [](const auto &x, const auto &y) { return x.second < y.second; });
-    choice.chosen = b.config().find(top->first);
-    b.out().note("matmul " + dt + ": config " + top->first +
-                 " chosen for the larger sizes");
+    std::vector<std::pair<double, std::string>> ranked;
+    for (const auto &[name, tflops] : choice.rate)
+      ranked.push_back({tflops, name});
+    std::sort(ranked.rbegin(), ranked.rend());
+    std::string names;
+    for (std::size_t i = 0; i < ranked.size() && i < 2; ++i) {
+      choice.chosen.push_back(b.config().find(ranked[i].second));
+      names += (i ? " and " : "") + ranked[i].second;
+    }
+    b.out().note("matmul " + dt + ": configs " + names +
+                 " tried at the larger sizes");
   }
 }
 

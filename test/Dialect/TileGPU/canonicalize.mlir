@@ -121,3 +121,120 @@ func.func @loop_invariant_leaves(%p: !tile.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// -----
+
+// A conversion of a 40-op expression: recomputed inside a loop (where going
+// through shared memory costs barriers every iteration), moved through
+// shared memory outside loops (it runs once there).
+#a = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @budget_outside_loops
+// CHECK: tilegpu.convert_layout
+func.func @budget_outside_loops(%p: !tile.ptr<i32>) {
+  %one = arith.constant dense<1> : tensor<128xi32, #a>
+  %r = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #a>
+  %v0 = arith.addi %r, %one : tensor<128xi32, #a>
+  %v1 = arith.addi %v0, %one : tensor<128xi32, #a>
+  %v2 = arith.addi %v1, %one : tensor<128xi32, #a>
+  %v3 = arith.addi %v2, %one : tensor<128xi32, #a>
+  %v4 = arith.addi %v3, %one : tensor<128xi32, #a>
+  %v5 = arith.addi %v4, %one : tensor<128xi32, #a>
+  %v6 = arith.addi %v5, %one : tensor<128xi32, #a>
+  %v7 = arith.addi %v6, %one : tensor<128xi32, #a>
+  %v8 = arith.addi %v7, %one : tensor<128xi32, #a>
+  %v9 = arith.addi %v8, %one : tensor<128xi32, #a>
+  %v10 = arith.addi %v9, %one : tensor<128xi32, #a>
+  %v11 = arith.addi %v10, %one : tensor<128xi32, #a>
+  %v12 = arith.addi %v11, %one : tensor<128xi32, #a>
+  %v13 = arith.addi %v12, %one : tensor<128xi32, #a>
+  %v14 = arith.addi %v13, %one : tensor<128xi32, #a>
+  %v15 = arith.addi %v14, %one : tensor<128xi32, #a>
+  %v16 = arith.addi %v15, %one : tensor<128xi32, #a>
+  %v17 = arith.addi %v16, %one : tensor<128xi32, #a>
+  %v18 = arith.addi %v17, %one : tensor<128xi32, #a>
+  %v19 = arith.addi %v18, %one : tensor<128xi32, #a>
+  %v20 = arith.addi %v19, %one : tensor<128xi32, #a>
+  %v21 = arith.addi %v20, %one : tensor<128xi32, #a>
+  %v22 = arith.addi %v21, %one : tensor<128xi32, #a>
+  %v23 = arith.addi %v22, %one : tensor<128xi32, #a>
+  %v24 = arith.addi %v23, %one : tensor<128xi32, #a>
+  %v25 = arith.addi %v24, %one : tensor<128xi32, #a>
+  %v26 = arith.addi %v25, %one : tensor<128xi32, #a>
+  %v27 = arith.addi %v26, %one : tensor<128xi32, #a>
+  %v28 = arith.addi %v27, %one : tensor<128xi32, #a>
+  %v29 = arith.addi %v28, %one : tensor<128xi32, #a>
+  %v30 = arith.addi %v29, %one : tensor<128xi32, #a>
+  %v31 = arith.addi %v30, %one : tensor<128xi32, #a>
+  %v32 = arith.addi %v31, %one : tensor<128xi32, #a>
+  %v33 = arith.addi %v32, %one : tensor<128xi32, #a>
+  %v34 = arith.addi %v33, %one : tensor<128xi32, #a>
+  %v35 = arith.addi %v34, %one : tensor<128xi32, #a>
+  %v36 = arith.addi %v35, %one : tensor<128xi32, #a>
+  %v37 = arith.addi %v36, %one : tensor<128xi32, #a>
+  %v38 = arith.addi %v37, %one : tensor<128xi32, #a>
+  %v39 = arith.addi %v38, %one : tensor<128xi32, #a>
+  %vb = tilegpu.convert_layout %v39 : tensor<128xi32, #a> -> tensor<128xi32, #b>
+  %pb = tile.splat %p : tensor<128x!tile.ptr<i32>, #b>
+  %q = tile.addptr %pb, %vb : tensor<128x!tile.ptr<i32>, #b>, tensor<128xi32, #b>
+  tile.store %q, %vb : tensor<128x!tile.ptr<i32>, #b>
+  return
+}
+
+// CHECK-LABEL: func.func @budget_in_loops
+// CHECK: scf.for
+// CHECK-NOT: tilegpu.convert_layout
+// CHECK: tile.store
+func.func @budget_in_loops(%p: !tile.ptr<i32>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %one = tile.splat %i : tensor<128xi32, #a>
+    %r = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #a>
+    %v0 = arith.addi %r, %one : tensor<128xi32, #a>
+    %v1 = arith.addi %v0, %one : tensor<128xi32, #a>
+    %v2 = arith.addi %v1, %one : tensor<128xi32, #a>
+    %v3 = arith.addi %v2, %one : tensor<128xi32, #a>
+    %v4 = arith.addi %v3, %one : tensor<128xi32, #a>
+    %v5 = arith.addi %v4, %one : tensor<128xi32, #a>
+    %v6 = arith.addi %v5, %one : tensor<128xi32, #a>
+    %v7 = arith.addi %v6, %one : tensor<128xi32, #a>
+    %v8 = arith.addi %v7, %one : tensor<128xi32, #a>
+    %v9 = arith.addi %v8, %one : tensor<128xi32, #a>
+    %v10 = arith.addi %v9, %one : tensor<128xi32, #a>
+    %v11 = arith.addi %v10, %one : tensor<128xi32, #a>
+    %v12 = arith.addi %v11, %one : tensor<128xi32, #a>
+    %v13 = arith.addi %v12, %one : tensor<128xi32, #a>
+    %v14 = arith.addi %v13, %one : tensor<128xi32, #a>
+    %v15 = arith.addi %v14, %one : tensor<128xi32, #a>
+    %v16 = arith.addi %v15, %one : tensor<128xi32, #a>
+    %v17 = arith.addi %v16, %one : tensor<128xi32, #a>
+    %v18 = arith.addi %v17, %one : tensor<128xi32, #a>
+    %v19 = arith.addi %v18, %one : tensor<128xi32, #a>
+    %v20 = arith.addi %v19, %one : tensor<128xi32, #a>
+    %v21 = arith.addi %v20, %one : tensor<128xi32, #a>
+    %v22 = arith.addi %v21, %one : tensor<128xi32, #a>
+    %v23 = arith.addi %v22, %one : tensor<128xi32, #a>
+    %v24 = arith.addi %v23, %one : tensor<128xi32, #a>
+    %v25 = arith.addi %v24, %one : tensor<128xi32, #a>
+    %v26 = arith.addi %v25, %one : tensor<128xi32, #a>
+    %v27 = arith.addi %v26, %one : tensor<128xi32, #a>
+    %v28 = arith.addi %v27, %one : tensor<128xi32, #a>
+    %v29 = arith.addi %v28, %one : tensor<128xi32, #a>
+    %v30 = arith.addi %v29, %one : tensor<128xi32, #a>
+    %v31 = arith.addi %v30, %one : tensor<128xi32, #a>
+    %v32 = arith.addi %v31, %one : tensor<128xi32, #a>
+    %v33 = arith.addi %v32, %one : tensor<128xi32, #a>
+    %v34 = arith.addi %v33, %one : tensor<128xi32, #a>
+    %v35 = arith.addi %v34, %one : tensor<128xi32, #a>
+    %v36 = arith.addi %v35, %one : tensor<128xi32, #a>
+    %v37 = arith.addi %v36, %one : tensor<128xi32, #a>
+    %v38 = arith.addi %v37, %one : tensor<128xi32, #a>
+    %v39 = arith.addi %v38, %one : tensor<128xi32, #a>
+    %vb = tilegpu.convert_layout %v39 : tensor<128xi32, #a> -> tensor<128xi32, #b>
+    %pb = tile.splat %p : tensor<128x!tile.ptr<i32>, #b>
+    %q = tile.addptr %pb, %vb : tensor<128x!tile.ptr<i32>, #b>, tensor<128xi32, #b>
+    tile.store %q, %vb : tensor<128x!tile.ptr<i32>, #b>
+  }
+  return
+}

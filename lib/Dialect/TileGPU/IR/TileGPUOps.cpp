@@ -37,8 +37,13 @@ LogicalResult verifySameTile(Operation *op, RankedTensorType tensor,
 }
 
 /// The most ops a conversion's source expression may have and still be
-/// recomputed in the target layout instead of moved through shared memory.
+/// recomputed in the target layout instead of moved through shared memory:
+/// outside loops (the conversion runs once; recomputing in a layout that
+/// replicates the values costs registers), and inside a loop (a conversion
+/// through shared memory costs two barriers every iteration; address and
+/// mask chains of a flattened loop nest are 40 to 80 ops).
 constexpr int kRematerializeBudget = 32;
+constexpr int kRematerializeBudgetInLoop = 96;
 
 /// Recomputes a conversion's source in the target layout when it is built
 /// only from splats, ranges and splat constants by expand_dims, broadcast
@@ -141,16 +146,19 @@ struct RematerializeCheapSource : OpRewritePattern<ConvertLayoutOp> {
     Attribute layout = op.getType().getEncoding();
     // A splat or a constant exists in any layout; expressions are rebuilt
     // in distributed layouts only.
-    int budget = isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr>(layout)
-                     ? kRematerializeBudget
-                     : 1;
-    if (budget == 1 &&
+    bool distributed =
+        isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr>(layout);
+    if (!distributed &&
         isa_and_nonnull<tile::MakeRangeOp>(op.getSrc().getDefiningOp()))
       return rewriter.notifyMatchFailure(op, "a range needs a 1-D layout");
     // Leaves outside the loop only for distributed targets, and only when
     // the conversion itself is not already outside every loop.
-    Operation *loop =
-        budget == 1 ? nullptr : op->getParentOfType<LoopLikeOpInterface>();
+    Operation *loop = op->getParentOfType<LoopLikeOpInterface>();
+    int budget = !distributed ? 1
+                 : loop       ? kRematerializeBudgetInLoop
+                              : kRematerializeBudget;
+    if (!distributed)
+      loop = nullptr;
     Rematerializer rematerializer{loop, budget};
     if (!rematerializer.isCheap(op.getSrc()))
       return rewriter.notifyMatchFailure(op, "source is not cheap to recreate");
