@@ -87,6 +87,14 @@ def variants():
         v.append(dict(variant="softmax_%d" % n, tile="softmax.tile", kernel="softmax",
                       defines={"BLOCK": block}, num_warps=_softmax_nw(block),
                       flags=[SOFTMAX_DIV] if div else []))
+        # Alternatives tile-bench also tries (softmax_N_wW): other warp counts
+        # (a ragged row, scalar loads, runs fastest with 4 warps).
+        if n >= 4096:
+            for nw in (4, 8, 16, 32):
+                if nw != _softmax_nw(block) and block // (32 * nw) >= 4:
+                    v.append(dict(variant="softmax_%d_w%d" % (n, nw), tile="softmax.tile",
+                                  kernel="softmax", defines={"BLOCK": block}, num_warps=nw,
+                                  flags=[SOFTMAX_DIV] if div else []))
     v.append(dict(variant="gelu_div16", tile="gelu.tile", kernel="gelu",
                   defines={"BLOCK": 1024}, num_warps=4, flags=["--divisible=n"]))
     v.append(dict(variant="gelu_ragged", tile="gelu.tile", kernel="gelu",
@@ -96,7 +104,7 @@ def variants():
     mm_cfgs = {"f16": [(128, 128, 32, 8), (128, 128, 64, 8), (64, 64, 32, 4),
                        (128, 256, 64, 8), (128, 128, 64, 4)],
                "f32": [(128, 128, 32, 8), (64, 64, 32, 4),
-                       (128, 256, 32, 8)]}
+                       (128, 256, 32, 8), (64, 128, 32, 4), (128, 64, 32, 4)]}
     for dt in ["f16", "f32"]:
         for bm, bn, bk, nw in mm_cfgs[dt]:
             v.append(dict(variant="matmul_%s_%dx%dx%d_w%d" % (dt, bm, bn, bk, nw),

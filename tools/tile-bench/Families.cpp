@@ -1,7 +1,8 @@
 //===- Families.cpp - tile-bench: the kernels and their references -------===//
 //
 // One function per kernel family, mirroring bench/run_bench.py's choices:
-// softmax and GeLU run the one variant variants.py names per size; conv2d
+// softmax runs the variant variants.py names per size and its alternatives
+// (VARIANT_*), GeLU the one variant it names; conv2d
 // tries every conv2d_* variant per shape; matmul tries every variant of its
 // data type on the two smallest sizes, then the fastest two (skipping
 // launches the time budget cannot afford). The best variant per size is
@@ -151,33 +152,47 @@ void tilebench::runSoftmax(Bench &b) {
     const Object &o = *size.getAsObject();
     std::int64_t M = intField(o, "M"), N = intField(o, "N");
     std::string shape = strField(o, "shape"), var = strField(o, "variant");
-    guarded(b, "softmax", shape, "tilec", var, [&] {
-      std::vector<float> x = randomFloats(M * N, b.seed(), -4, 4);
-      tilec::Buffer<float> dx = b.device().alloc<float>(M * N),
-                           dy = b.device().alloc<float>(M * N);
-      dx.copyFrom(x);
-      const tilec::Kernel &k = b.kernel(var);
-      Bench::Case c{"softmax", shape, "tilec", b.variantInfo(var)};
-      c.poison = [&] { dy.poison(); };
-      c.launch = [&] { k.launch({M}, dy, dx, int(N), int(N), int(N)); };
-      c.check = [&] {
-        std::vector<float> y = dy.toVector();
-        return parallelError(
-            M, [&](std::size_t lo, std::size_t hi, ErrorSum &sum) {
-              for (std::size_t r = lo; r < hi; ++r) {
-                const float *in = &x[r * N], *out = &y[r * N];
-                double mx = *std::max_element(in, in + N), total = 0;
-                for (std::int64_t i = 0; i < N; ++i)
-                  total += std::exp(double(in[i]) - mx);
-                for (std::int64_t i = 0; i < N; ++i)
-                  sum.add(out[i], std::exp(double(in[i]) - mx) / total);
-              }
-            });
-      };
-      c.tolerance = b.config().tolerance("f32");
-      c.bytes = 2.0 * M * N * sizeof(float);
-      b.measure(c);
-    });
+    // The size's variant, and its alternatives (VARIANT_*: other warp
+    // counts, say); the fastest is recorded as "tilec".
+    std::vector<const Variant *> vars = b.config().withPrefix(var + "_");
+    if (const Variant *named = b.config().find(var))
+      vars.insert(vars.begin(), named);
+    std::vector<float> x = randomFloats(M * N, b.seed(), -4, 4);
+    tilec::Buffer<float> dx = b.device().alloc<float>(M * N),
+                         dy = b.device().alloc<float>(M * N);
+    dx.copyFrom(x);
+    std::optional<Object> best;
+    for (const Variant *v : vars) {
+      std::string impl = vars.size() == 1 ? "tilec" : "tilec:" + v->name;
+      guarded(b, "softmax", shape, impl, v->name, [&] {
+        const tilec::Kernel &k = b.kernel(v->name);
+        Bench::Case c{"softmax", shape, impl, b.variantInfo(v->name)};
+        c.poison = [&] { dy.poison(); };
+        c.launch = [&] { k.launch({M}, dy, dx, int(N), int(N), int(N)); };
+        c.check = [&] {
+          std::vector<float> y = dy.toVector();
+          return parallelError(
+              M, [&](std::size_t lo, std::size_t hi, ErrorSum &sum) {
+                for (std::size_t r = lo; r < hi; ++r) {
+                  const float *in = &x[r * N], *out = &y[r * N];
+                  double mx = *std::max_element(in, in + N), total = 0;
+                  for (std::int64_t i = 0; i < N; ++i)
+                    total += std::exp(double(in[i]) - mx);
+                  for (std::int64_t i = 0; i < N; ++i)
+                    sum.add(out[i], std::exp(double(in[i]) - mx) / total);
+                }
+              });
+        };
+        c.tolerance = b.config().tolerance("f32");
+        c.bytes = 2.0 * M * N * sizeof(float);
+        Object r = b.measure(c);
+        if (r.getNumber("ms") &&
+            (!best || *r.getNumber("ms") < *best->getNumber("ms")))
+          best = r;
+      });
+    }
+    if (vars.size() > 1)
+      recordBest(b, best ? &*best : nullptr);
   }
 }
 
