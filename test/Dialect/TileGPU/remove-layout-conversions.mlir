@@ -54,4 +54,15 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     }
     return %r#0 : tensor<32x64xf32, #k>
   }
+
+  // A narrowing cast of a converted block runs before the conversion.
+  // CHECK-LABEL: func.func @narrow_first
+  func.func @narrow_first(%x: tensor<64x64xf32, #mma>) -> tensor<64x64xf16, #c> {
+    // CHECK: %[[T:.*]] = arith.truncf %{{.*}} : tensor<64x64xf32, #[[$MMA]]> to tensor<64x64xf16, #[[$MMA]]>
+    // CHECK-NEXT: %[[C:.*]] = tilegpu.convert_layout %[[T]] : tensor<64x64xf16, #[[$MMA]]> -> tensor<64x64xf16, #blocked>
+    // CHECK-NEXT: return %[[C]]
+    %c = tilegpu.convert_layout %x : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #c>
+    %t = arith.truncf %c : tensor<64x64xf32, #c> to tensor<64x64xf16, #c>
+    return %t : tensor<64x64xf16, #c>
+  }
 }
