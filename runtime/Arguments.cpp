@@ -102,12 +102,15 @@ private:
   std::string cppElemName() const { return cppTypeName(param_.type.elem); }
 
   std::uint64_t packPointer(const HostArg &arg) const {
-    std::string expected =
-        "a Buffer<" + cppElemName() + "> or DevicePtr<" + cppElemName() + ">";
+    // Messages are built only on failure: this runs on every launch.
+    auto expected = [&] {
+      return "a Buffer<" + cppElemName() + "> or DevicePtr<" + cppElemName() +
+             ">";
+    };
     if (arg.kind != HostArg::Kind::Pointer)
-      fail(expected, arg);
+      fail(expected(), arg);
     if (!arg.isUntyped && arg.elem != param_.type.elem)
-      fail(expected, arg);
+      fail(expected(), arg);
     if (arg.u == 0)
       throw Error("kernel '" + meta_.kernel + "': argument " +
                   std::to_string(index_ + 1) + " (" + param_.name + ": " +
@@ -115,13 +118,13 @@ private:
                   " is null (" +
                   (arg.cppType == "Buffer" ? "an empty or moved-from Buffer"
                                            : "a null device address") +
-                  "); pass " + expected + " holding device memory");
+                  "); pass " + expected() + " holding device memory");
     return arg.u;
   }
 
   std::uint64_t packInteger(const HostArg &arg) const {
     ScalarType elem = param_.type.elem;
-    std::string expected = elem == ScalarType::I1 ? "a bool" : "an integer";
+    const char *expected = elem == ScalarType::I1 ? "a bool" : "an integer";
     IntRange range = rangeOf(elem);
     bool fits = false;
     std::uint64_t bits = 0;

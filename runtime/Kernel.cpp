@@ -246,17 +246,19 @@ void Kernel::launchArgs(const Grid &grid, const std::vector<HostArg> &args,
   }
   dev.makeCurrent();
   unsigned threads = static_cast<unsigned>(32 * meta.numWarps);
-  check(driver().cuLaunchKernel(state_->function, static_cast<unsigned>(grid.x),
-                                static_cast<unsigned>(grid.y),
-                                static_cast<unsigned>(grid.z), threads, 1, 1,
-                                static_cast<unsigned>(meta.sharedBytes),
-                                static_cast<CUstream>(stream.handle()),
-                                packed.kernelParams(), nullptr),
-        "cuLaunchKernel",
-        " for kernel '" + meta.kernel + "' (grid (" + std::to_string(grid.x) +
-            ", " + std::to_string(grid.y) + ", " + std::to_string(grid.z) +
-            "), " + std::to_string(threads) + " threads, " +
-            std::to_string(meta.sharedBytes) + " bytes of shared memory)");
+  CUresult launched = driver().cuLaunchKernel(
+      state_->function, static_cast<unsigned>(grid.x),
+      static_cast<unsigned>(grid.y), static_cast<unsigned>(grid.z), threads, 1,
+      1, static_cast<unsigned>(meta.sharedBytes),
+      static_cast<CUstream>(stream.handle()), packed.kernelParams(), nullptr);
+  // The message is built only on failure (this is the launch hot path).
+  if (launched != CUDA_SUCCESS)
+    check(launched, "cuLaunchKernel",
+          " for kernel '" + meta.kernel + "' (grid (" +
+              std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
+              std::to_string(grid.z) + "), " + std::to_string(threads) +
+              " threads, " + std::to_string(meta.sharedBytes) +
+              " bytes of shared memory)");
 }
 
 std::string tilec::compilePtxToCubin(Device &device, std::string_view ptx) {

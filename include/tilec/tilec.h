@@ -358,6 +358,7 @@ public:
   /// mismatch, and on a grid of 0 or beyond the device's limits.
   template <typename... Args> void launch(Grid grid, Args &&...args) const {
     detail::ArgCollector collector;
+    collector.args.reserve(sizeof...(Args));
     (collector.add(args), ...);
     if (collector.streamNotLast)
       throw Error("tilec: kernel '" + info().kernel +
