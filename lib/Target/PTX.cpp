@@ -531,6 +531,11 @@ private:
 /// large blocks with hundreds of shared-memory accesses and inline-asm
 /// loads, so that was ~100 passes over conv2d (50 of its 280 ms). The PTX
 /// of every example and benchmark kernel is the same either way.
+/// `-nvptx-short-ptr` makes shared-memory pointers 32 bits (the target
+/// machine's data layout then says p3:32, so it is set before any target
+/// machine is made): shared addresses are computed in 32-bit arithmetic
+/// instead of 64-bit adds and a conversion before every cp.async,
+/// ld/st.shared and ldmatrix.
 static void configureCodeGenerator() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -538,6 +543,9 @@ static void configureCodeGenerator() {
     auto it = options.find("cgpp-huge-func");
     if (it != options.end() && it->second->getNumOccurrences() == 0)
       (void)it->second->addOccurrence(0, "cgpp-huge-func", "0");
+    it = options.find("nvptx-short-ptr");
+    if (it != options.end() && it->second->getNumOccurrences() == 0)
+      (void)it->second->addOccurrence(0, "nvptx-short-ptr", "true");
   });
 }
 
@@ -620,6 +628,7 @@ private:
 FailureOr<std::unique_ptr<llvm::Module>>
 translateToNVPTXModule(ModuleOp module, const PTXOptions &opts,
                        llvm::LLVMContext &llvmContext) {
+  configureCodeGenerator();
   std::unique_ptr<llvm::TargetMachine> machine =
       createNVPTXTargetMachine(module, opts);
   if (!machine)
@@ -638,11 +647,11 @@ FailureOr<std::string> translateToPTX(ModuleOp module, const PTXOptions &opts,
                                       TimingScope *timing) {
   TimingScope noTiming;
   TimingScope &parent = timing ? *timing : noTiming;
+  configureCodeGenerator();
   std::unique_ptr<llvm::TargetMachine> machine =
       createNVPTXTargetMachine(module, opts);
   if (!machine)
     return failure();
-  configureCodeGenerator();
   llvm::LLVMContext llvmContext;
   ScopedLLVMDiagnostics diagnostics(llvmContext);
   FailureOr<std::unique_ptr<llvm::Module>> llvmModule =

@@ -1,4 +1,5 @@
-// The LLVM IR the PTX is made from: the NVPTX triple and data layout,
+// The LLVM IR the PTX is made from: the NVPTX triple and data layout (with
+// 32-bit pointers to shared, constant and local memory: -nvptx-short-ptr),
 // `nvvm.kernel` as the `ptx_kernel` calling convention, block sizes as
 // function attributes, and non-kernel functions internalized (so -O3
 // inlines and drops them, -O0 keeps them as `.func`, not `.visible .func`).
@@ -7,7 +8,7 @@
 // RUN: tile-translate --mlir-to-ptx -O0 %s | FileCheck %s --check-prefix=PTX-O0
 // RUN: tile-translate --mlir-to-ptx %s | FileCheck %s --check-prefix=PTX-O3
 
-// CHECK: target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+// CHECK: target datalayout = "e-p3:32:32-p4:32:32-p5:32:32-p6:32:32-p7:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 // CHECK: target triple = "nvptx64-nvidia-cuda"
 // CHECK: define internal float @twice(float
 // CHECK: define ptx_kernel void @scale(ptr addrspace(1) %{{.*}}) #[[ATTRS:[0-9]+]]

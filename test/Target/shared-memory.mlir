@@ -44,7 +44,7 @@ llvm.func @rotate(%out: !llvm.ptr<1>, %in: !llvm.ptr<1>)
 llvm.mlir.global internal @internal_smem() {addr_space = 3 : i32} : !llvm.array<0 x i8>
 
 // CHECK-LABEL: .visible .entry broadcast(
-// CHECK: mov.b64 %rd{{[0-9]+}}, internal_smem;
+// CHECK: mov.b32 %r{{[0-9]+}}, internal_smem;
 // CHECK: st.shared.b32
 // CHECK: bar.sync 0;
 // CHECK: ld.shared.b32 {{.*}}[internal_smem];

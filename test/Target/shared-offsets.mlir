@@ -1,9 +1,11 @@
 // Shared-memory addresses of rows a constant apart, `((row | 8) * 40 + col)`
 // as tilec's lowering computes them, share one base register in the PTX. The
 // -O3 pipeline distributes the multiplication over the `or disjoint` (which
-// InstCombine leaves alone when `row | 8` has other uses), one `mul` is left,
-// and NVPTX folds the constants into the addressing mode, `[%rd+640]` (8 rows
-// * 40 halves * 2 bytes). -O0 keeps the three multiplications.
+// InstCombine leaves alone when `row | 8` has other uses), one `mul` is left
+// (by 80: 40 halves of 2 bytes, the byte offset of a row, as shared-memory
+// pointers are 32 bits), and NVPTX folds the constants into the addressing
+// mode, `[%r+640]` (8 rows * 40 halves * 2 bytes). -O0 keeps the three
+// multiplications.
 
 // RUN: tile-translate --mlir-to-llvmir %s | FileCheck %s
 // RUN: tile-translate --mlir-to-ptx %s | FileCheck %s --check-prefix=PTX
@@ -12,14 +14,14 @@
 // RUN: %if ptxas %{ tile-translate --mlir-to-ptx --arch=sm_90 %s -o %t.sm90.ptx && %ptxas -arch=sm_90 %t.sm90.ptx -o %t.sm90.cubin %}
 
 // CHECK-LABEL: define ptx_kernel void @rows(
-// CHECK-NOT: mul {{.*}}i32 %{{.*}}, 40
-// CHECK: mul nuw nsw i32 %{{.*}}, 40
-// CHECK-NOT: mul {{.*}}i32 %{{.*}}, 40
+// CHECK-NOT: mul {{.*}}i32 %{{.*}}, {{40|80}}
+// CHECK: mul nuw nsw i32 %{{.*}}, 80
+// CHECK-NOT: mul {{.*}}i32 %{{.*}}, {{40|80}}
 // CHECK: ret void
 
 // PTX-LABEL: .visible .entry rows(
-// PTX: st.shared.b16 [%rd{{[0-9]+}}], %rs{{[0-9]+}};
-// PTX: st.shared.b16 [[[BASE:%rd[0-9]+]]+640], %rs{{[0-9]+}};
+// PTX: st.shared.b16 [%r{{[0-9]+}}], %rs{{[0-9]+}};
+// PTX: st.shared.b16 [[[BASE:%r[0-9]+]]+640], %rs{{[0-9]+}};
 // PTX: st.shared.b16 [[[BASE]]+1280], %rs{{[0-9]+}};
 
 // O0-LABEL: define ptx_kernel void @rows(
