@@ -4,8 +4,9 @@
 // `#tilegpu.nvmma_shared` tile (16-byte vector stores at swizzled offsets,
 // then a proxy fence so the tensor cores see the writes), and
 // `tilegpu.warpgroup_dot` (one `wgmma.mma_async` m64nNk16, or m64nNk8 for
-// tf32, per 64 rows of a warp group and k-step, reading both operands
-// through shared-memory matrix descriptors, then a wait for all of them;
+// tf32, per 64 rows of a warp group and k-step, the k-steps of 64 rows in
+// one asm statement, reading both operands through shared-memory matrix
+// descriptors, then a wait for all of them;
 // f32 staged for tf32 is rounded to nearest on the way to shared memory).
 //
 //===----------------------------------------------------------------------===//
@@ -238,25 +239,39 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
 
     SmallVector<Value> acc = unpackRegisters(rewriter, loc, adaptor.getAcc());
     int64_t perInstr = n / 2; // f32 accumulators per thread per m64nN.
+    int64_t kSteps = k / kStep;
     Type f32 = rewriter.getF32Type();
     Type resultType = LLVM::LLVMStructType::getLiteral(
         rewriter.getContext(), SmallVector<Type>(perInstr, f32));
-    std::string text =
-        "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(perInstr + 2) +
-        ", 0;\nwgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
-        std::to_string(kStep) + ".f32." + inType + "." + inType + " {";
+    // One asm statement per 64-row repetition holds all its k-steps: the
+    // accumulators are its outputs once, not once per k-step (the 128-wide
+    // asm operand lists are most of the code generator's time on large
+    // tiles). Operands: accumulators $0..$N-1 (outputs, tied to the inputs
+    // after the descriptors), then A and B descriptors per k-step, then the
+    // scale-d flag.
+    int64_t flagOperand = perInstr + 2 * kSteps;
+    std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                       std::to_string(flagOperand) + ", 0;\n";
+    std::string registers;
     for (int64_t i = 0; i < perInstr; ++i)
-      text += (i ? ", $" : "$") + std::to_string(i);
-    text += "}, $" + std::to_string(perInstr) + ", $" +
-            std::to_string(perInstr + 1) + ", p, 1, 1";
-    if (!tf32)
-      text += std::string(", ") + (aKMajor ? "0" : "1") + ", " +
-              (bKMajor ? "0" : "1");
-    text += ";\n}";
+      registers += (i ? ", $" : "$") + std::to_string(i);
+    for (int64_t step = 0; step < kSteps; ++step) {
+      text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
+              std::to_string(kStep) + ".f32." + inType + "." + inType + " {" +
+              registers + "}, $" + std::to_string(perInstr + 2 * step) +
+              ", $" + std::to_string(perInstr + 2 * step + 1) + ", p, 1, 1";
+      if (!tf32)
+        text += std::string(", ") + (aKMajor ? "0" : "1") + ", " +
+                (bKMajor ? "0" : "1");
+      text += ";\n";
+    }
+    text += "}";
     std::string constraints;
     for (int64_t i = 0; i < perInstr; ++i)
       constraints += "=f,";
-    constraints += "l,l,r";
+    for (int64_t step = 0; step < kSteps; ++step)
+      constraints += "l,l,";
+    constraints += "r";
     for (int64_t i = 0; i < perInstr; ++i)
       constraints += "," + std::to_string(i);
 
@@ -266,17 +281,19 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     int64_t rowsPerRep = 16 * cLayout->wm;
     for (int64_t m = 0; m < cLayout->repM; ++m) {
       int64_t base = m * perInstr;
+      SmallVector<Value> operands;
       for (int64_t kk = 0; kk < k; kk += kStep) {
-        Value a = advance(aDesc, tileOffset(*aLayout, m * rowsPerRep, kk));
-        Value b = advance(bDesc, tileOffset(*bLayout, kk, 0));
-        SmallVector<Value> operands{a, b, one};
-        operands.append(acc.begin() + base, acc.begin() + base + perInstr);
-        auto mma = createInlineAsm(rewriter, loc, resultType, operands, text,
-                                   constraints);
-        for (int64_t i = 0; i < perInstr; ++i)
-          acc[base + i] =
-              LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(0), i);
+        operands.push_back(
+            advance(aDesc, tileOffset(*aLayout, m * rowsPerRep, kk)));
+        operands.push_back(advance(bDesc, tileOffset(*bLayout, kk, 0)));
       }
+      operands.push_back(one);
+      operands.append(acc.begin() + base, acc.begin() + base + perInstr);
+      auto mma = createInlineAsm(rewriter, loc, resultType, operands, text,
+                                 constraints);
+      for (int64_t i = 0; i < perInstr; ++i)
+        acc[base + i] =
+            LLVM::ExtractValueOp::create(rewriter, loc, mma.getResult(0), i);
     }
     createInlineAsm(rewriter, loc, Type(), ValueRange(),
                     "wgmma.commit_group.sync.aligned;", "");

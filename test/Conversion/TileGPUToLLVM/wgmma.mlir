@@ -33,7 +33,10 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     %sa = tilegpu.local_alloc %av : (tensor<128x32xf16, #a>) -> !tilegpu.memdesc<128x32xf16, #sa>
     %sb = tilegpu.local_alloc %bv : (tensor<32x16xf16, #b>) -> !tilegpu.memdesc<32x16xf16, #sb>
     // CHECK: "wgmma.fence.sync.aligned;"
-    // CHECK-COUNT-4: wgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7}, $8, $9, p, 1, 1, 0, 1;
+    // One asm statement per 64-row repetition (two here) with both k-steps:
+    // the accumulators are its operands once; descriptors per k-step.
+    // CHECK-COUNT-2: "{\0A.reg .pred p;\0Asetp.ne.b32 p, $12, 0;\0Awgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7}, $8, $9, p, 1, 1, 0, 1;\0Awgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7}, $10, $11, p, 1, 1, 0, 1;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,l,l,l,l,r,0,1,2,3,4,5,6,7"
+    // CHECK-NOT: wgmma.mma_async
     // CHECK: "wgmma.commit_group.sync.aligned;"
     // CHECK: "wgmma.wait_group.sync.aligned 0;"
     %d = tilegpu.warpgroup_dot %sa, %sb, %c : !tilegpu.memdesc<128x32xf16, #sa>, !tilegpu.memdesc<32x16xf16, #sb> -> tensor<128x16xf32, #mma>
@@ -46,7 +49,7 @@ module attributes {tilegpu.num_warps = 4 : i32} {
 
 // tf32: f32 rounded to nearest (cvt.rna) on the way to shared memory, B
 // stored contiguous along K, one m64nNk8 per k-step of 8 with no
-// transpose operands.
+// transpose operands (both k-steps in one asm statement).
 #a = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sa = #tilegpu.nvmma_shared<{swizzle = 64, order = [1, 0]}>
 #sb = #tilegpu.nvmma_shared<{swizzle = 64, order = [0, 1]}>
@@ -59,7 +62,7 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     %c = tile.splat %z : tensor<64x16xf32, #mma>
     // CHECK: "cvt.rna.tf32.f32 $0, $1;"
     // CHECK: "fence.proxy.async.shared::cta;"
-    // CHECK-COUNT-2: wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {$0, $1, $2, $3, $4, $5, $6, $7}, $8, $9, p, 1, 1;\0A}"
+    // CHECK: wgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {$0, $1, $2, $3, $4, $5, $6, $7}, $8, $9, p, 1, 1;\0Awgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {$0, $1, $2, $3, $4, $5, $6, $7}, $10, $11, p, 1, 1;\0A}"
     // CHECK: "wgmma.wait_group.sync.aligned 0;"
     %sa = tilegpu.local_alloc %av {tilegpu.round_tf32} : (tensor<64x16xf32, #a>) -> !tilegpu.memdesc<64x16xf32, #sa>
     %sb = tilegpu.local_alloc %bv {tilegpu.round_tf32} : (tensor<16x16xf32, #a>) -> !tilegpu.memdesc<16x16xf32, #sb>
