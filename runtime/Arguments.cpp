@@ -114,8 +114,7 @@ private:
     if (arg.u == 0)
       throw Error("kernel '" + meta_.kernel + "': argument " +
                   std::to_string(index_ + 1) + " (" + param_.name + ": " +
-                  param_.type.str() + "): " + arg.describe() +
-                  " is null (" +
+                  param_.type.str() + "): " + arg.describe() + " is null (" +
                   (arg.cppType == "Buffer" ? "an empty or moved-from Buffer"
                                            : "a null device address") +
                   "); pass " + expected() + " holding device memory");

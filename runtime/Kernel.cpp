@@ -254,11 +254,10 @@ void Kernel::launchArgs(const Grid &grid, const std::vector<HostArg> &args,
   // The message is built only on failure (this is the launch hot path).
   if (launched != CUDA_SUCCESS)
     check(launched, "cuLaunchKernel",
-          " for kernel '" + meta.kernel + "' (grid (" +
-              std::to_string(grid.x) + ", " + std::to_string(grid.y) + ", " +
-              std::to_string(grid.z) + "), " + std::to_string(threads) +
-              " threads, " + std::to_string(meta.sharedBytes) +
-              " bytes of shared memory)");
+          " for kernel '" + meta.kernel + "' (grid (" + std::to_string(grid.x) +
+              ", " + std::to_string(grid.y) + ", " + std::to_string(grid.z) +
+              "), " + std::to_string(threads) + " threads, " +
+              std::to_string(meta.sharedBytes) + " bytes of shared memory)");
 }
 
 std::string tilec::compilePtxToCubin(Device &device, std::string_view ptx) {

@@ -258,8 +258,8 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     for (int64_t step = 0; step < kSteps; ++step) {
       text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
               std::to_string(kStep) + ".f32." + inType + "." + inType + " {" +
-              registers + "}, $" + std::to_string(perInstr + 2 * step) +
-              ", $" + std::to_string(perInstr + 2 * step + 1) + ", p, 1, 1";
+              registers + "}, $" + std::to_string(perInstr + 2 * step) + ", $" +
+              std::to_string(perInstr + 2 * step + 1) + ", p, 1, 1";
       if (!tf32)
         text += std::string(", ") + (aKMajor ? "0" : "1") + ", " +
                 (bKMajor ? "0" : "1");

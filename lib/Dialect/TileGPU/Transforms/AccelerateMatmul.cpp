@@ -80,8 +80,7 @@ Attribute getStagingLayout(RankedTensorType type, unsigned contigDim) {
 /// swizzled tile at 4 consecutive K, which the swizzle spreads over all 32
 /// banks (the vectorized layout, 32 lanes along the rows, writes them 16 to
 /// a bank).
-void relayoutForKMajorStaging(Value operand, unsigned kDim,
-                              unsigned numWarps) {
+void relayoutForKMajorStaging(Value operand, unsigned kDim, unsigned numWarps) {
   while (auto convert = operand.getDefiningOp<ConvertLayoutOp>())
     operand = convert.getSrc();
   auto load = operand.getDefiningOp<tile::LoadOp>();
@@ -102,8 +101,8 @@ void relayoutForKMajorStaging(Value operand, unsigned kDim,
   wpc[kDim] = std::min<unsigned>(numWarps, shape[kDim] / 4);
   wpc[other] = numWarps / wpc[kDim];
   SmallVector<unsigned> order = {other, kDim};
-  giveOwnLayout(load, BlockedEncodingAttr::get(load.getContext(), spt, tpw,
-                                               wpc, order));
+  giveOwnLayout(
+      load, BlockedEncodingAttr::get(load.getContext(), spt, tpw, wpc, order));
   insertLayoutConversions(load);
 }
 

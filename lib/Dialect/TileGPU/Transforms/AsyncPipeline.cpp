@@ -276,8 +276,8 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
   // between a wgmma and its wait: warning C7515).
   scf::IfOp guard;
   if (mayRunNoIteration(lb, ub)) {
-    Value runs = arith::CmpIOp::create(builder, loc,
-                                       arith::CmpIPredicate::slt, lb, ub);
+    Value runs =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, lb, ub);
     guard = scf::IfOp::create(builder, loc, loop.getResultTypes(), runs,
                               /*addThenBlock=*/true, /*addElseBlock=*/true);
     builder.setInsertionPointToStart(guard.elseBlock());

@@ -50,9 +50,9 @@ void updateInUsersLayout(scf::ForOp loop, unsigned index) {
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   Value yielded = yield.getOperand(index);
   Operation *update = yielded.getDefiningOp();
-  if (!update || update->getBlock() != loop.getBody() ||
-      !yielded.hasOneUse() || update->getNumResults() != 1 ||
-      update->getNumRegions() != 0 || !isMemoryEffectFree(update) ||
+  if (!update || update->getBlock() != loop.getBody() || !yielded.hasOneUse() ||
+      update->getNumResults() != 1 || update->getNumRegions() != 0 ||
+      !isMemoryEffectFree(update) ||
       !(update->hasTrait<OpTrait::Elementwise>() ||
         isa<tile::AddPtrOp>(update)) ||
       !llvm::is_contained(update->getOperands(), arg))
@@ -75,8 +75,9 @@ void updateInUsersLayout(scf::ForOp loop, unsigned index) {
   for (Value operand : update->getOperands())
     if (auto type = dyn_cast<RankedTensorType>(operand.getType());
         type && !mapping.contains(operand))
-      mapping.map(operand, ConvertLayoutOp::create(
-                               builder, loc, withLayout(type, layout), operand));
+      mapping.map(operand,
+                  ConvertLayoutOp::create(builder, loc,
+                                          withLayout(type, layout), operand));
   Operation *clone = builder.clone(*update, mapping);
   auto resultType = cast<RankedTensorType>(yielded.getType());
   clone->getResult(0).setType(withLayout(resultType, layout));
