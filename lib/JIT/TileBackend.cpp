@@ -8,12 +8,13 @@
 // (arch, optimization level); num_warps and num_stages travel in the
 // constexpr bindings. Diagnostics are captured into a string and thrown as
 // tilec::Error, clang style, against the request's source name.
+// compileTileKernelWith() is the same step with the caller's compiler.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/JIT/TileBackend.h"
+
 #include "tilec/Frontend/Sema.h"
-#include "tilec/Pipeline/Pipeline.h"
-#include "tilec/Runtime/CompilerBackend.h"
 #include "tilec/Runtime/Error.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -90,6 +91,12 @@ CompiledKernel tilec::compileTileKernel(const CompileRequest &request) {
     throw Error("tilec: num_stages = " + std::to_string(request.numStages) +
                 " is negative");
 
+  return compileTileKernelWith(threadCompiler(request.arch, request.optLevel),
+                               request);
+}
+
+CompiledKernel tilec::compileTileKernelWith(KernelCompiler &compiler,
+                                            const CompileRequest &request) {
   std::string diagnostics;
   llvm::raw_string_ostream diagOS(diagnostics);
   std::string name =
@@ -107,7 +114,6 @@ CompiledKernel tilec::compileTileKernel(const CompileRequest &request) {
   if (request.numStages > 0)
     bindings.numStages = request.numStages;
 
-  KernelCompiler &compiler = threadCompiler(request.arch, request.optLevel);
   std::optional<CompileResult> result = compiler.compile(
       *source, request.kernel, bindings, EmitStage::PTX, diagOS);
   if (!result)

@@ -10,11 +10,9 @@
 
 #include "Bench.h"
 
-#include "tilec/Frontend/Sema.h"
-#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/JIT/TileBackend.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -162,41 +160,6 @@ std::string specialization(const Variant &v) {
     s += (s.empty() ? " --divisible=" : ",") + p;
   return s;
 }
-
-tilec::ConstValue toConstValue(const tilec::ConstexprValue &value) {
-  if (value.isBool())
-    return tilec::ConstValue::getBool(value.asBool());
-  if (value.isFloat())
-    return tilec::ConstValue::getFloat(value.asFloat());
-  return tilec::ConstValue::getInt(value.asInt());
-}
-
-/// The pipeline on one request (what the JIT's compileTileKernel does, with
-/// \p compiler's argument specialization).
-tilec::CompiledKernel runPipeline(tilec::KernelCompiler &compiler,
-                                  const tilec::CompileRequest &request) {
-  std::string diagnostics;
-  llvm::raw_string_ostream diagOS(diagnostics);
-  std::unique_ptr<tilec::TileSource> source = tilec::TileSource::parse(
-      llvm::MemoryBuffer::getMemBufferCopy(request.source, request.sourceName),
-      diagOS);
-  tilec::ConstexprBindings bindings;
-  for (const auto &[param, value] : request.constexprs)
-    bindings.values[param] = toConstValue(value);
-  if (request.numWarps > 0)
-    bindings.numWarps = request.numWarps;
-  if (request.numStages > 0)
-    bindings.numStages = request.numStages;
-  std::optional<tilec::CompileResult> result;
-  if (source)
-    result = compiler.compile(*source, request.kernel, bindings,
-                              tilec::EmitStage::PTX, diagOS);
-  if (!result)
-    throw tilec::Error(diagnostics.empty() ? "tile-bench: compiling " +
-                                                 request.kernel + " failed"
-                                           : diagnostics);
-  return {std::move(result->text), std::move(result->metadata)};
-}
 } // namespace
 
 tilec::KernelCompiler &VariantCompiler::compilerFor(const Variant &v) {
@@ -235,7 +198,7 @@ tilec::CompiledKernel VariantCompiler::compile(const Variant &v,
   int misses = 0;
   tilec::CompileFn fn = [&](const tilec::CompileRequest &r) {
     ++misses;
-    return runPipeline(compiler, r);
+    return tilec::compileTileKernelWith(compiler, r);
   };
   std::uint64_t start = nowNs();
   tilec::CompiledKernel kernel =
