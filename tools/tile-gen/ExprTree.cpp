@@ -221,18 +221,21 @@ Value KernelGen::genCond(Shape shape, int depth) {
 // Operations by result type
 //===----------------------------------------------------------------------===//
 
+std::optional<Value> KernelGen::arithmetic(DType type, Shape shape, int depth) {
+  static const char *const ops[] = {"+", "-", "*"};
+  Value a = gen(type, shape, depth - 1);
+  Value b = c.chance(30) ? literal(type) : gen(type, shape, depth - 1);
+  if (c.chance(50))
+    std::swap(a, b);
+  return binary(ops[c.below(3)], a, b);
+}
+
 std::optional<Value> KernelGen::floatOp(DType type, Shape shape, int depth) {
   auto sub = [&] { return gen(type, shape, depth - 1); };
   switch (c.below(12)) {
   case 0:
-  case 1: {
-    static const char *const ops[] = {"+", "-", "*"};
-    Value a = sub();
-    Value b = c.chance(30) ? literal(type) : sub();
-    if (c.chance(50))
-      std::swap(a, b);
-    return binary(ops[c.below(3)], a, b);
-  }
+  case 1:
+    return arithmetic(type, shape, depth);
   case 2: {
     feature("div");
     Value a = sub();
@@ -330,14 +333,8 @@ std::optional<Value> KernelGen::intOp(Shape shape, int depth) {
   auto sub = [&] { return gen(i32, shape, depth - 1); };
   switch (c.below(10)) {
   case 0:
-  case 1: {
-    static const char *const ops[] = {"+", "-", "*"};
-    Value a = sub();
-    Value b = c.chance(30) ? literal(i32) : sub();
-    if (c.chance(50))
-      std::swap(a, b);
-    return binary(ops[c.below(3)], a, b);
-  }
+  case 1:
+    return arithmetic(i32, shape, depth);
   case 2:
     feature("int_divmod");
     return binary(c.chance(50) ? "//" : "%", sub(),

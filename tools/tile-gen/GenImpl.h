@@ -173,6 +173,9 @@ private:
   std::optional<Value> select(const Value &cond, const Value &a,
                               const Value &b);
   std::optional<Value> floatOp(DType type, Shape shape, int depth);
+  /// `a + b`, `a - b` or `a * b` of two subexpressions of `type`, one of
+  /// them a literal 30 % of the time (floatOp's and intOp's first case).
+  std::optional<Value> arithmetic(DType type, Shape shape, int depth);
   std::optional<Value> exactFloatOp(DType type, Shape shape, int depth);
   std::optional<Value> intOp(Shape shape, int depth);
   std::optional<Value> reduction(DType type, Shape shape, int depth,
