@@ -126,6 +126,7 @@ struct ConvertTileGPUToLLVMPass
     populateDotOpToLLVMPatterns(converter, patterns);
     populateWarpGroupDotOpToLLVMPatterns(converter, patterns);
     populateAsyncCopyOpToLLVMPatterns(converter, patterns);
+    populateTMAOpToLLVMPatterns(converter, patterns);
     populatePrintOpToLLVMPatterns(converter, patterns);
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);

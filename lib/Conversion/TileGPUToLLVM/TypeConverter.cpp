@@ -20,6 +20,10 @@ TileGPUToLLVMTypeConverter::TileGPUToLLVMTypeConverter(
   addConversion([context](tilegpu::MemDescType) -> Type {
     return LLVM::LLVMPointerType::get(context, kSharedAddressSpace);
   });
+  // A tensor map is its generic address (in thread 0).
+  addConversion([context](tilegpu::TensorMapType) -> Type {
+    return IntegerType::get(context, 64);
+  });
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     if (!tilegpu::hasRegisterLayout(type.getEncoding()))
       return std::nullopt;

@@ -159,6 +159,8 @@ void populatePrintOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateAsyncCopyOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+void populateTMAOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
+                                 RewritePatternSet &patterns);
 void populateWarpGroupDotOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 /// Marks runs of adjacent swizzled staging allocs so that one barrier

@@ -1,11 +1,12 @@
-// RUN: tile-opt %s -split-input-file --tilegpu-pipeline | FileCheck %s --enable-var-scope
+// RUN: tile-opt %s -split-input-file --tilegpu-pipeline=tma=false | FileCheck %s --enable-var-scope
 // Loops whose dot operands are loaded from global memory and staged in
 // swizzled shared memory for tilegpu.warpgroup_dot get a ring of
 // num_stages buffers per operand, filled num_stages - 1 iterations ahead
 // by cp.async copies (one commit group per iteration). A load that cannot
 // be copied that way (a nonzero `other`, runs under 4 bytes, a mask that
 // is not one value over a run) keeps the register prefetch of
-// pipeline.mlir.
+// pipeline.mlir. (Bulk tensor copies, the default where they apply, are
+// pipeline-tma.mlir.)
 
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #rows = #tilegpu.slice<{dim = 1, parent = #a}>

@@ -166,6 +166,57 @@ void MemDescType::print(AsmPrinter &printer) const {
 }
 
 //===----------------------------------------------------------------------===//
+// TensorMapType
+//===----------------------------------------------------------------------===//
+
+Type TensorMapType::parse(AsmParser &parser) {
+  SmallVector<int64_t> shape;
+  Type elementType;
+  Attribute encoding;
+  if (parser.parseLess() ||
+      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
+      parser.parseType(elementType) || parser.parseComma() ||
+      parser.parseAttribute(encoding) || parser.parseGreater())
+    return Type();
+  return TensorMapType::getChecked(
+      [&] { return parser.emitError(parser.getNameLoc()); },
+      parser.getContext(), shape, elementType, encoding);
+}
+
+void TensorMapType::print(AsmPrinter &printer) const {
+  printer << "<";
+  for (int64_t dim : getBoxShape())
+    printer << dim << "x";
+  printer << getElementType() << ", " << getEncoding() << ">";
+}
+
+LogicalResult
+TensorMapType::verify(function_ref<InFlightDiagnostic()> emitError,
+                      ArrayRef<int64_t> boxShape, Type elementType,
+                      Attribute encoding) {
+  auto layout = dyn_cast<NVMMASharedEncodingAttr>(encoding);
+  if (!layout)
+    return emitError() << "tensor map boxes need an nvmma_shared layout";
+  if (!elementType.isF16() && !elementType.isBF16() && !elementType.isF32())
+    return emitError() << "tensor map elements must be f16, bf16 or f32, got "
+                       << elementType;
+  if (boxShape.size() != 2)
+    return emitError() << "tensor map boxes must be 2-D";
+  unsigned contig = layout.getOrder()[0];
+  int64_t bytes = elementType.getIntOrFloatBitWidth() / 8;
+  if (boxShape[contig] * bytes != layout.getSwizzle())
+    return emitError() << "the box's contiguous dimension must span the "
+                       << layout.getSwizzle() << "-byte swizzle, got "
+                       << boxShape[contig] << " elements";
+  if (boxShape[1 - contig] < 1 || boxShape[1 - contig] > 256 ||
+      boxShape[1 - contig] % 8 != 0)
+    return emitError() << "the box's other dimension must be a multiple of 8 "
+                          "up to 256, got "
+                       << boxShape[1 - contig];
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Tensor-core layouts
 //===----------------------------------------------------------------------===//
 

@@ -293,3 +293,70 @@ LogicalResult AsyncCopyGlobalToLocalOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Bulk tensor copies and mbarriers
+//===----------------------------------------------------------------------===//
+
+/// Whether `type` is a single mbarrier: one i64 in shared memory.
+static bool isBarrier(MemDescType type) {
+  return type.getShape().size() == 1 && type.getShape()[0] == 1 &&
+         type.getElementType().isInteger(64);
+}
+
+static LogicalResult verifyBarrier(Operation *op, MemDescType type) {
+  if (!isBarrier(type))
+    return op->emitOpError("expects an mbarrier (!tilegpu.memdesc<1xi64, ...>)"
+                           ", got ")
+           << type;
+  return success();
+}
+
+LogicalResult CreateTensorMapOp::verify() {
+  auto pointee = cast<tile::PointerType>(getBase().getType()).getPointeeType();
+  if (pointee != getType().getElementType())
+    return emitOpError("base points to ")
+           << pointee << " but the tensor map copies "
+           << getType().getElementType();
+  return success();
+}
+
+LogicalResult AsyncTMACopyGlobalToLocalOp::verify() {
+  TensorMapType map = getMap().getType();
+  MemDescType dst = getDst().getType();
+  if (failed(verifyBarrier(*this, getBarrier().getType())))
+    return failure();
+  auto layout = dyn_cast<NVMMASharedEncodingAttr>(dst.getEncoding());
+  if (dst.getElementType() != map.getElementType() ||
+      dst.getEncoding() != map.getEncoding() || !layout ||
+      dst.getShape().size() != 2)
+    return emitOpError("destination ")
+           << dst << " is not laid out as the boxes of " << map;
+  unsigned contig = layout.getOrder()[0];
+  ArrayRef<int64_t> box = map.getBoxShape();
+  if (dst.getShape()[1 - contig] != box[1 - contig] ||
+      dst.getShape()[contig] % box[contig] != 0)
+    return emitOpError("destination ")
+           << dst << " is not a whole number of boxes of " << map;
+  return success();
+}
+
+LogicalResult InitBarrierOp::verify() {
+  if (getCount() < 1)
+    return emitOpError("count must be positive, got ") << getCount();
+  return verifyBarrier(*this, getBarrier().getType());
+}
+
+LogicalResult InvalBarrierOp::verify() {
+  return verifyBarrier(*this, getBarrier().getType());
+}
+
+LogicalResult BarrierExpectOp::verify() {
+  if (getBytes() < 0 || getBytes() >= (1 << 20))
+    return emitOpError("bytes must be in [0, 2^20), got ") << getBytes();
+  return verifyBarrier(*this, getBarrier().getType());
+}
+
+LogicalResult WaitBarrierOp::verify() {
+  return verifyBarrier(*this, getBarrier().getType());
+}

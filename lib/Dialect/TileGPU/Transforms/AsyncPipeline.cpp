@@ -15,9 +15,18 @@
 // f32 operands of tf32 dots are copied as they are: the tensor cores read
 // their tf32 part (truncation), where register staging rounds to nearest.
 //
+// A load that is a box of a 2-D tensor (TensorMapPlan.h) is copied by the
+// copy engine instead (TMA, sm_90): before the loop thread 0 builds a
+// tensor map for it; each ring slot gets an mbarrier on which thread 0
+// arrives expecting the slot's bytes before starting its copies, and each
+// iteration waits for its slot's barrier phase. Addresses are then
+// coordinates computed from the induction variable, so the loop no longer
+// carries the load's pointers.
+//
 //===----------------------------------------------------------------------===//
 
 #include "PipelineUtils.h"
+#include "TensorMapPlan.h"
 
 #include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
@@ -36,6 +45,14 @@ namespace {
 struct StagedLoad {
   tile::LoadOp load;
   LocalAllocOp alloc;
+  /// Set when bulk tensor copies make the load.
+  std::optional<TensorMapPlan> tma;
+  /// The tensor map (created before the loop) and the box's bytes.
+  Value map;
+  int64_t bytes = 0;
+  /// Per dimension: whether its extent may be empty (then copies start at
+  /// coordinate 1 of an extent 1, out of bounds).
+  Value empty[2];
 };
 
 /// Whether `value` is absent or a zero constant (what a masked-off
@@ -58,9 +75,9 @@ bool isZeroOrAbsent(Value value) {
 
 /// The staged loads of `loop`, or failure if some dot-feeding load is not
 /// one or cannot be copied asynchronously in runs of 4 bytes or more.
-FailureOr<SmallVector<StagedLoad>>
-getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info) {
-  SmallVector<StagedLoad> staged;
+FailureOr<SmallVector<StagedLoad, 2>>
+getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info, bool useTma) {
+  SmallVector<StagedLoad, 2> staged;
   for (Operation &op : *loop.getBody()) {
     auto load = dyn_cast<tile::LoadOp>(op);
     if (!load || !isa<RankedTensorType>(load.getType()) || !feedsDot(load))
@@ -74,6 +91,11 @@ getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info) {
     for (Operation *user : alloc->getUsers())
       if (!isa<WarpGroupDotOp>(user))
         return failure();
+    if (useTma)
+      if (auto plan = planTensorMapLoad(load, loop, alloc.getType(), info)) {
+        staged.push_back({load, alloc, std::move(plan)});
+        continue;
+      }
     auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
     auto layout = dyn_cast<BlockedEncodingAttr>(ptrType.getEncoding());
     if (!layout)
@@ -93,7 +115,7 @@ getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info) {
     }
     if (width * bytes < 4)
       return failure();
-    staged.push_back({load, alloc});
+    staged.push_back({load, alloc, std::nullopt});
   }
   if (staged.empty())
     return failure();
@@ -135,27 +157,97 @@ Value nextSlot(OpBuilder &builder, Location loc, Value slot,
   return arith::SelectOp::create(builder, loc, wraps,
                                  createIndex(builder, loc, 0), next);
 }
+/// Iter args that only carry the pointers of loads copied by the copy
+/// engine (`arg` feeds those loads and `addptr(arg, step)`, which only the
+/// yield uses, and the loop's result is unused): the pipelined loop drops
+/// them.
+SmallVector<unsigned> getTmaOnlyIterArgs(scf::ForOp loop,
+                                         ArrayRef<StagedLoad> staged) {
+  SmallVector<unsigned> dropped;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+    if (!loop.getResult(index).use_empty())
+      continue;
+    auto advance = yield.getOperand(index).getDefiningOp<tile::AddPtrOp>();
+    if (!advance || advance.getPtr() != arg || !advance->hasOneUse())
+      continue;
+    bool onlyTma = llvm::all_of(arg.getUsers(), [&](Operation *user) {
+      if (user == advance.getOperation())
+        return true;
+      return llvm::any_of(staged, [&](StagedLoad s) {
+        return s.tma && user == s.load.getOperation() &&
+               s.load.getMask() != arg;
+      });
+    });
+    if (onlyTma)
+      dropped.push_back(index);
+  }
+  return dropped;
+}
+
+/// Builds the tensor map of each load copied by the copy engine, before
+/// the loop.
+void createTensorMaps(OpBuilder &builder, Location loc,
+                      MutableArrayRef<StagedLoad> staged) {
+  MLIRContext *context = builder.getContext();
+  auto i64 = [&](int64_t value) -> Value {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getI64IntegerAttr(value));
+  };
+  for (StagedLoad &s : staged) {
+    if (!s.tma)
+      continue;
+    MemDescType tile = s.alloc.getType();
+    auto type = TensorMapType::get(context, s.tma->boxShape,
+                                   tile.getElementType(), tile.getEncoding());
+    Value extents[2];
+    for (unsigned d = 0; d < 2; ++d) {
+      if (!s.tma->extent[d]) {
+        extents[d] = i64(int64_t(1) << 31);
+        continue;
+      }
+      // Extents below 1 select nothing: copy from past an extent of 1.
+      Value extent = s.tma->extent[d]->materialize(builder, loc, {});
+      s.empty[d] = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::slt, extent, i64(1));
+      extent = arith::MaxSIOp::create(builder, loc, extent, i64(1));
+      extents[d] = arith::MinSIOp::create(builder, loc, extent,
+                                          i64((int64_t(1) << 32) - 1));
+    }
+    Value stride = s.tma->stride.materialize(builder, loc, {});
+    s.map = CreateTensorMapOp::create(builder, loc, type, s.tma->base,
+                                      extents[0], extents[1], stride);
+    s.bytes = getSharedElementBytes(tile.getElementType());
+    for (int64_t dim : tile.getShape())
+      s.bytes *= dim;
+  }
+}
+
 } // namespace
 
-bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
-                                            int64_t numStages) {
+bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages,
+                                            bool useTma) {
   if (numStages < 2 || !loop.getInductionVar().getType().isInteger(32))
     return false;
   auto func = loop->getParentOfType<func::FuncOp>();
   if (!func)
     return false;
   AxisInfoAnalysis info(func);
-  FailureOr<SmallVector<StagedLoad>> staged = getStagedLoads(loop, info);
+  FailureOr<SmallVector<StagedLoad, 2>> staged =
+      getStagedLoads(loop, info, useTma);
   if (failed(staged))
     return false;
+  bool hasTma = llvm::any_of(*staged, [](StagedLoad &s) { return s.tma; });
+  bool hasCopies = llvm::any_of(*staged, [](StagedLoad &s) { return !s.tma; });
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   Block *body = loop.getBody();
 
-  // What the loads' addresses and masks depend on.
+  // What the cp.async loads' addresses and masks depend on.
   SmallVector<Value> roots;
   for (StagedLoad &s : *staged)
-    for (Value operand : s.load->getOperands())
-      roots.push_back(operand);
+    if (!s.tma)
+      for (Value operand : s.load->getOperands())
+        roots.push_back(operand);
   FailureOr<SmallVector<Operation *>> slice = getSlice(loop, roots);
   if (failed(slice))
     return false;
@@ -175,7 +267,8 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
   for (Operation *op : *slice)
     noteArgs(op);
   for (StagedLoad &s : *staged)
-    noteArgs(s.load);
+    if (!s.tma)
+      noteArgs(s.load);
   // Their next values must be computable from them alone.
   SmallVector<Value> advanced;
   for (unsigned index : carried)
@@ -194,6 +287,7 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
         !llvm::is_contained(carried,
                             cast<BlockArgument>(value).getArgNumber() - 1))
       return false;
+  SmallVector<unsigned> dropped = getTmaOnlyIterArgs(loop, *staged);
 
   Location loc = loop.getLoc();
   OpBuilder builder(loop);
@@ -201,6 +295,7 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
   Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
         step = loop.getStep();
 
+  createTensorMaps(builder, loc, *staged);
   // One ring of buffers per staged operand.
   SmallVector<Value> rings;
   for (StagedLoad &s : *staged) {
@@ -212,9 +307,30 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
     rings.push_back(
         LocalAllocOp::create(builder, loc, type, Value(), IntegerAttr()));
   }
+  // With bulk copies, one mbarrier per slot, initialized by thread 0.
+  Value barriers;
+  MemDescType barrierType;
+  int64_t tmaBytes = 0;
+  if (hasTma) {
+    auto plain = SharedEncodingAttr::get(context, 1, 1, 1, {0});
+    barrierType = MemDescType::get(context, {1}, builder.getI64Type(), plain);
+    barriers = LocalAllocOp::create(
+        builder, loc,
+        MemDescType::get(context, {numStages, 1}, builder.getI64Type(), plain),
+        Value(), IntegerAttr());
+    for (int64_t s = 0; s < numStages; ++s)
+      InitBarrierOp::create(
+          builder, loc,
+          MemDescIndexOp::create(builder, loc, barrierType, barriers,
+                                 createIndex(builder, loc, s)),
+          builder.getI32IntegerAttr(1));
+    for (StagedLoad &s : *staged)
+      if (s.tma)
+        tmaBytes += s.bytes;
+  }
   // The rings may reuse bytes that other warps are still reading just before
   // the loop (the scratch of a layout conversion): wait for them before the
-  // first copy writes there.
+  // first copy writes there. (It also publishes the barriers.)
   BarrierOp::create(builder, loc);
 
   // Starts the copies of the iteration whose induction variable is
@@ -228,7 +344,34 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
       builder.clone(*op, mapping);
     Value inRange = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::slt, fetchIv, ub);
+    Value barrier;
+    if (hasTma) {
+      barrier =
+          MemDescIndexOp::create(builder, loc, barrierType, barriers, slot);
+      BarrierExpectOp::create(builder, loc, barrier,
+                              builder.getI32IntegerAttr(tmaBytes), inRange);
+    }
+    DenseMap<Value, Value> substitutions;
+    substitutions[loop.getInductionVar()] = fetchIv;
     for (auto [s, ring] : llvm::zip(*staged, rings)) {
+      if (s.tma) {
+        Value tile =
+            MemDescIndexOp::create(builder, loc, s.alloc.getType(), ring, slot);
+        Value coords[2];
+        for (unsigned d = 0; d < 2; ++d) {
+          Value coord =
+              s.tma->coord[d].materialize(builder, loc, substitutions);
+          coord = arith::TruncIOp::create(builder, loc, builder.getI32Type(),
+                                          coord);
+          if (s.empty[d])
+            coord = arith::SelectOp::create(
+                builder, loc, s.empty[d], createIndex(builder, loc, 1), coord);
+          coords[d] = coord;
+        }
+        AsyncTMACopyGlobalToLocalOp::create(builder, loc, s.map, coords[0],
+                                            coords[1], tile, barrier, inRange);
+        continue;
+      }
       Value ptr = mapping.lookupOrDefault(s.load.getPtr());
       Value mask = s.load.getMask() ? mapping.lookupOrDefault(s.load.getMask())
                                     : Value();
@@ -238,7 +381,8 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
           MemDescIndexOp::create(builder, loc, s.alloc.getType(), ring, slot);
       AsyncCopyGlobalToLocalOp::create(builder, loc, ptr, tile, mask);
     }
-    AsyncCommitGroupOp::create(builder, loc);
+    if (hasCopies)
+      AsyncCommitGroupOp::create(builder, loc);
   };
   // The carried iter args one iteration later.
   auto advance = [&](Value iv, ArrayRef<Value> state) {
@@ -264,11 +408,22 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
     state = advance(iv, state);
   }
 
-  // The loop carries the fetch state and the read and fetch slots.
-  SmallVector<Value> inits(loop.getInitArgs());
+  // The loop carries the old iter args (less those only TMA loads used),
+  // the fetch state, the read and fetch slots and the barriers' phase.
+  unsigned numOld = loop.getNumRegionIterArgs();
+  SmallVector<Value> inits;
+  SmallVector<int> newIndex(numOld, -1); // Old iter arg -> new one.
+  for (unsigned i = 0; i < numOld; ++i)
+    if (!llvm::is_contained(dropped, i)) {
+      newIndex[i] = inits.size();
+      inits.push_back(loop.getInitArgs()[i]);
+    }
+  unsigned numKept = inits.size();
   inits.append(state.begin(), state.end());
   inits.push_back(createIndex(builder, loc, 0));
   inits.push_back(createIndex(builder, loc, numStages - 1));
+  if (hasTma)
+    inits.push_back(createIndex(builder, loc, 0));
   // A loop that may run no iteration goes inside `if (lb < ub)`, so that
   // the final wait of its dots is not reached from the path that skips it,
   // where moves set the accumulators (ptxas serializes every wgmma of a
@@ -290,23 +445,32 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
   if (!newBody->empty())
     newBody->back().erase();
   builder.setInsertionPointToStart(newBody);
-  unsigned numOld = loop.getNumRegionIterArgs();
   auto newArgs = newLoop.getRegionIterArgs();
-  SmallVector<Value> fetchState(newArgs.begin() + numOld,
-                                newArgs.begin() + numOld + carried.size());
-  Value readSlot = newArgs[numOld + carried.size()];
-  Value fetchSlot = newArgs[numOld + carried.size() + 1];
+  SmallVector<Value> fetchState(newArgs.begin() + numKept,
+                                newArgs.begin() + numKept + carried.size());
+  Value readSlot = newArgs[numKept + carried.size()];
+  Value fetchSlot = newArgs[numKept + carried.size() + 1];
+  Value phase = hasTma ? newArgs[numKept + carried.size() + 2] : Value();
   Value iv = newLoop.getInductionVar();
 
-  // This iteration's tiles have landed (ours: wait; everyone's: barrier).
-  AsyncWaitOp::create(builder, loc, builder.getI32IntegerAttr(numStages - 2));
-  FenceAsyncSharedOp::create(builder, loc);
-  BarrierOp::create(builder, loc);
+  // This iteration's tiles have landed (cp.async: ours: wait; everyone's:
+  // barrier; bulk copies: the slot's barrier phase).
+  if (hasCopies) {
+    AsyncWaitOp::create(builder, loc, builder.getI32IntegerAttr(numStages - 2));
+    FenceAsyncSharedOp::create(builder, loc);
+    BarrierOp::create(builder, loc);
+  }
+  if (hasTma)
+    WaitBarrierOp::create(
+        builder, loc,
+        MemDescIndexOp::create(builder, loc, barrierType, barriers, readSlot),
+        phase);
 
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iv);
   for (unsigned i = 0; i < numOld; ++i)
-    mapping.map(loop.getRegionIterArgs()[i], newArgs[i]);
+    if (newIndex[i] >= 0)
+      mapping.map(loop.getRegionIterArgs()[i], newArgs[newIndex[i]]);
   for (auto [s, ring] : llvm::zip(*staged, rings))
     mapping.map(s.alloc.getResult(),
                 MemDescIndexOp::create(builder, loc, s.alloc.getType(), ring,
@@ -318,7 +482,10 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
     bool isStaged = llvm::any_of(*staged, [&](StagedLoad &s) {
       return &op == s.load.getOperation() || &op == s.alloc.getOperation();
     });
-    if (isStaged)
+    bool isDroppedAdvance = llvm::any_of(dropped, [&](unsigned index) {
+      return yield.getOperand(index).getDefiningOp() == &op;
+    });
+    if (isStaged || isDroppedAdvance)
       continue;
     Operation *clone = builder.clone(op, mapping);
     auto dot = dyn_cast<WarpGroupDotOp>(clone);
@@ -337,24 +504,40 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
     asyncResults.push_back(use.getOperandNumber());
   }
   // Every warp is done with the previous iteration's buffers: fetch into
-  // the one it read. With one warp group, its wait said so already.
-  if (getNumWarps(loop) > 4)
+  // the one it read. With one warp group and cp.async, its wait said so
+  // already.
+  if (getNumWarps(loop) > 4 || hasTma)
     BarrierOp::create(builder, loc);
   Value fetchIv = offsetIv(builder, loc, iv, step, numStages - 1);
   startCopies(fetchIv, fetchState, fetchSlot);
   SmallVector<Value> nextState = advance(fetchIv, fetchState);
   SmallVector<Value> yields;
-  for (Value value : yield.getOperands())
-    yields.push_back(mapping.lookupOrDefault(value));
+  for (unsigned i = 0; i < numOld; ++i)
+    if (newIndex[i] >= 0)
+      yields.push_back(mapping.lookupOrDefault(yield.getOperand(i)));
   yields.append(nextState.begin(), nextState.end());
-  yields.push_back(nextSlot(builder, loc, readSlot, numStages));
+  Value nextRead = nextSlot(builder, loc, readSlot, numStages);
+  yields.push_back(nextRead);
   yields.push_back(nextSlot(builder, loc, fetchSlot, numStages));
+  // The barriers' phase flips when the read slot wraps around.
+  if (hasTma) {
+    Value wrapped =
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, nextRead,
+                              createIndex(builder, loc, 0));
+    Value flipped = arith::XOrIOp::create(builder, loc, phase,
+                                          createIndex(builder, loc, 1));
+    yields.push_back(
+        arith::SelectOp::create(builder, loc, wrapped, flipped, phase));
+  }
   scf::YieldOp::create(builder, yield.getLoc(), yields);
 
   // The last dots complete; no copy may still be writing when the buffers
   // are reused, by this thread or any other.
   builder.setInsertionPointAfter(newLoop);
-  SmallVector<Value> results(newLoop.getResults().take_front(numOld));
+  SmallVector<Value> results(numOld);
+  for (unsigned i = 0; i < numOld; ++i)
+    results[i] = newIndex[i] >= 0 ? newLoop.getResult(newIndex[i])
+                                  : loop.getInitArgs()[i];
   for (unsigned index : asyncResults)
     results[index] = WarpGroupDotWaitOp::create(
         builder, loc, results[index].getType(), results[index],
@@ -364,8 +547,21 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop,
     builder.setInsertionPointAfter(guard);
     results.assign(guard.getResults().begin(), guard.getResults().end());
   }
-  AsyncWaitOp::create(builder, loc, builder.getI32IntegerAttr(0));
+  if (hasCopies)
+    AsyncWaitOp::create(builder, loc, builder.getI32IntegerAttr(0));
   BarrierOp::create(builder, loc);
+  // Every bulk copy started was waited for: the barriers and tensor maps
+  // can go.
+  if (hasTma) {
+    for (int64_t s = 0; s < numStages; ++s)
+      InvalBarrierOp::create(
+          builder, loc,
+          MemDescIndexOp::create(builder, loc, barrierType, barriers,
+                                 createIndex(builder, loc, s)));
+    for (StagedLoad &s : *staged)
+      if (s.tma)
+        ReleaseTensorMapOp::create(builder, loc, s.map);
+  }
   loop.replaceAllUsesWith(results);
   loop.erase();
   return true;

@@ -226,6 +226,7 @@ int64_t getNumStages(scf::ForOp loop) {
 }
 
 struct PipelinePass : mlir::tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
+  using TileGPUPipelineBase::TileGPUPipelineBase;
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
@@ -233,7 +234,7 @@ struct PipelinePass : mlir::tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
         loops.push_back(loop);
     });
     for (scf::ForOp loop : loops)
-      if (!pipelineWithAsyncCopies(loop, getNumStages(loop)))
+      if (!pipelineWithAsyncCopies(loop, getNumStages(loop), tma))
         pipelineLoop(loop);
   }
 };

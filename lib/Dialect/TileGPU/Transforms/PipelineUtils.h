@@ -31,8 +31,9 @@ Value guardMask(OpBuilder &builder, Location loc, Value mask, Value cond,
 
 /// Pipelines `loop` with asynchronous copies `numStages - 1` iterations
 /// ahead when every dot-feeding load of it is staged for a warp-group dot
-/// and copyable that way; returns whether it did.
-bool pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages);
+/// and copyable that way; returns whether it did. With `useTma`, loads
+/// that are boxes of a tensor are copied by the copy engine (TMA).
+bool pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages, bool useTma);
 } // namespace mlir::tilegpu
 
 #endif // TILEC_LIB_DIALECT_TILEGPU_TRANSFORMS_PIPELINEUTILS_H

@@ -29,6 +29,24 @@ def TileGPU_MemDescType : TypeDef<TileGPU_Dialect, "MemDesc"> {
   let hasCustomAssemblyFormat = 1;
 }
 
+def TileGPU_TensorMapType : TypeDef<TileGPU_Dialect, "TensorMap"> {
+  let mnemonic = "tensor_map";
+  let summary = "A TMA tensor map copying boxes into a swizzled tile";
+  let description = [{
+    `!tilegpu.tensor_map<128x64xf16, #shared>`: the address of a tensor map
+    (the copy engine's description of a 2-D tensor in global memory) whose
+    box is `128x64` elements, written into shared memory with the
+    `#tilegpu.nvmma_shared` layout `#shared`: its contiguous dimension
+    spans the layout's swizzle width. Only the thread that created it
+    (thread 0) holds the address.
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$boxShape,
+                    "::mlir::Type":$elementType,
+                    "::mlir::Attribute":$encoding);
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+}
+
 def TileGPU_ConvertLayoutOp : TileGPU_Op<"convert_layout",
     [Pure, SameOperandsAndResultShape, SameOperandsAndResultElementType]> {
   let summary = "Move a block's elements to the threads of another layout";
@@ -235,6 +253,144 @@ def TileGPU_BarrierOp : TileGPU_Op<"barrier"> {
     ```
   }];
   let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Bulk tensor copies (TMA) and shared-memory barriers (sm_90)
+//===----------------------------------------------------------------------===//
+
+def TileGPU_TilePointer
+    : Type<CPred<"::llvm::isa<::mlir::tile::PointerType>($_self)">,
+           "tile pointer">;
+
+def TileGPU_CreateTensorMapOp : TileGPU_Op<"create_tensor_map",
+    [MemoryEffects<[MemAlloc, MemWrite]>]> {
+  let summary = "Build a tensor map for a 2-D tensor in a global-memory slot";
+  let description = [{
+    Thread 0 claims a slot of the module's tensor-map pool (a spin lock per
+    slot, so concurrent launches of the kernel cannot share one) and writes
+    a tiled tensor map there: base address `base`, extents `dim0 x dim1`
+    (elements, in the tile's dimension order; coordinates at or past them,
+    or negative, read as zero), the stride of the non-contiguous dimension
+    `stride` (elements; the contiguous one has stride 1), box and swizzle
+    from the result type. The slot is given back by
+    `tilegpu.release_tensor_map`. Requires sm_90a (`tensormap.replace`).
+
+    Example:
+    ```mlir
+    %tm = tilegpu.create_tensor_map %a, %m, %k, %lda : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #shared>
+    ```
+  }];
+  let arguments = (ins TileGPU_TilePointer:$base, I64:$dim0, I64:$dim1, I64:$stride);
+  let results = (outs TileGPU_TensorMapType:$result);
+  let assemblyFormat =
+      "$base `,` $dim0 `,` $dim1 `,` $stride attr-dict `:` qualified(type($base)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_ReleaseTensorMapOp : TileGPU_Op<"release_tensor_map",
+    [MemoryEffects<[MemFree]>]> {
+  let summary = "Give a tensor map's slot back to the pool";
+  let description = [{
+    Thread 0 releases the slot; every copy through the map must have
+    completed (waited for on its barrier).
+
+    Example:
+    ```mlir
+    tilegpu.release_tensor_map %tm : !tilegpu.tensor_map<128x64xf16, #shared>
+    ```
+  }];
+  let arguments = (ins TileGPU_TensorMapType:$map);
+  let assemblyFormat = "$map attr-dict `:` qualified(type($map))";
+}
+
+def TileGPU_AsyncTMACopyGlobalToLocalOp
+    : TileGPU_Op<"async_tma_copy_global_to_local",
+                 [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Start bulk tensor copies of one tile into shared memory";
+  let description = [{
+    Where `pred` holds, thread 0 starts `cp.async.bulk.tensor` copies of
+    the tile whose first element has coordinates `[coord0, coord1]` into
+    `dst` (one box per swizzle-wide column); they signal completion of
+    their bytes on the mbarrier `barrier` (see `tilegpu.barrier_expect`).
+
+    Example:
+    ```mlir
+    tilegpu.async_tma_copy_global_to_local %tm[%x, %y] %t, %bar, %p : !tilegpu.tensor_map<128x64xf16, #shared> -> !tilegpu.memdesc<128x64xf16, #shared>, !tilegpu.memdesc<1xi64, #plain>
+    ```
+  }];
+  let arguments = (ins TileGPU_TensorMapType:$map, I32:$coord0, I32:$coord1,
+                   TileGPU_MemDescType:$dst, TileGPU_MemDescType:$barrier,
+                   I1:$pred);
+  let assemblyFormat =
+      "$map `[` $coord0 `,` $coord1 `]` $dst `,` $barrier `,` $pred attr-dict `:` qualified(type($map)) `->` qualified(type($dst)) `,` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_InitBarrierOp : TileGPU_Op<"init_barrier",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "Initialize a shared-memory mbarrier";
+  let description = [{
+    Thread 0 initializes the mbarrier `barrier` (one i64) expecting `count`
+    arrivals per phase and makes the initialization visible to the copy
+    engine; a block barrier must follow before other threads use it.
+
+    Example:
+    ```mlir
+    tilegpu.init_barrier %bar, 1 : !tilegpu.memdesc<1xi64, #plain>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$barrier, I32Attr:$count);
+  let assemblyFormat = "$barrier `,` $count attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_InvalBarrierOp : TileGPU_Op<"inval_barrier",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "Invalidate a shared-memory mbarrier before its bytes are reused";
+  let description = [{
+    Example:
+    ```mlir
+    tilegpu.inval_barrier %bar : !tilegpu.memdesc<1xi64, #plain>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$barrier);
+  let assemblyFormat = "$barrier attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_BarrierExpectOp : TileGPU_Op<"barrier_expect",
+    [MemoryEffects<[MemWrite]>]> {
+  let summary = "Arrive on an mbarrier expecting `bytes` of copies";
+  let description = [{
+    Where `pred` holds, thread 0 arrives on `barrier` and adds `bytes` to
+    the bytes its current phase waits for.
+
+    Example:
+    ```mlir
+    tilegpu.barrier_expect %bar, 49152, %p : !tilegpu.memdesc<1xi64, #plain>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$barrier, I32Attr:$bytes, I1:$pred);
+  let assemblyFormat = "$barrier `,` $bytes `,` $pred attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
+}
+
+def TileGPU_WaitBarrierOp : TileGPU_Op<"wait_barrier",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Wait until an mbarrier completes the phase of parity `phase`";
+  let description = [{
+    Every thread waits; afterwards the bytes the phase's copies wrote are
+    visible to it (and to its warp-group dots).
+
+    Example:
+    ```mlir
+    tilegpu.wait_barrier %bar, %phase : !tilegpu.memdesc<1xi64, #plain>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$barrier, I32:$phase);
+  let assemblyFormat = "$barrier `,` $phase attr-dict `:` qualified(type($barrier))";
+  let hasVerifier = 1;
 }
 
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUOPS_TD

@@ -168,7 +168,18 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
       scf.yield %d, %pn, %an
     }
     ```
+
+    Operands staged in swizzled shared memory for warp-group dots (sm_90a)
+    get a ring of `num_stages` buffers filled `num_stages - 1` iterations
+    ahead: with bulk tensor copies (TMA) completing on an mbarrier per
+    buffer where the load's addresses and mask are those of a 2-D box of a
+    tensor (`tma=true`, the default; see TensorMapPlan.h), else with
+    `cp.async`.
   }];
+  let options = [
+    Option<"tma", "tma", "bool", "true",
+           "Use bulk tensor copies (TMA) for loads that are boxes of a tensor">
+  ];
 }
 
 def TileGPUTestPrintLayout

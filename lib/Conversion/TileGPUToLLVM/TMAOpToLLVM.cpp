@@ -1,0 +1,340 @@
+//===- TMAOpToLLVM.cpp - Bulk tensor copies and mbarriers -----------------===//
+//
+// The copy engine's ops (sm_90), all issued by thread 0 of the block:
+//
+// - `tilegpu.create_tensor_map`: the kernel's parameters are its own
+//   (tilec adds none), so tensor maps are built on the device, in a pool of
+//   128-byte slots in the module's global memory. Thread 0 takes slot
+//   `block id mod kNumSlots` under a spin lock (an `atom.cas`; concurrent
+//   launches of the kernel take turns), zero-fills it, writes each field
+//   with `tensormap.replace`, and makes the writes visible to the copy
+//   engine (`fence.proxy.tensormap`). `tilegpu.release_tensor_map` unlocks.
+// - `tilegpu.async_tma_copy_global_to_local`: one `cp.async.bulk.tensor.2d`
+//   per swizzle-wide column of the tile (the box), completing on an mbarrier.
+// - mbarrier init / inval / arrive.expect_tx / try_wait.parity loops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+/// Slots in a module's tensor-map pool: more than the blocks a GPU holds at
+/// once (132 SMs x 32 blocks on an H100), so that blocks rarely wait.
+constexpr int64_t kNumSlots = 8192;
+constexpr int64_t kTensorMapBytes = 128;
+constexpr llvm::StringLiteral kMapsName = "__tilec_tensor_maps";
+constexpr llvm::StringLiteral kLocksName = "__tilec_tensor_map_locks";
+
+/// `tensormap.replace` encodings (PTX ISA, "Tensor-map" fields).
+int64_t getElementTypeCode(Type type) {
+  if (type.isF16())
+    return 6;
+  if (type.isBF16())
+    return 10;
+  return 7; // f32
+}
+int64_t getSwizzleCode(unsigned swizzle) {
+  switch (swizzle) {
+  case 32:
+    return 1;
+  case 64:
+    return 2;
+  default:
+    return 3; // 128
+  }
+}
+
+/// The module's global array `name` of `count` elements of `element`
+/// (zero-initialized: PTX zero-fills globals without an initializer).
+Value getPoolAddress(OpBuilder &builder, Location loc, Operation *op,
+                     StringRef name, Type element, int64_t count,
+                     unsigned alignment) {
+  auto module = op->getParentOfType<ModuleOp>();
+  auto arrayType = LLVM::LLVMArrayType::get(element, count);
+  if (!module.lookupSymbol<LLVM::GlobalOp>(name)) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(module.getBody());
+    LLVM::GlobalOp::create(builder, loc, arrayType, /*isConstant=*/false,
+                           LLVM::Linkage::Internal, name, Attribute(),
+                           alignment, kGlobalAddressSpace);
+  }
+  auto ptrType =
+      LLVM::LLVMPointerType::get(builder.getContext(), kGlobalAddressSpace);
+  Value address = LLVM::AddressOfOp::create(builder, loc, ptrType, name);
+  return LLVM::PtrToIntOp::create(builder, loc, builder.getI64Type(), address);
+}
+
+/// 1 in thread 0 of the block, else 0 (an i32 for asm operands).
+Value isThreadZero(OpBuilder &builder, Location loc) {
+  Value tid = NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
+  Value zero = createI32(builder, loc, 0);
+  Value cmp =
+      LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq, tid, zero);
+  return LLVM::ZExtOp::create(builder, loc, builder.getI32Type(), cmp);
+}
+
+/// `flag && thread 0`, as an i32.
+Value isThreadZeroAnd(OpBuilder &builder, Location loc, Value flag) {
+  Value wide = LLVM::ZExtOp::create(builder, loc, builder.getI32Type(), flag);
+  return LLVM::AndOp::create(builder, loc, wide, isThreadZero(builder, loc));
+}
+
+/// A shared-memory address as the 32-bit operand PTX takes.
+Value sharedAddress(OpBuilder &builder, Location loc, Value ptr) {
+  return LLVM::PtrToIntOp::create(builder, loc, builder.getI32Type(), ptr);
+}
+
+/// Wraps `body` (PTX using operands from $1) so that it runs only where
+/// operand $0 is nonzero.
+std::string predicated(StringRef body) {
+  return ("{\n.reg .pred %tp;\nsetp.ne.b32 %tp, $0, 0;\n@!%tp bra "
+          "$$TILEC_SKIP_${:uid};\n" +
+          body + "\n$$TILEC_SKIP_${:uid}:\n}")
+      .str();
+}
+
+struct CreateTensorMapOpConversion
+    : OpConversionPattern<tilegpu::CreateTensorMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::CreateTensorMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    TensorMapType type = op.getType();
+    auto encoding = cast<NVMMASharedEncodingAttr>(type.getEncoding());
+    unsigned contig = encoding.getOrder()[0], other = 1 - contig;
+    Type i32 = rewriter.getI32Type(), i64 = rewriter.getI64Type();
+    int64_t bytes = type.getElementType().getIntOrFloatBitWidth() / 8;
+
+    Value maps =
+        getPoolAddress(rewriter, loc, op, kMapsName, rewriter.getI8Type(),
+                       kNumSlots * kTensorMapBytes, 128);
+    Value locks =
+        getPoolAddress(rewriter, loc, op, kLocksName, i32, kNumSlots, 4);
+    // The block's slot: its linear id modulo the pool size.
+    Value x = NVVM::BlockIdXOp::create(rewriter, loc, i32);
+    Value y = NVVM::BlockIdYOp::create(rewriter, loc, i32);
+    Value z = NVVM::BlockIdZOp::create(rewriter, loc, i32);
+    Value nx = NVVM::GridDimXOp::create(rewriter, loc, i32);
+    Value ny = NVVM::GridDimYOp::create(rewriter, loc, i32);
+    Value linear = LLVM::AddOp::create(
+        rewriter, loc, x,
+        LLVM::MulOp::create(
+            rewriter, loc, nx,
+            LLVM::AddOp::create(rewriter, loc, y,
+                                LLVM::MulOp::create(rewriter, loc, ny, z))));
+    Value slot = LLVM::URemOp::create(rewriter, loc, linear,
+                                      createI32(rewriter, loc, kNumSlots));
+    slot = LLVM::ZExtOp::create(rewriter, loc, i64, slot);
+    Value map = LLVM::AddOp::create(
+        rewriter, loc, maps,
+        LLVM::MulOp::create(rewriter, loc, slot,
+                            createI64(rewriter, loc, kTensorMapBytes)));
+    Value lock = LLVM::AddOp::create(
+        rewriter, loc, locks,
+        LLVM::MulOp::create(rewriter, loc, slot, createI64(rewriter, loc, 4)));
+
+    Value base =
+        LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getBase());
+    auto toI32 = [&](Value v) -> Value {
+      return LLVM::TruncOp::create(rewriter, loc, i32, v);
+    };
+    Value dims[2] = {adaptor.getDim0(), adaptor.getDim1()};
+    Value strideBytes = LLVM::MulOp::create(rewriter, loc, adaptor.getStride(),
+                                            createI64(rewriter, loc, bytes));
+
+    // $0: the map's generic address (the result); $1 thread 0, $2 lock,
+    // $3 map (global address), $4 base, $5 inner extent, $6 outer extent,
+    // $7 outer stride (bytes).
+    std::string field = "tensormap.replace.tile.";
+    std::string suffix = ".global.b1024";
+    std::string body;
+    llvm::raw_string_ostream os(body);
+    os << "$$TILEC_LOCK_${:uid}:\n"
+       << "atom.acquire.gpu.global.cas.b32 %told, [$2], 0, 1;\n"
+       << "setp.ne.b32 %tbusy, %told, 0;\n"
+       << "@%tbusy bra $$TILEC_LOCK_${:uid};\n";
+    for (int offset = 0; offset < kTensorMapBytes; offset += 16)
+      os << "st.global.v4.b32 [$3+" << offset << "], {0, 0, 0, 0};\n";
+    os << field << "global_address" << suffix << ".b64 [$3], $4;\n"
+       << field << "rank" << suffix << ".b32 [$3], 1;\n"
+       << field << "box_dim" << suffix << ".b32 [$3], 0, "
+       << type.getBoxShape()[contig] << ";\n"
+       << field << "box_dim" << suffix << ".b32 [$3], 1, "
+       << type.getBoxShape()[other] << ";\n"
+       << field << "global_dim" << suffix << ".b32 [$3], 0, $5;\n"
+       << field << "global_dim" << suffix << ".b32 [$3], 1, $6;\n"
+       << field << "global_stride" << suffix << ".b64 [$3], 0, $7;\n"
+       << field << "element_stride" << suffix << ".b32 [$3], 0, 1;\n"
+       << field << "element_stride" << suffix << ".b32 [$3], 1, 1;\n"
+       << field << "elemtype" << suffix << ".b32 [$3], "
+       << getElementTypeCode(type.getElementType()) << ";\n"
+       << field << "swizzle_mode" << suffix << ".b32 [$3], "
+       << getSwizzleCode(encoding.getSwizzle()) << ";\n"
+       << "fence.proxy.tensormap::generic.release.gpu;\n"
+       << "cvta.global.u64 $0, $3;\n"
+       << "fence.proxy.tensormap::generic.acquire.gpu [$0], 128;";
+    std::string text =
+        "{\n.reg .pred %tp, %tbusy;\n.reg .b32 %told;\nsetp.ne.b32 %tp, $1, "
+        "0;\n@!%tp bra $$TILEC_SKIP_${:uid};\n" +
+        body + "\n$$TILEC_SKIP_${:uid}:\n}";
+    auto asmOp =
+        createInlineAsm(rewriter, loc, i64,
+                        {isThreadZero(rewriter, loc), lock, map, base,
+                         toI32(dims[contig]), toI32(dims[other]), strideBytes},
+                        text, "=l,r,l,l,l,r,r,l");
+    rewriter.replaceOp(op, asmOp.getResult(0));
+    return success();
+  }
+};
+
+struct ReleaseTensorMapOpConversion
+    : OpConversionPattern<tilegpu::ReleaseTensorMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::ReleaseTensorMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type i32 = rewriter.getI32Type();
+    Value maps =
+        getPoolAddress(rewriter, loc, op, kMapsName, rewriter.getI8Type(),
+                       kNumSlots * kTensorMapBytes, 128);
+    Value locks =
+        getPoolAddress(rewriter, loc, op, kLocksName, i32, kNumSlots, 4);
+    // The map's generic address is its global one (cvta.global), so the
+    // slot is its offset into the pool.
+    Value slot = LLVM::UDivOp::create(
+        rewriter, loc,
+        LLVM::SubOp::create(rewriter, loc, adaptor.getMap(), maps),
+        createI64(rewriter, loc, kTensorMapBytes));
+    Value lock = LLVM::AddOp::create(
+        rewriter, loc, locks,
+        LLVM::MulOp::create(rewriter, loc, slot, createI64(rewriter, loc, 4)));
+    createInlineAsm(rewriter, loc, Type(), {isThreadZero(rewriter, loc), lock},
+                    predicated("st.release.gpu.global.b32 [$1], 0;"), "r,l");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct AsyncTMACopyOpConversion
+    : OpConversionPattern<tilegpu::AsyncTMACopyGlobalToLocalOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::AsyncTMACopyGlobalToLocalOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto layout = getNVMMASharedLayout(op.getDst().getType());
+    if (!layout)
+      return rewriter.notifyMatchFailure(op, "expected a swizzled tile");
+    unsigned contig = layout->contigDim;
+    Value coords[2] = {adaptor.getCoord0(), adaptor.getCoord1()};
+    int64_t boxInner = op.getMap().getType().getBoxShape()[contig];
+    int64_t columns = layout->contigExtent / boxInner;
+    std::string body;
+    llvm::raw_string_ostream os(body);
+    // $1 map, $2 inner coordinate, $3 outer one, $4 tile, $5 barrier.
+    for (int64_t c = 0; c < columns; ++c) {
+      if (c > 0)
+        os << "add.s32 %tx, $2, " << c * boxInner << ";\n";
+      os << "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+            "complete_tx::bytes [$4+"
+         << c * layout->getColumnStride() << "], [$1, {"
+         << (c > 0 ? "%tx" : "$2") << ", $3}], [$5];\n";
+    }
+    std::string text = predicated(".reg .b32 %tx;\n" + body);
+    createInlineAsm(rewriter, loc, Type(),
+                    {isThreadZeroAnd(rewriter, loc, adaptor.getPred()),
+                     adaptor.getMap(), coords[contig], coords[1 - contig],
+                     sharedAddress(rewriter, loc, adaptor.getDst()),
+                     sharedAddress(rewriter, loc, adaptor.getBarrier())},
+                    text, "r,l,r,r,r,r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct InitBarrierOpConversion : OpConversionPattern<tilegpu::InitBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::InitBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    std::string body = "mbarrier.init.shared::cta.b64 [$1], " +
+                       std::to_string(op.getCount()) +
+                       ";\nfence.mbarrier_init.release.cluster;\n"
+                       "fence.proxy.async.shared::cta;";
+    createInlineAsm(rewriter, loc, Type(),
+                    {isThreadZero(rewriter, loc),
+                     sharedAddress(rewriter, loc, adaptor.getBarrier())},
+                    predicated(body), "r,r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct InvalBarrierOpConversion : OpConversionPattern<tilegpu::InvalBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::InvalBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    createInlineAsm(rewriter, loc, Type(),
+                    {isThreadZero(rewriter, loc),
+                     sharedAddress(rewriter, loc, adaptor.getBarrier())},
+                    predicated("mbarrier.inval.shared::cta.b64 [$1];"), "r,r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct BarrierExpectOpConversion
+    : OpConversionPattern<tilegpu::BarrierExpectOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::BarrierExpectOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    std::string body = "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
+                       std::to_string(op.getBytes()) + ";";
+    createInlineAsm(rewriter, loc, Type(),
+                    {isThreadZeroAnd(rewriter, loc, adaptor.getPred()),
+                     sharedAddress(rewriter, loc, adaptor.getBarrier())},
+                    predicated(body), "r,r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct WaitBarrierOpConversion : OpConversionPattern<tilegpu::WaitBarrierOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::WaitBarrierOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    std::string text =
+        "{\n.reg .pred %tdone;\n$$TILEC_WAIT_${:uid}:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 %tdone, [$0], $1;\n"
+        "@!%tdone bra $$TILEC_WAIT_${:uid};\n}";
+    createInlineAsm(rewriter, loc, Type(),
+                    {sharedAddress(rewriter, loc, adaptor.getBarrier()),
+                     adaptor.getPhase()},
+                    text, "r,r");
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::populateTMAOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<CreateTensorMapOpConversion, ReleaseTensorMapOpConversion,
+               AsyncTMACopyOpConversion, InitBarrierOpConversion,
+               InvalBarrierOpConversion, BarrierExpectOpConversion,
+               WaitBarrierOpConversion>(converter, patterns.getContext());
+}
