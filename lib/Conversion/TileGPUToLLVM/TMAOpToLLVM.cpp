@@ -4,8 +4,8 @@
 //
 // - `tilegpu.create_tensor_map`: the kernel's parameters are its own
 //   (tilec adds none), so tensor maps are built on the device, in a pool of
-//   128-byte slots in the module's global memory. Thread 0 takes slot
-//   `block id mod kNumSlots` under a spin lock (an `atom.cas`; concurrent
+//   128-byte slots in the module's global memory. Thread 0 takes a slot
+//   of its own (see below) under a spin lock (an `atom.cas`; concurrent
 //   launches of the kernel take turns), zero-fills it, writes each field
 //   with `tensormap.replace`, and makes the writes visible to the copy
 //   engine (`fence.proxy.tensormap`). `tilegpu.release_tensor_map` unlocks.
@@ -18,6 +18,7 @@
 #include "Utility.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -29,6 +30,10 @@ constexpr int64_t kNumSlots = 8192;
 constexpr int64_t kTensorMapBytes = 128;
 constexpr llvm::StringLiteral kMapsName = "__tilec_tensor_maps";
 constexpr llvm::StringLiteral kLocksName = "__tilec_tensor_map_locks";
+
+/// Set by numberTensorMaps() on each tilegpu.create_tensor_map.
+constexpr llvm::StringLiteral kOrdinalAttrName = "tilegpu.map_ordinal";
+constexpr llvm::StringLiteral kMapsAttrName = "tilegpu.map_count";
 
 /// `tensormap.replace` encodings (PTX ISA, "Tensor-map" fields).
 int64_t getElementTypeCode(Type type) {
@@ -116,7 +121,18 @@ struct CreateTensorMapOpConversion
                        kNumSlots * kTensorMapBytes, 128);
     Value locks =
         getPoolAddress(rewriter, loc, op, kLocksName, i32, kNumSlots, 4);
-    // The block's slot: its linear id modulo the pool size.
+    // The block's slot for this map: (linear block id * maps + ordinal)
+    // modulo the pool size, `maps` the kernel's number of tensor maps
+    // rounded up to a power of two. The maps of one block never share a
+    // slot, and blocks lock their slots in ordinal order (the pool size is
+    // a multiple of `maps`), so waiting blocks cannot deadlock.
+    int64_t ordinal = 0, numMaps = 1;
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kOrdinalAttrName))
+      ordinal = attr.getInt();
+    if (auto attr = op->getAttrOfType<IntegerAttr>(kMapsAttrName))
+      numMaps = attr.getInt();
+    if (numMaps > kNumSlots || ordinal >= numMaps)
+      return rewriter.notifyMatchFailure(op, "too many tensor maps");
     Value x = NVVM::BlockIdXOp::create(rewriter, loc, i32);
     Value y = NVVM::BlockIdYOp::create(rewriter, loc, i32);
     Value z = NVVM::BlockIdZOp::create(rewriter, loc, i32);
@@ -128,6 +144,11 @@ struct CreateTensorMapOpConversion
             rewriter, loc, nx,
             LLVM::AddOp::create(rewriter, loc, y,
                                 LLVM::MulOp::create(rewriter, loc, ny, z))));
+    linear = LLVM::AddOp::create(
+        rewriter, loc,
+        LLVM::MulOp::create(rewriter, loc, linear,
+                            createI32(rewriter, loc, numMaps)),
+        createI32(rewriter, loc, ordinal));
     Value slot = LLVM::URemOp::create(rewriter, loc, linear,
                                       createI32(rewriter, loc, kNumSlots));
     slot = LLVM::ZExtOp::create(rewriter, loc, i64, slot);
@@ -330,6 +351,19 @@ struct WaitBarrierOpConversion : OpConversionPattern<tilegpu::WaitBarrierOp> {
   }
 };
 } // namespace
+
+void mlir::tilegpu::numberTensorMaps(ModuleOp module) {
+  module.walk([&](FunctionOpInterface func) {
+    SmallVector<tilegpu::CreateTensorMapOp> creates;
+    func.walk([&](tilegpu::CreateTensorMapOp op) { creates.push_back(op); });
+    Builder builder(module.getContext());
+    int64_t maps = llvm::PowerOf2Ceil(std::max<size_t>(creates.size(), 1));
+    for (auto [index, op] : llvm::enumerate(creates)) {
+      op->setAttr(kOrdinalAttrName, builder.getI64IntegerAttr(index));
+      op->setAttr(kMapsAttrName, builder.getI64IntegerAttr(maps));
+    }
+  });
+}
 
 void mlir::tilegpu::populateTMAOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {

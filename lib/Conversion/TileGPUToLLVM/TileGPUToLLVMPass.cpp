@@ -106,6 +106,7 @@ struct ConvertTileGPUToLLVMPass
         return signalPassFailure();
     }
 
+    numberTensorMaps(module);
     SmallVector<std::string> kernels;
     module.walk([&](func::FuncOp func) {
       if (func->hasAttr(tile::kKernelAttrName))

@@ -159,6 +159,9 @@ void populatePrintOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateAsyncCopyOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+/// Numbers each function's tensor-map creations (their pool slots
+/// depend on it); before the conversion.
+void numberTensorMaps(ModuleOp module);
 void populateTMAOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                  RewritePatternSet &patterns);
 void populateWarpGroupDotOpToLLVMPatterns(

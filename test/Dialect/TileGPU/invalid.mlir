@@ -277,3 +277,148 @@ func.func @wg_types(%a: !tilegpu.memdesc<64x64xi8, #s>, %b: !tilegpu.memdesc<64x
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64x64xi8, #s>, !tilegpu.memdesc<64x64xi8, #s> -> tensor<64x64xf32, #mma>
   return
 }
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// expected-error @+1 {{tensor map boxes need an nvmma_shared layout}}
+func.func @tm_layout(%m: !tilegpu.tensor_map<128x64xf16, #p>) {
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// expected-error @+1 {{tensor map elements must be f16, bf16 or f32, got 'i8'}}
+func.func @tm_elem(%m: !tilegpu.tensor_map<128x64xi8, #s>) {
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// expected-error @+1 {{tensor map boxes must be 2-D}}
+func.func @tm_rank(%m: !tilegpu.tensor_map<64xf16, #s>) {
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// expected-error @+1 {{the box's contiguous dimension must span the 128-byte swizzle, got 32 elements}}
+func.func @tm_inner(%m: !tilegpu.tensor_map<128x32xf16, #s>) {
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// expected-error @+1 {{the box's other dimension must be a multiple of 8 up to 256, got 512}}
+func.func @tm_outer(%m: !tilegpu.tensor_map<512x64xf16, #s>) {
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @tm_base(%b: !tile.ptr<f32>, %x: i64) {
+  // expected-error @+1 {{base points to 'f32' but the tensor map copies 'f16'}}
+  %m = tilegpu.create_tensor_map %b, %x, %x, %x : !tile.ptr<f32> -> !tilegpu.tensor_map<128x64xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @tma_dst_layout(%m: !tilegpu.tensor_map<128x64xf16, #s>, %t: !tilegpu.memdesc<128x64xf16, #p>, %bar: !tilegpu.memdesc<1xi64, #p>, %x: i32, %c: i1) {
+  // expected-error @+1 {{destination '!tilegpu.memdesc<128x64xf16, #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>>' is not laid out as the boxes of}}
+  tilegpu.async_tma_copy_global_to_local %m[%x, %x] %t, %bar, %c : !tilegpu.tensor_map<128x64xf16, #s> -> !tilegpu.memdesc<128x64xf16, #p>, !tilegpu.memdesc<1xi64, #p>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @tma_dst_shape(%m: !tilegpu.tensor_map<128x64xf16, #s>, %t: !tilegpu.memdesc<64x64xf16, #s>, %bar: !tilegpu.memdesc<1xi64, #p>, %x: i32, %c: i1) {
+  // expected-error @+1 {{is not a whole number of boxes of}}
+  tilegpu.async_tma_copy_global_to_local %m[%x, %x] %t, %bar, %c : !tilegpu.tensor_map<128x64xf16, #s> -> !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<1xi64, #p>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @tma_bar(%m: !tilegpu.tensor_map<128x64xf16, #s>, %t: !tilegpu.memdesc<128x64xf16, #s>, %bar: !tilegpu.memdesc<2xi64, #p>, %x: i32, %c: i1) {
+  // expected-error @+1 {{expects an mbarrier (!tilegpu.memdesc<1xi64, ...>), got}}
+  tilegpu.async_tma_copy_global_to_local %m[%x, %x] %t, %bar, %c : !tilegpu.tensor_map<128x64xf16, #s> -> !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<2xi64, #p>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @init_count(%bar: !tilegpu.memdesc<1xi64, #p>) {
+  // expected-error @+1 {{count must be positive, got 0}}
+  tilegpu.init_barrier %bar, 0 : !tilegpu.memdesc<1xi64, #p>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @init_type(%bar: !tilegpu.memdesc<1xi32, #p>) {
+  // expected-error @+1 {{expects an mbarrier}}
+  tilegpu.init_barrier %bar, 1 : !tilegpu.memdesc<1xi32, #p>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @inval_type(%bar: !tilegpu.memdesc<1x1xi64, #p>) {
+  // expected-error @+1 {{expects an mbarrier}}
+  tilegpu.inval_barrier %bar : !tilegpu.memdesc<1x1xi64, #p>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @expect_bytes(%bar: !tilegpu.memdesc<1xi64, #p>, %c: i1) {
+  // expected-error @+1 {{bytes must be in [0, 2^20), got 2097152}}
+  tilegpu.barrier_expect %bar, 2097152, %c : !tilegpu.memdesc<1xi64, #p>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @expect_type(%bar: !tilegpu.memdesc<1xf64, #p>, %c: i1) {
+  // expected-error @+1 {{expects an mbarrier}}
+  tilegpu.barrier_expect %bar, 16, %c : !tilegpu.memdesc<1xf64, #p>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#p = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+func.func @wait_type(%bar: !tilegpu.memdesc<2xi64, #p>, %ph: i32) {
+  // expected-error @+1 {{expects an mbarrier}}
+  tilegpu.wait_barrier %bar, %ph : !tilegpu.memdesc<2xi64, #p>
+  return
+}

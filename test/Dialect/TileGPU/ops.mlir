@@ -11,6 +11,7 @@
 #nvmma = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
 #nvmma_t = #tilegpu.nvmma_shared<{swizzle = 32, order = [0, 1]}>
 #mma3 = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 16]}>
+#plain = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 
 // CHECK-DAG: #[[$BLOCKED:.*]] = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-DAG: #[[$BLOCKED1:.*]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -20,6 +21,7 @@
 // CHECK-DAG: #[[$DOTA:.*]] = #tilegpu.dot_op<{opIdx = 0, parent = #[[$MMA]], kWidth = 2}>
 // CHECK-DAG: #[[$NVMMA:.*]] = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
 // CHECK-DAG: #[[$NVMMAT:.*]] = #tilegpu.nvmma_shared<{swizzle = 32, order = [0, 1]}>
+// CHECK-DAG: #[[$PLAIN:.*]] = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 // CHECK-DAG: #[[$MMA3:.*]] = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 16]}>
 
 // CHECK-LABEL: func.func @convert
@@ -74,4 +76,29 @@ func.func @async_copy(%p: tensor<64x64x!tile.ptr<f16>, #blocked>, %m: tensor<64x
   // CHECK: tilegpu.warpgroup_dot %[[T]]
   %d = tilegpu.warpgroup_dot %t, %b, %z : !tilegpu.memdesc<64x64xf16, #nvmma>, !tilegpu.memdesc<64x16xf16, #nvmma_t> -> tensor<64x16xf32, #mma3>
   return %d : tensor<64x16xf32, #mma3>
+}
+
+// CHECK-LABEL: func.func @tma
+func.func @tma(%base: !tile.ptr<f16>, %m: i64, %k: i64, %ld: i64, %x: i32, %y: i32, %p: i1, %phase: i32) {
+  // CHECK: %[[MAP:.*]] = tilegpu.create_tensor_map %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #[[$NVMMA]]>
+  %map = tilegpu.create_tensor_map %base, %m, %k, %ld : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #nvmma>
+  %bars = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x1xi64, #plain>
+  %c0 = arith.constant 0 : i32
+  // CHECK: %[[BAR:.*]] = tilegpu.memdesc_index {{.*}} -> !tilegpu.memdesc<1xi64, #[[$PLAIN]]>
+  %bar = tilegpu.memdesc_index %bars[%c0] : !tilegpu.memdesc<2x1xi64, #plain> -> !tilegpu.memdesc<1xi64, #plain>
+  // CHECK: tilegpu.init_barrier %[[BAR]], 1 : !tilegpu.memdesc<1xi64, #[[$PLAIN]]>
+  tilegpu.init_barrier %bar, 1 : !tilegpu.memdesc<1xi64, #plain>
+  // CHECK: tilegpu.barrier_expect %[[BAR]], 32768, %{{.*}} : !tilegpu.memdesc<1xi64, #[[$PLAIN]]>
+  tilegpu.barrier_expect %bar, 32768, %p : !tilegpu.memdesc<1xi64, #plain>
+  %t = tilegpu.local_alloc : () -> !tilegpu.memdesc<128x128xf16, #nvmma>
+  // Two boxes (swizzle-wide columns) of 128x64.
+  // CHECK: tilegpu.async_tma_copy_global_to_local %[[MAP]][%{{.*}}, %{{.*}}] %{{.*}}, %[[BAR]], %{{.*}} : !tilegpu.tensor_map<128x64xf16, #[[$NVMMA]]> -> !tilegpu.memdesc<128x128xf16, #[[$NVMMA]]>, !tilegpu.memdesc<1xi64, #[[$PLAIN]]>
+  tilegpu.async_tma_copy_global_to_local %map[%x, %y] %t, %bar, %p : !tilegpu.tensor_map<128x64xf16, #nvmma> -> !tilegpu.memdesc<128x128xf16, #nvmma>, !tilegpu.memdesc<1xi64, #plain>
+  // CHECK: tilegpu.wait_barrier %[[BAR]], %{{.*}} : !tilegpu.memdesc<1xi64, #[[$PLAIN]]>
+  tilegpu.wait_barrier %bar, %phase : !tilegpu.memdesc<1xi64, #plain>
+  // CHECK: tilegpu.inval_barrier %[[BAR]] : !tilegpu.memdesc<1xi64, #[[$PLAIN]]>
+  tilegpu.inval_barrier %bar : !tilegpu.memdesc<1xi64, #plain>
+  // CHECK: tilegpu.release_tensor_map %[[MAP]] : !tilegpu.tensor_map<128x64xf16, #[[$NVMMA]]>
+  tilegpu.release_tensor_map %map : !tilegpu.tensor_map<128x64xf16, #nvmma>
+  return
 }

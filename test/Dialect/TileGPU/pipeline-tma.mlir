@@ -1,0 +1,371 @@
+// RUN: tile-opt %s -split-input-file --tilegpu-pipeline | FileCheck %s --enable-var-scope
+// A wgmma operand load whose addresses are base + (x0 + i) * stride +
+// (x1 + j) and whose mask is "x0 + i < R and x1 + j < C" (either part
+// optional) is a box of an R x C tensor: tilegpu-pipeline copies it with
+// the copy engine (TMA) into the ring, each slot completing on its own
+// mbarrier. Loads it cannot prove that of keep cp.async
+// (pipeline-async.mlir) or register prefetching (pipeline.mlir).
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-DAG: #[[$S:.*]] = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+  // CHECK-DAG: #[[$P:.*]] = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+  // CHECK-LABEL: func.func @matmul
+  // CHECK-SAME: (%[[PA:[^:]*]]: !tile.ptr<f16> {{.*}}, %[[PB:[^:]*]]: !tile.ptr<f16> {{.*}}, %[[M:[^:]*]]: i32, %[[K:[^:]*]]: i32, %[[LDA:[^:]*]]: i32 {{.*}}, %[[LDB:[^:]*]]: i32 {{.*}})
+  func.func @matmul(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pb: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %k: i32, %lda: i32 {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero_a = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %pid = tile.program_id 0 : i32
+    %row0 = arith.muli %pid, %c64 : i32
+    // A: rows pid * 64 + i (masked by M), columns j (masked by K - 64 k),
+    // advanced by 64 columns per iteration.
+    %ri = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %row0s = tile.splat %row0 : tensor<128xi32, #rows>
+    %r = arith.addi %row0s, %ri : tensor<128xi32, #rows>
+    %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ldas = tile.splat %lda : tensor<128x1xi32, #a>
+    %r2 = arith.muli %r1, %ldas : tensor<128x1xi32, #a>
+    %r3 = tile.broadcast %r2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ci = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %c1d = tile.expand_dims %ci {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %c2d = tile.broadcast %c1d : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %off = arith.addi %r3, %c2d : tensor<128x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %off : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    %ms = tile.splat %m : tensor<128x1xi32, #a>
+    %rowmask = arith.cmpi slt, %r1, %ms : tensor<128x1xi32, #a>
+    %rowmask2 = tile.broadcast %rowmask : tensor<128x1xi1, #a> -> tensor<128x64xi1, #a>
+    %n = arith.addi %k, %c64 : i32
+
+    // Before the loop, thread 0 builds A's tensor map: extents M x K (at
+    // least 1), rows LDA elements apart, boxes of 128x64.
+    // CHECK: %[[M64:.*]] = arith.extsi %[[M]] : i32 to i64
+    // CHECK: %[[EMPTYM:.*]] = arith.cmpi slt, %[[M64]], %{{.*}} : i64
+    // CHECK: %[[K64:.*]] = arith.extsi %[[K]] : i32 to i64
+    // CHECK: %[[EMPTYK:.*]] = arith.cmpi slt, %[[K64]], %{{.*}} : i64
+    // CHECK: %[[LDA64:.*]] = arith.extsi %[[LDA]] : i32 to i64
+    // CHECK: %[[MAP:.*]] = tilegpu.create_tensor_map %[[PA]], %{{.*}}, %{{.*}}, %[[LDA64]] : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #[[$S]]>
+    // A ring of 3 tiles and 3 mbarriers (thread 0 initializes them).
+    // CHECK: %[[RING:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x128x64xf16, #[[$S]]>
+    // CHECK: %[[BARS:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x1xi64, #[[$P]]>
+    // CHECK-COUNT-3: tilegpu.init_barrier %{{.*}}, 1 : !tilegpu.memdesc<1xi64, #[[$P]]>
+    // CHECK-NEXT: tilegpu.barrier
+    // Prologue: iterations 0 and 1, each: arrive expecting 16 KiB, copy the
+    // box at (pid * 64, 64 k) (coordinates 1 when an extent is empty).
+    // CHECK: %[[IN0:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i32
+    // CHECK: tilegpu.barrier_expect %{{.*}}, 16384, %[[IN0]]
+    // CHECK: %[[X0:.*]] = arith.select %[[EMPTYM]]
+    // CHECK: %[[Y0:.*]] = arith.select %[[EMPTYK]]
+    // CHECK: tilegpu.async_tma_copy_global_to_local %[[MAP]][%[[X0]], %[[Y0]]] %{{.*}}, %{{.*}}, %[[IN0]]
+    // CHECK: tilegpu.barrier_expect %{{.*}}, 16384,
+    // CHECK: tilegpu.async_tma_copy_global_to_local %[[MAP]]
+    // CHECK-NOT: tile.load
+    // CHECK-NOT: async_copy_global_to_local
+    // The loop no longer carries A's pointers: accumulator, read and fetch
+    // slots, barrier phase.
+    // CHECK: scf.for %[[IV:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}, %[[READ:.*]] = %{{.*}}, %[[FETCH:.*]] = %{{.*}}, %[[PHASE:.*]] = %{{.*}}) -> (tensor<128x64xf32, #mma>, i32, i32, i32)
+    // CHECK: %[[RB:.*]] = tilegpu.memdesc_index %[[BARS]][%[[READ]]]
+    // CHECK-NEXT: tilegpu.wait_barrier %[[RB]], %[[PHASE]]
+    // CHECK: tilegpu.warpgroup_dot {{.*}} {isAsync}
+    // CHECK: tilegpu.warpgroup_dot_wait {{.*}} {pendings = 1 : i32}
+    // CHECK-NEXT: tilegpu.barrier
+    // CHECK: tilegpu.barrier_expect
+    // CHECK: tilegpu.async_tma_copy_global_to_local %[[MAP]]
+    // The phase flips when the read slot wraps.
+    // CHECK: %[[FLIP:.*]] = arith.xori %[[PHASE]]
+    // CHECK: arith.select %{{.*}}, %[[FLIP]], %[[PHASE]] : i32
+    // CHECK: scf.yield
+    // After the loop: barriers invalidated, the map's slot released.
+    // CHECK: tilegpu.barrier
+    // CHECK-COUNT-3: tilegpu.inval_barrier
+    // CHECK-NEXT: tilegpu.release_tensor_map %[[MAP]]
+    %res:2 = scf.for %iv = %c0 to %n step %c1 iter_args(%acc = %z, %p = %a0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>) : i32 {
+      %kk = arith.muli %iv, %c64 : i32
+      %left = arith.subi %k, %kk : i32
+      %lefts = tile.splat %left : tensor<1x64xi32, #a>
+      %colmask = arith.cmpi slt, %c1d, %lefts : tensor<1x64xi32, #a>
+      %colmask2 = tile.broadcast %colmask : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %mask = arith.andi %rowmask2, %colmask2 : tensor<128x64xi1, #a>
+      %at = tile.load %p, %mask, %zero_a : tensor<128x64x!tile.ptr<f16>, #a>
+      %as = tilegpu.local_alloc %at : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %bs = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %as, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      %pn = tile.addptr %p, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      scf.yield %d, %pn : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+// Rows wrapped with `% M` (Triton's idiom) are not a box: no bulk copies.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @wrapped_rows
+  // CHECK-NOT: tensor_map
+  // CHECK: scf.for
+  // CHECK-NOT: tensor_map
+  func.func @wrapped_rows(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %k: i32, %lda: i32 {tile.divisibility = 16 : i32}) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero_a = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %pid = tile.program_id 0 : i32
+    %row0 = arith.muli %pid, %c64 : i32
+    %ri = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %row0s = tile.splat %row0 : tensor<128xi32, #rows>
+    %rr = arith.addi %row0s, %ri : tensor<128xi32, #rows>
+    %ms = tile.splat %m : tensor<128xi32, #rows>
+    %r = arith.remsi %rr, %ms : tensor<128xi32, #rows>
+    %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ldas = tile.splat %lda : tensor<128x1xi32, #a>
+    %r2 = arith.muli %r1, %ldas : tensor<128x1xi32, #a>
+    %r3 = tile.broadcast %r2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ci = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %c1d = tile.expand_dims %ci {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %res = scf.for %iv = %c0 to %k step %c1 iter_args(%acc = %z) -> (tensor<128x64xf32, #mma>) : i32 {
+      %kk = arith.muli %iv, %c64 : i32
+      %kks = tile.splat %kk : tensor<1x64xi32, #a>
+      %col = arith.addi %c1d, %kks : tensor<1x64xi32, #a>
+      %c2d = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+      %off = arith.addi %r3, %c2d : tensor<128x64xi32, #a>
+      %p = tile.addptr %pas, %off : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      %ks = tile.splat %k : tensor<1x64xi32, #a>
+      %cm = arith.cmpi slt, %col, %ks : tensor<1x64xi32, #a>
+      %mask = tile.broadcast %cm : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %at = tile.load %p, %mask, %zero_a : tensor<128x64x!tile.ptr<f16>, #a>
+      %as = tilegpu.local_alloc %at : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %bs = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %as, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      scf.yield %d : tensor<128x64xf32, #mma>
+    }
+    return %res : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A row stride not known to be a multiple of 16 bytes: no bulk copies.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @unaligned_stride
+  // CHECK-NOT: tensor_map
+  // CHECK: scf.for
+  // CHECK-NOT: tensor_map
+  func.func @unaligned_stride(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %k: i32, %lda: i32 ) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero_a = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %pid = tile.program_id 0 : i32
+    %row0 = arith.muli %pid, %c64 : i32
+    %ri = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %row0s = tile.splat %row0 : tensor<128xi32, #rows>
+    %rr = arith.addi %row0s, %ri : tensor<128xi32, #rows>
+    %r = arith.addi %rr, %ri : tensor<128xi32, #rows>
+    %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ldas = tile.splat %lda : tensor<128x1xi32, #a>
+    %r2 = arith.muli %r1, %ldas : tensor<128x1xi32, #a>
+    %r3 = tile.broadcast %r2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ci = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %c1d = tile.expand_dims %ci {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %res = scf.for %iv = %c0 to %k step %c1 iter_args(%acc = %z) -> (tensor<128x64xf32, #mma>) : i32 {
+      %kk = arith.muli %iv, %c64 : i32
+      %kks = tile.splat %kk : tensor<1x64xi32, #a>
+      %col = arith.addi %c1d, %kks : tensor<1x64xi32, #a>
+      %c2d = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+      %off = arith.addi %r3, %c2d : tensor<128x64xi32, #a>
+      %p = tile.addptr %pas, %off : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      %ks = tile.splat %k : tensor<1x64xi32, #a>
+      %cm = arith.cmpi slt, %col, %ks : tensor<1x64xi32, #a>
+      %mask = tile.broadcast %cm : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %at = tile.load %p, %mask, %zero_a : tensor<128x64x!tile.ptr<f16>, #a>
+      %as = tilegpu.local_alloc %at : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %bs = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %as, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      scf.yield %d : tensor<128x64xf32, #mma>
+    }
+    return %res : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A bound that moves with the loop (col < K - 64 iv while col itself
+// advances) is not a fixed extent: no bulk copies.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @moving_bound
+  // CHECK-NOT: tensor_map
+  // CHECK: scf.for
+  // CHECK-NOT: tensor_map
+  func.func @moving_bound(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %k: i32, %lda: i32 {tile.divisibility = 16 : i32}) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero_a = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %pid = tile.program_id 0 : i32
+    %row0 = arith.muli %pid, %c64 : i32
+    %ri = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %row0s = tile.splat %row0 : tensor<128xi32, #rows>
+    %rr = arith.addi %row0s, %ri : tensor<128xi32, #rows>
+    %r = arith.addi %rr, %ri : tensor<128xi32, #rows>
+    %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ldas = tile.splat %lda : tensor<128x1xi32, #a>
+    %r2 = arith.muli %r1, %ldas : tensor<128x1xi32, #a>
+    %r3 = tile.broadcast %r2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ci = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %c1d = tile.expand_dims %ci {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %res = scf.for %iv = %c0 to %k step %c1 iter_args(%acc = %z) -> (tensor<128x64xf32, #mma>) : i32 {
+      %kk = arith.muli %iv, %c64 : i32
+      %kks = tile.splat %kk : tensor<1x64xi32, #a>
+      %col = arith.addi %c1d, %kks : tensor<1x64xi32, #a>
+      %c2d = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+      %off = arith.addi %r3, %c2d : tensor<128x64xi32, #a>
+      %p = tile.addptr %pas, %off : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      %left = arith.subi %k, %kk : i32
+      %lefts = tile.splat %left : tensor<1x64xi32, #a>
+      %cm = arith.cmpi slt, %col, %lefts : tensor<1x64xi32, #a>
+      %mask = tile.broadcast %cm : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %at = tile.load %p, %mask, %zero_a : tensor<128x64x!tile.ptr<f16>, #a>
+      %as = tilegpu.local_alloc %at : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %bs = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %as, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      scf.yield %d : tensor<128x64xf32, #mma>
+    }
+    return %res : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+// A lower bound (col >= K) is not an extent: no bulk copies.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @lower_bound
+  // CHECK-NOT: tensor_map
+  // CHECK: scf.for
+  // CHECK-NOT: tensor_map
+  func.func @lower_bound(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %k: i32, %lda: i32 {tile.divisibility = 16 : i32}) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero_a = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %pid = tile.program_id 0 : i32
+    %row0 = arith.muli %pid, %c64 : i32
+    %ri = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %row0s = tile.splat %row0 : tensor<128xi32, #rows>
+    %rr = arith.addi %row0s, %ri : tensor<128xi32, #rows>
+    %r = arith.addi %rr, %ri : tensor<128xi32, #rows>
+    %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ldas = tile.splat %lda : tensor<128x1xi32, #a>
+    %r2 = arith.muli %r1, %ldas : tensor<128x1xi32, #a>
+    %r3 = tile.broadcast %r2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ci = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %c1d = tile.expand_dims %ci {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %res = scf.for %iv = %c0 to %k step %c1 iter_args(%acc = %z) -> (tensor<128x64xf32, #mma>) : i32 {
+      %kk = arith.muli %iv, %c64 : i32
+      %kks = tile.splat %kk : tensor<1x64xi32, #a>
+      %col = arith.addi %c1d, %kks : tensor<1x64xi32, #a>
+      %c2d = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+      %off = arith.addi %r3, %c2d : tensor<128x64xi32, #a>
+      %p = tile.addptr %pas, %off : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      %ks = tile.splat %k : tensor<1x64xi32, #a>
+      %cm = arith.cmpi sge, %col, %ks : tensor<1x64xi32, #a>
+      %mask = tile.broadcast %cm : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %at = tile.load %p, %mask, %zero_a : tensor<128x64x!tile.ptr<f16>, #a>
+      %as = tilegpu.local_alloc %at : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %bs = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %as, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      scf.yield %d : tensor<128x64xf32, #mma>
+    }
+    return %res : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
+// Addresses computed from the induction variable, columns masked by K:
+// a box (this case checks TMA is used; the first split checks the details).
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @iv_addresses
+  // CHECK: tilegpu.create_tensor_map
+  // CHECK-NOT: async_copy_global_to_local
+  // CHECK: tilegpu.async_tma_copy_global_to_local
+  // CHECK-NOT: async_copy_global_to_local
+  func.func @iv_addresses(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %k: i32, %lda: i32 {tile.divisibility = 16 : i32}) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero_a = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %pid = tile.program_id 0 : i32
+    %row0 = arith.muli %pid, %c64 : i32
+    %ri = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %row0s = tile.splat %row0 : tensor<128xi32, #rows>
+    %rr = arith.addi %row0s, %ri : tensor<128xi32, #rows>
+    %r = arith.addi %rr, %ri : tensor<128xi32, #rows>
+    %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ldas = tile.splat %lda : tensor<128x1xi32, #a>
+    %r2 = arith.muli %r1, %ldas : tensor<128x1xi32, #a>
+    %r3 = tile.broadcast %r2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ci = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %c1d = tile.expand_dims %ci {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %res = scf.for %iv = %c0 to %k step %c1 iter_args(%acc = %z) -> (tensor<128x64xf32, #mma>) : i32 {
+      %kk = arith.muli %iv, %c64 : i32
+      %kks = tile.splat %kk : tensor<1x64xi32, #a>
+      %col = arith.addi %c1d, %kks : tensor<1x64xi32, #a>
+      %c2d = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+      %off = arith.addi %r3, %c2d : tensor<128x64xi32, #a>
+      %p = tile.addptr %pas, %off : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      %ks = tile.splat %k : tensor<1x64xi32, #a>
+      %cm = arith.cmpi slt, %col, %ks : tensor<1x64xi32, #a>
+      %mask = tile.broadcast %cm : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %at = tile.load %p, %mask, %zero_a : tensor<128x64x!tile.ptr<f16>, #a>
+      %as = tilegpu.local_alloc %at : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %bs = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %as, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      scf.yield %d : tensor<128x64xf32, #mma>
+    }
+    return %res : tensor<128x64xf32, #mma>
+  }
+}
