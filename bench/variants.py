@@ -119,6 +119,16 @@ def variants():
                       defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
                                "GROUP_M": 8},
                       num_warps=nw, num_stages=4, flags=[MATMUL_DIV]))
+    # Masked rows and columns instead of `% M` / `% N`: the loads are boxes
+    # of A and B, copied by the copy engine (TMA) on sm_90a.
+    for dt, bm, bn, bk, nw, ns in [("f16", 128, 256, 64, 8, 3), ("f16", 128, 256, 64, 8, 4),
+                                   ("f16", 128, 128, 64, 4, 4), ("f32", 128, 256, 32, 8, 3),
+                                   ("f32", 128, 128, 32, 8, 3)]:
+        v.append(dict(variant="matmul_%s_tma_%dx%dx%d_w%d_s%d" % (dt, bm, bn, bk, nw, ns),
+                      tile="matmul.tile", kernel="matmul_%s_masked" % dt,
+                      defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
+                               "GROUP_M": 8},
+                      num_warps=nw, num_stages=ns, flags=[MATMUL_DIV]))
     # experiment: B offsets masked instead of `% N` (see matmul.tile)
     v.append(dict(variant="mmx_f16nomod_128x128x32_w8", tile="matmul.tile",
                   kernel="matmul_f16_nomod",
