@@ -96,13 +96,38 @@ kern("dot_tn_f16", G + "dot.tile")
 kern("dot_tn_f16_128x32", G + "dot.tile", "dot_tn_f16", BM=128, BN=32, BK=32)
 kern("mm_f16_128_w8", G + "dot.tile", "mm_f16", nw=8, BM=128, BN=128, BK=64)
 kern("mm_bf16_128x64", G + "dot.tile", "mm_bf16", BM=128, BN=64, BK=32)
-# cp.async rings (sm_90a): (BM, BN, BK, warps, stages)
+# Asynchronous copy rings (sm_90a; both operands by TMA): (BM, BN, BK,
+# warps, stages)
 ASYNC_TILES = ((128, 128, 64, 8, 3), (64, 64, 32, 4, 2), (128, 256, 64, 8, 4),
                (64, 128, 16, 4, 5))
 for _m, _n, _k, _w, _s in ASYNC_TILES:
     kern("mm_f16_async_%dx%dx%d_w%d_s%d" % (_m, _n, _k, _w, _s), G + "dot.tile",
          "mm_f16_async", nw=_w, ns=_s, BM=_m, BN=_n, BK=_k)
+    kern("mm_f16_cpasync_%dx%dx%d_w%d_s%d" % (_m, _n, _k, _w, _s), G + "dot.tile",
+         "mm_f16_cpasync", nw=_w, ns=_s, BM=_m, BN=_n, BK=_k)
 kern("mm_tf32_w2", G + "dot.tile", "mm_tf32", nw=2)
+# Bulk tensor copies (TMA, sm_90a; on sm_90 the same kernels use cp.async or
+# registers). Which operand takes which path on sm_90a (tilec --emit=tilegpu:
+# async_tma_copy_global_to_local vs async_copy_global_to_local):
+#   mm_bf16_async_*   A TMA, B TMA
+#   mm_tf32_mixed     A TMA, B cp.async (rows wrapped with % K: not a box)
+#   mm_f16_tt         A TMA (at[K, M], tile contiguous along M),
+#                     B TMA (bt[N, K], tile contiguous along K)
+#   mm_f16_tt_trans   A neither (tile loaded [BK, BM] then trans(): not
+#                     pipelined, registers -> shared in the loop), B TMA
+#   mm_f16_ptrs*      A TMA, B TMA (loop-carried pointers, lda/ldb divisible)
+#   mm_f16_nomask     A TMA, B TMA (no mask: unbounded extents)
+BF16_ASYNC_TILES = ((128, 128, 64, 8, 3), (64, 256, 32, 4, 4))
+for _m, _n, _k, _w, _s in BF16_ASYNC_TILES:
+    kern("mm_bf16_async_%dx%dx%d_w%d_s%d" % (_m, _n, _k, _w, _s),
+         G + "dot.tile", "mm_bf16_async", nw=_w, ns=_s, BM=_m, BN=_n, BK=_k)
+kern("mm_tf32_mixed", G + "dot.tile")
+kern("mm_f16_tt", G + "dot.tile")
+kern("mm_f16_tt_trans", G + "dot.tile", BM=64, BN=64, BK=32)
+kern("mm_f16_ptrs", G + "dot.tile", flags=["--divisible=lda,ldb"])
+kern("mm_f16_ptrs_64", G + "dot.tile", "mm_f16_ptrs", nw=4, ns=4,
+     flags=["--divisible=lda,ldb"], BM=64, BN=64, BK=32)
+kern("mm_f16_nomask", G + "dot.tile")
 for _k in ("red_axis1", "red_axis0", "red_all", "red_i32", "red_1d", "red_ties"):
     kern(_k, G + "reduce.tile")
 kern("red_axis1_w8", G + "reduce.tile", "red_axis1", nw=8)
@@ -222,6 +247,7 @@ class Kernel:
         self.shared = int(m.get("shared_bytes", 0))
         with open(base + ".ptx") as f:
             ptx = f.read()
+        self.ptx = ptx
         if ".visible .entry %s(" % self.name not in ptx:
             raise TestFailure("%s.ptx has no '.visible .entry %s('"
                               % (variant, self.name))
@@ -231,6 +257,11 @@ class Kernel:
             self.fn.max_dynamic_shared_size_bytes = self.shared
 
     def __call__(self, grid, **kw):
+        self.launch(grid, None, **kw)
+        cp.cuda.runtime.deviceSynchronize()
+
+    def launch(self, grid, stream, **kw):
+        """Launches on `stream` (None: the current one) without waiting."""
         args = []
         pd = ptr_dtypes()
         for p in self.meta["params"]:
@@ -256,8 +287,12 @@ class Kernel:
         grid = tuple(int(g) for g in grid) + (1,) * (3 - len(grid))
         if min(grid) < 1:
             raise TestFailure("empty grid %s" % (grid,))
-        self.fn(grid, (self.threads, 1, 1), tuple(args), shared_mem=self.shared)
-        cp.cuda.runtime.deviceSynchronize()
+        if stream is None:
+            self.fn(grid, (self.threads, 1, 1), tuple(args), shared_mem=self.shared)
+        else:  # RawKernel launches on the current stream
+            with stream:
+                self.fn(grid, (self.threads, 1, 1), tuple(args),
+                        shared_mem=self.shared)
 
 
 # --------------------------------------------------------------------------
@@ -868,11 +903,13 @@ def t_dot_wgmma(t):
         for M, N, K in ((300, 264, 328), (64, 8, 8), (129, 136, 24)):
             a, b, a64, b64 = dot_inputs(t, "f16", (M, K), (K, N))
             c = t.out((M, N), np.float32)
-            var = "mm_f16_async_%dx%dx%d_w%d_s%d" % (bm, bn, bk, nw, ns)
-            t.k(var)((cdiv(M, bm), cdiv(N, bn)), c=c, a=t.inp(a), b=t.inp(b),
-                     M=M, N=N, K=K)
-            t.close("%s M,N,K=%d,%d,%d" % (var, M, N, K), c, a64 @ b64,
-                    DOT_TOL["f16"])
+            for kind in ("async", "cpasync"):
+                var = "mm_f16_%s_%dx%dx%d_w%d_s%d" % (kind, bm, bn, bk, nw, ns)
+                c = t.out((M, N), np.float32)
+                t.k(var)((cdiv(M, bm), cdiv(N, bn)), c=c, a=t.inp(a),
+                         b=t.inp(b), M=M, N=N, K=K)
+                t.close("%s M,N,K=%d,%d,%d" % (var, M, N, K), c, a64 @ b64,
+                        DOT_TOL["f16"])
     for var, dt, bm, bn in (("mm_f16_128_w8", "f16", 128, 128),
                             ("mm_bf16_128x64", "bf16", 128, 64)):
         M, N, K = 300, 270, 333
@@ -882,6 +919,141 @@ def t_dot_wgmma(t):
                  M=M, N=N, K=K)
         t.close("%s looped matmul M,N,K=%d,%d,%d" % (var, M, N, K), c,
                 a64 @ b64, DOT_TOL[dt])
+
+
+def copy_paths(t, var, k, tma, cpasync):
+    """On sm_90a PTX: whether the kernel makes bulk tensor copies (TMA) and
+    cp.async copies as expected (a silent fallback would test nothing new)."""
+    if ".target sm_90a" not in k.ptx:
+        return
+    n_tma = k.ptx.count("cp.async.bulk.tensor")
+    n_cp = k.ptx.count("cp.async.cg.") + k.ptx.count("cp.async.ca.")
+    t.record("%s copies: TMA %s, cp.async %s" % (
+        var, "yes" if tma else "no", "yes" if cpasync else "no"),
+        (n_tma > 0) == tma and (n_cp > 0) == cpasync,
+        "%d cp.async.bulk.tensor, %d cp.async in the PTX" % (n_tma, n_cp))
+
+
+def padded(x, ld, rows):
+    """x (r, c) in a row-major rows x ld buffer whose padding (columns c..ld,
+    rows r..rows) is NaN: an operand read past its extent poisons the sums."""
+    buf = np.full((rows, ld), np.nan, x.dtype)
+    buf[:x.shape[0], :x.shape[1]] = x
+    return buf
+
+
+def mm_ptrs_case(t, M, N, K, bk):
+    """Inputs of mm_f16_ptrs with lda > K, ldb > N (multiples of 16): the
+    kernel's arguments (output poisoned) and the float64 reference."""
+    lda, ldb = cdiv(K, 16) * 16 + 16, cdiv(N, 16) * 16 + 16
+    a, b, a64, b64 = dot_inputs(t, "f16", (M, K), (K, N))
+    c = t.out((M, N), np.float32)
+    kw = dict(c=c, a=t.inp(padded(a, lda, M)), b=t.inp(padded(b, ldb, K + bk)),
+              M=M, N=N, K=K, lda=lda, ldb=ldb)
+    return kw, a64 @ b64
+
+
+@test("dot", "bulk tensor copies (TMA) in looped matmuls")
+def t_dot_tma(t):
+    tol = DOT_TOL["f16"]
+    for bm, bn, bk, nw, ns in BF16_ASYNC_TILES:
+        var = "mm_bf16_async_%dx%dx%d_w%d_s%d" % (bm, bn, bk, nw, ns)
+        k = t.k(var)
+        copy_paths(t, var, k, True, False)
+        # N and K multiples of 8 (the kernel's promise), not of the tiles.
+        for M, N, K in ((300, 264, 328), (64, 8, 8), (129, 136, 24)):
+            a, b, a64, b64 = dot_inputs(t, "bf16", (M, K), (K, N))
+            c = t.out((M, N), np.float32)
+            k((cdiv(M, bm), cdiv(N, bn)), c=c, a=t.inp(a), b=t.inp(b),
+              M=M, N=N, K=K)
+            t.close("%s M,N,K=%d,%d,%d" % (var, M, N, K), c, a64 @ b64,
+                    DOT_TOL["bf16"])
+    # A by TMA, B by cp.async in the same loop; N and K multiples of 4.
+    k = t.k("mm_tf32_mixed")
+    copy_paths(t, "mm_tf32_mixed", k, True, True)
+    for M, N, K in ((300, 260, 100), (5, 4, 4), (129, 68, 36)):
+        a, b, a64, b64 = dot_inputs(t, "tf32", (M, K), (K, N))
+        c = t.out((M, N), np.float32)
+        k((cdiv(M, 128), cdiv(N, 64)), c=c, a=t.inp(a), b=t.inp(b), M=M, N=N, K=K)
+        t.close("mm_tf32_mixed M,N,K=%d,%d,%d" % (M, N, K), c, a64 @ b64,
+                DOT_TOL["tf32"])
+    # trans(at) @ trans(bt): at is K x M (M a multiple of 8), bt is N x K
+    # (K a multiple of 8); N ragged.
+    for var, bm, bn in (("mm_f16_tt", 128, 128), ("mm_f16_tt_trans", 64, 64)):
+        k = t.k(var)
+        copy_paths(t, var, k, True, False)
+        for M, N, K in ((296, 270, 328), (8, 5, 8), (136, 129, 24)):
+            at, bt, at64, bt64 = dot_inputs(t, "f16", (K, M), (N, K))
+            c = t.out((M, N), np.float32)
+            k((cdiv(M, bm), cdiv(N, bn)), c=c, at=t.inp(at), bt=t.inp(bt),
+              M=M, N=N, K=K)
+            t.close("%s trans(at) @ trans(bt) M,N,K=%d,%d,%d" % (var, M, N, K),
+                    c, at64.T @ bt64.T, tol)
+    # Loop-carried pointers, padded rows (NaN past K and N), masks on M, N,
+    # K, grouped order: M or N below one tile, K below BK, K = 1.
+    for var, bm, bn, bk in (("mm_f16_ptrs", 128, 128, 64),
+                            ("mm_f16_ptrs_64", 64, 64, 32)):
+        k = t.k(var)
+        copy_paths(t, var, k, True, False)
+        for M, N, K in ((300, 270, 333), (5, 70, 1), (130, 3, 31),
+                        (70, 200, 17), (1, 1, 1), (517, 390, 64)):
+            kw, ref = mm_ptrs_case(t, M, N, K, bk)
+            what = "%s M,N,K=%d,%d,%d lda=%d ldb=%d" % (var, M, N, K, kw["lda"],
+                                                      kw["ldb"])
+            k((cdiv(M, bm) * cdiv(N, bn),), **kw)
+            t.close(what, kw["c"], ref, tol)
+    # No mask: M, N, K multiples of the tile (unbounded extents).
+    k = t.k("mm_f16_nomask")
+    copy_paths(t, "mm_f16_nomask", k, True, False)
+    for M, N, K in ((256, 384, 192), (128, 128, 64)):
+        a, b, a64, b64 = dot_inputs(t, "f16", (M, K), (K, N))
+        c = t.out((M, N), np.float32)
+        k((M // 128, N // 128), c=c, a=t.inp(a), b=t.inp(b), M=M, N=N, K=K)
+        t.close("mm_f16_nomask M,N,K=%d,%d,%d" % (M, N, K), c, a64 @ b64, tol)
+
+
+@test("dot", "TMA tensor-map slots: > 8192 programs, 4 streams")
+def t_dot_tma_slots(t):
+    tol = DOT_TOL["f16"]
+    # One module (one slot pool) on 4 streams at once, different inputs:
+    # programs of the 4 launches share slot numbers.
+    k = t.k("mm_f16_ptrs")
+    K0 = 256 if t.small else 2048
+    runs = []
+    for i in range(4):
+        M, N, K = 1000 + 17 * i, 990 - 13 * i, K0 + 8 * i + i % 2
+        runs.append(((M, N, K),) + mm_ptrs_case(t, M, N, K, 64))
+    streams = [cp.cuda.Stream(non_blocking=True) for _ in range(4)]
+    cp.cuda.runtime.deviceSynchronize()        # inputs and poison in place
+    for s, ((M, N, K), kw, _) in zip(streams, runs):
+        k.launch((cdiv(M, 128) * cdiv(N, 128),), s, **kw)
+    for s in streams:
+        s.synchronize()
+    cp.cuda.runtime.deviceSynchronize()
+    for i, ((M, N, K), kw, ref) in enumerate(runs):
+        t.close("mm_f16_ptrs on stream %d of 4, M,N,K=%d,%d,%d" % (i, M, N, K),
+                kw["c"], ref, tol)
+    if t.small:
+        t.record("> 8192 programs: skipped with --small", True)
+        return
+    # 94 x 94 = 8836 programs of 64 x 64 (two maps each: slots wrap twice).
+    M, N, K = 6000, 6000, 40
+    a, b, a64, b64 = dot_inputs(t, "f16", (M, K), (K, N))
+    ref = a64 @ b64
+    k = t.k("mm_f16_ptrs_64")
+    lda, ldb = 48, 6016
+    c = t.out((M, N), np.float32)
+    k((cdiv(M, 64) * cdiv(N, 64),), c=c, a=t.inp(padded(a, lda, M)),
+      b=t.inp(padded(b, ldb, K + 32)), M=M, N=N, K=K, lda=lda, ldb=ldb)
+    t.close("mm_f16_ptrs_64, 8836 programs (1-D grid), M,N,K=%d,%d,%d"
+            % (M, N, K), c, ref, tol)
+    del c
+    var = "mm_f16_async_64x64x32_w4_s2"
+    k = t.k(var)
+    copy_paths(t, var, k, True, False)
+    c = t.out((M, N), np.float32)
+    k((cdiv(M, 64), cdiv(N, 64)), c=c, a=t.inp(a), b=t.inp(b), M=M, N=N, K=K)
+    t.close("%s, 94 x 94 programs, M,N,K=%d,%d,%d" % (var, M, N, K), c, ref, tol)
 
 
 # ---- reductions ----------------------------------------------------------

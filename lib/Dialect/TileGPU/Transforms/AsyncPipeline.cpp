@@ -93,7 +93,11 @@ getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info, bool useTma) {
         return failure();
     if (useTma)
       if (auto plan = planTensorMapLoad(load, loop, alloc.getType(), info)) {
-        staged.push_back({load, alloc, std::move(plan)});
+        StagedLoad s;
+        s.load = load;
+        s.alloc = alloc;
+        s.tma = std::move(plan);
+        staged.push_back(std::move(s));
         continue;
       }
     auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
@@ -115,7 +119,10 @@ getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info, bool useTma) {
     }
     if (width * bytes < 4)
       return failure();
-    staged.push_back({load, alloc, std::nullopt});
+    StagedLoad s;
+    s.load = load;
+    s.alloc = alloc;
+    staged.push_back(std::move(s));
   }
   if (staged.empty())
     return failure();
@@ -165,7 +172,8 @@ SmallVector<unsigned> getTmaOnlyIterArgs(scf::ForOp loop,
                                          ArrayRef<StagedLoad> staged) {
   SmallVector<unsigned> dropped;
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+  for (unsigned index = 0; index < loop.getNumRegionIterArgs(); ++index) {
+    BlockArgument arg = loop.getRegionIterArgs()[index];
     if (!loop.getResult(index).use_empty())
       continue;
     auto advance = yield.getOperand(index).getDefiningOp<tile::AddPtrOp>();
@@ -194,6 +202,7 @@ void createTensorMaps(OpBuilder &builder, Location loc,
     return arith::ConstantOp::create(builder, loc,
                                      builder.getI64IntegerAttr(value));
   };
+  DenseMap<Value, Value> noSubstitutions;
   for (StagedLoad &s : staged) {
     if (!s.tma)
       continue;
@@ -207,14 +216,14 @@ void createTensorMaps(OpBuilder &builder, Location loc,
         continue;
       }
       // Extents below 1 select nothing: copy from past an extent of 1.
-      Value extent = s.tma->extent[d]->materialize(builder, loc, {});
+      Value extent = s.tma->extent[d]->materialize(builder, loc, noSubstitutions);
       s.empty[d] = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::slt, extent, i64(1));
       extent = arith::MaxSIOp::create(builder, loc, extent, i64(1));
       extents[d] = arith::MinSIOp::create(builder, loc, extent,
                                           i64((int64_t(1) << 32) - 1));
     }
-    Value stride = s.tma->stride.materialize(builder, loc, {});
+    Value stride = s.tma->stride.materialize(builder, loc, noSubstitutions);
     s.map = CreateTensorMapOp::create(builder, loc, type, s.tma->base,
                                       extents[0], extents[1], stride);
     s.bytes = getSharedElementBytes(tile.getElementType());
