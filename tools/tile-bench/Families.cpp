@@ -285,7 +285,7 @@ template <typename T> struct MatmulProblem {
 };
 
 struct MatmulChoice {
-  /// The fastest two variants on the two smallest sizes, which the larger
+  /// The fastest three variants on the two smallest sizes, which the larger
   /// sizes try (they are often within noise of each other there).
   std::vector<const Variant *> chosen;
   std::map<std::string, double> rate; // TFLOP/s per variant measured.
@@ -365,9 +365,9 @@ void matmulSize(Bench &b, const Object &size, std::size_t index,
       ranked.push_back({tflops, name});
     std::sort(ranked.rbegin(), ranked.rend());
     std::string names;
-    for (std::size_t i = 0; i < ranked.size() && i < 2; ++i) {
+    for (std::size_t i = 0; i < ranked.size() && i < 3; ++i) {
       choice.chosen.push_back(b.config().find(ranked[i].second));
-      names += (i ? " and " : "") + ranked[i].second;
+      names += (i ? ", " : "") + ranked[i].second;
     }
     b.out().note("matmul " + dt + ": configs " + names +
                  " tried at the larger sizes");

@@ -71,3 +71,27 @@ func.func @swizzled(%x: tensor<64x32xf16, #b1>, %y: tensor<24x32xf16, #b1>, %z: 
   tile.print "", %va, %vb, %cz2 : tensor<24x32xf16, #b1>, tensor<64x32xf16, #b1>, tensor<512xf32, #b2>
   return
 }
+
+// -----
+
+#b1 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+#nvmma = #tilegpu.nvmma_shared<{swizzle = 64, order = [1, 0]}>
+
+// A buffer allocated inside a loop does not overlap one allocated before it
+// and still live across the loop (a pipelining ring): it goes after it.
+// CHECK-LABEL: func.func @nested
+func.func @nested(%x: tensor<64x32xf16, #b1>, %n: i32) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // CHECK: tilegpu.local_alloc {offset = 0 : i64} : () -> !tilegpu.memdesc<2x64x32xf16
+  %ring = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x32xf16, #nvmma>
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    // CHECK: tilegpu.local_alloc %{{.*}} {offset = 8192 : i64}
+    %t = tilegpu.local_alloc %x : (tensor<64x32xf16, #b1>) -> !tilegpu.memdesc<64x32xf16, #nvmma>
+    %v = tilegpu.local_load %t : !tilegpu.memdesc<64x32xf16, #nvmma> -> tensor<64x32xf16, #b1>
+    %r = tilegpu.memdesc_index %ring[%i] : !tilegpu.memdesc<2x64x32xf16, #nvmma> -> !tilegpu.memdesc<64x32xf16, #nvmma>
+    %w = tilegpu.local_load %r : !tilegpu.memdesc<64x32xf16, #nvmma> -> tensor<64x32xf16, #b1>
+    tile.print "", %v, %w : tensor<64x32xf16, #b1>, tensor<64x32xf16, #b1>
+  }
+  return
+}

@@ -19,6 +19,8 @@ namespace mlir::tilegpu {
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
 } // namespace mlir::tilegpu
 
+#include <functional>
+
 using namespace mlir;
 using namespace mlir::tilegpu;
 
@@ -81,36 +83,53 @@ struct AllocateSharedMemoryPass
     ModuleOp module = getOperation();
     Builder builder(module.getContext());
     int64_t total = 0;
-    // Explicit buffers: first fit among the buffers of the same block that
-    // are still live.
+    // Explicit buffers: first fit among the buffers still live in the same
+    // block and those of enclosing blocks live across the op holding it (a
+    // ring allocated before a loop stays live inside it).
     SmallVector<Interval> buffers;
-    module.walk([&](Block *block) {
-      SmallVector<Interval> live;
-      for (Operation &op : *block) {
-        llvm::erase_if(live, [&](const Interval &interval) {
-          return interval.lastUse->isBeforeInBlock(&op);
-        });
-        auto alloc = dyn_cast<LocalAllocOp>(op);
-        if (!alloc)
-          continue;
-        MemDescType type = alloc.getType();
-        int64_t size = 1;
-        for (int64_t dim : type.getShape())
-          size *= dim;
-        size = alignTo(size * getSharedElementBytes(type.getElementType()));
-        // Swizzled tiles start on the boundary their swizzle repeats at.
-        int64_t alignment = isa<NVMMASharedEncodingAttr>(type.getEncoding())
-                                ? kNVMMASharedAlignment
-                                : kAlignment;
-        int64_t offset = firstFit(live, size, alignment);
-        alloc.setOffsetAttr(builder.getI64IntegerAttr(offset));
-        Interval interval{offset, size, alloc,
-                          getLastUserInBlock(alloc, block)};
-        live.push_back(interval);
-        buffers.push_back(interval);
-        total = std::max(total, offset + size);
-      }
-    });
+    std::function<void(Block &, ArrayRef<Interval>)> allocate =
+        [&](Block &block, ArrayRef<Interval> outer) {
+          SmallVector<Interval> live;
+          for (Operation &op : block) {
+            llvm::erase_if(live, [&](const Interval &interval) {
+              return interval.lastUse->isBeforeInBlock(&op);
+            });
+            if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
+              MemDescType type = alloc.getType();
+              int64_t size = 1;
+              for (int64_t dim : type.getShape())
+                size *= dim;
+              size =
+                  alignTo(size * getSharedElementBytes(type.getElementType()));
+              // Swizzled tiles start on the boundary their swizzle repeats
+              // at.
+              int64_t alignment =
+                  isa<NVMMASharedEncodingAttr>(type.getEncoding())
+                      ? kNVMMASharedAlignment
+                      : kAlignment;
+              SmallVector<Interval> taken(outer);
+              taken.append(live.begin(), live.end());
+              int64_t offset = firstFit(taken, size, alignment);
+              alloc.setOffsetAttr(builder.getI64IntegerAttr(offset));
+              Interval interval{offset, size, alloc,
+                                getLastUserInBlock(alloc, &block)};
+              live.push_back(interval);
+              buffers.push_back(interval);
+              total = std::max(total, offset + size);
+            }
+            if (op.getNumRegions() == 0)
+              continue;
+            SmallVector<Interval> inner(outer);
+            inner.append(live.begin(), live.end());
+            for (Region &region : op.getRegions())
+              for (Block &nested : region)
+                allocate(nested, inner);
+          }
+        };
+    for (Operation &op : *module.getBody())
+      for (Region &region : op.getRegions())
+        for (Block &block : region)
+          allocate(block, {});
     // Scratch lives only while its op runs: first fit among the buffers
     // live at that op.
     module.walk([&](Operation *op) {
