@@ -95,12 +95,6 @@ def variants():
                     v.append(dict(variant="softmax_%d_w%d" % (n, nw), tile="softmax.tile",
                                   kernel="softmax", defines={"BLOCK": block}, num_warps=nw,
                                   flags=[SOFTMAX_DIV] if div else []))
-    # Two or four rows per program (softmax_rows), for the long rows.
-    for n in (4096, 8192):
-        for rows, nw in ((2, 8), (2, 16), (4, 16)):
-            v.append(dict(variant="softmax_%d_r%d_w%d" % (n, rows, nw), tile="softmax.tile",
-                          kernel="softmax_rows", defines={"BLOCK": n, "ROWS": rows},
-                          num_warps=nw, flags=[SOFTMAX_DIV]))
     v.append(dict(variant="gelu_div16", tile="gelu.tile", kernel="gelu",
                   defines={"BLOCK": 1024}, num_warps=4, flags=["--divisible=n"]))
     v.append(dict(variant="gelu_ragged", tile="gelu.tile", kernel="gelu",
