@@ -8,9 +8,7 @@
 // CHECK: .global .align 4 .b8 __tilec_tensor_map_locks[32768];
 // CHECK: .global .align 128 .b8 __tilec_tensor_maps[1048576];
 // CHECK-LABEL: .visible .entry matmul(
-// Lane 0 of warp 0 (A's map) and of warp 1 (B's) each lock a slot,
-// zero-fill it, write the fields and release them to the copy engine.
-// CHECK: %tid.x
+// Thread 0 locks a slot per map, zero-fills it and writes its fields.
 // CHECK: atom.acquire.gpu.global.cas.b32
 // CHECK-COUNT-8: st.global.v4.b32
 // CHECK: tensormap.replace.tile.global_address.global.b1024.b64
@@ -21,16 +19,12 @@
 // CHECK: tensormap.replace.tile.elemtype.global.b1024.b32 [{{.*}}], 6;
 // CHECK: tensormap.replace.tile.swizzle_mode.global.b1024.b32 [{{.*}}], 3;
 // CHECK: fence.proxy.tensormap::generic.release.gpu;
-// CHECK-NOT: fence.proxy.tensormap::generic.acquire
+// CHECK: fence.proxy.tensormap::generic.acquire.gpu [{{.*}}], 128;
 // CHECK: atom.acquire.gpu.global.cas.b32
 // CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 [{{.*}}], 1, 64;
-// CHECK: fence.proxy.tensormap::generic.release.gpu;
-// Three mbarriers, a block barrier, thread 0 acquires both maps, then the
-// prologue's two stages: arrive expecting 16 KiB + 8 KiB, one box of A and
-// one of B each.
+// Three mbarriers, then the prologue's two stages: arrive expecting
+// 16 KiB + 8 KiB, one box of A and one of B each.
 // CHECK-COUNT-3: mbarrier.init.shared::cta.b64 [{{.*}}], 1;
-// CHECK: bar.sync 0;
-// CHECK-COUNT-2: fence.proxy.tensormap::generic.acquire.gpu [{{.*}}], 128;
 // CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{.*}}], 24576;
 // CHECK-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{.*}}], 24576;

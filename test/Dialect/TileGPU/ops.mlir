@@ -98,8 +98,6 @@ func.func @tma(%base: !tile.ptr<f16>, %m: i64, %k: i64, %ld: i64, %x: i32, %y: i
   tilegpu.wait_barrier %bar, %phase : !tilegpu.memdesc<1xi64, #plain>
   // CHECK: tilegpu.inval_barrier %[[BAR]] : !tilegpu.memdesc<1xi64, #[[$PLAIN]]>
   tilegpu.inval_barrier %bar : !tilegpu.memdesc<1xi64, #plain>
-  // CHECK: tilegpu.fence_tensor_map %[[MAP]] : !tilegpu.tensor_map<128x64xf16, #[[$NVMMA]]>
-  tilegpu.fence_tensor_map %map : !tilegpu.tensor_map<128x64xf16, #nvmma>
   // CHECK: tilegpu.release_tensor_map %[[MAP]] : !tilegpu.tensor_map<128x64xf16, #[[$NVMMA]]>
   tilegpu.release_tensor_map %map : !tilegpu.tensor_map<128x64xf16, #nvmma>
   return

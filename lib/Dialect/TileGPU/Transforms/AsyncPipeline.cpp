@@ -16,9 +16,8 @@
 // their tf32 part (truncation), where register staging rounds to nearest.
 //
 // A load that is a box of a 2-D tensor (TensorMapPlan.h) is copied by the
-// copy engine instead (TMA, sm_90): before the loop a warp builds a tensor
-// map for it (thread 0 acquires it after the barrier that publishes the
-// mbarriers); each ring slot gets an mbarrier on which thread 0
+// copy engine instead (TMA, sm_90): before the loop thread 0 builds a
+// tensor map for it; each ring slot gets an mbarrier on which thread 0
 // arrives expecting the slot's bytes before starting its copies, and each
 // iteration waits for its slot's barrier phase. Addresses are then
 // coordinates computed from the induction variable, so the loop no longer
@@ -217,8 +216,7 @@ void createTensorMaps(OpBuilder &builder, Location loc,
         continue;
       }
       // Extents below 1 select nothing: copy from past an extent of 1.
-      Value extent =
-          s.tma->extent[d]->materialize(builder, loc, noSubstitutions);
+      Value extent = s.tma->extent[d]->materialize(builder, loc, noSubstitutions);
       s.empty[d] = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::slt, extent, i64(1));
       extent = arith::MaxSIOp::create(builder, loc, extent, i64(1));
@@ -343,10 +341,6 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages,
   // the loop (the scratch of a layout conversion): wait for them before the
   // first copy writes there. (It also publishes the barriers.)
   BarrierOp::create(builder, loc);
-  // Thread 0 acquires the maps other warps built before that barrier.
-  for (StagedLoad &s : *staged)
-    if (s.tma)
-      FenceTensorMapOp::create(builder, loc, s.map);
 
   // Starts the copies of the iteration whose induction variable is
   // `fetchIv`, with the carried iter args at `state`, into ring slot `slot`.
