@@ -5,10 +5,14 @@
 // - `tilegpu.create_tensor_map`: the kernel's parameters are its own
 //   (tilec adds none), so tensor maps are built on the device, in a pool of
 //   128-byte slots in the module's global memory. Thread 0 takes a slot
-//   of its own (see below) under a spin lock (an `atom.cas`; concurrent
-//   launches of the kernel take turns), zero-fills it, writes each field
-//   with `tensormap.replace`, and makes the writes visible to the copy
-//   engine (`fence.proxy.tensormap`). `tilegpu.release_tensor_map` unlocks.
+//   of its own (see below) under a spin lock (an `atom.cas` by thread 0, one
+//   per loop's maps; concurrent launches of the kernel take turns),
+//   zero-fills it, writes each field
+//   with `tensormap.replace` and releases the writes to the copy engine
+//   (`fence.proxy.tensormap`); the maps of a kernel are built by different
+//   warps, in parallel. After a block barrier, `tilegpu.fence_tensor_map`
+//   (thread 0, acquire) makes each visible to thread 0's copies.
+//   `tilegpu.release_tensor_map` unlocks.
 // - `tilegpu.async_tma_copy_global_to_local`: one `cp.async.bulk.tensor.2d`
 //   per swizzle-wide column of the tile (the box), completing on an mbarrier.
 // - mbarrier init / inval / arrive.expect_tx / try_wait.parity loops.
@@ -123,9 +127,11 @@ struct CreateTensorMapOpConversion
         getPoolAddress(rewriter, loc, op, kLocksName, i32, kNumSlots, 4);
     // The block's slot for this map: (linear block id * maps + ordinal)
     // modulo the pool size, `maps` the kernel's number of tensor maps
-    // rounded up to a power of two. The maps of one block never share a
-    // slot, and blocks lock their slots in ordinal order (the pool size is
-    // a multiple of `maps`), so waiting blocks cannot deadlock.
+    // rounded up to a power of two: the maps of one block never share a
+    // slot. The maps created together (one pipelined loop's) are guarded by
+    // one lock, the first's (`lock`): thread 0 takes it, then a block
+    // barrier, then each map is written by its warp. A block holds one
+    // lock at a time, so waiting blocks cannot deadlock.
     int64_t ordinal = 0, numMaps = 1;
     if (auto attr = op->getAttrOfType<IntegerAttr>(kOrdinalAttrName))
       ordinal = attr.getInt();
@@ -160,6 +166,24 @@ struct CreateTensorMapOpConversion
         rewriter, loc, locks,
         LLVM::MulOp::create(rewriter, loc, slot, createI64(rewriter, loc, 4)));
 
+    // Every thread computes the map's generic address; the warp
+    // `ordinal mod warps` builds it (lane 0), so a kernel's maps are built
+    // in parallel.
+    auto ctx = rewriter.getContext();
+    Value globalPtr = LLVM::IntToPtrOp::create(
+        rewriter, loc, LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace),
+        map);
+    Value generic = LLVM::PtrToIntOp::create(
+        rewriter, loc, i64,
+        LLVM::AddrSpaceCastOp::create(
+            rewriter, loc, LLVM::LLVMPointerType::get(ctx, 0), globalPtr));
+    unsigned warps = std::max(1u, getNumWarps(op));
+    Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
+    Value isBuilder = LLVM::ZExtOp::create(
+        rewriter, loc, i32,
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid,
+                             createI32(rewriter, loc, 32 * (ordinal % warps))));
+
     Value base =
         LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getBase());
     auto toI32 = [&](Value v) -> Value {
@@ -169,47 +193,65 @@ struct CreateTensorMapOpConversion
     Value strideBytes = LLVM::MulOp::create(rewriter, loc, adaptor.getStride(),
                                             createI64(rewriter, loc, bytes));
 
-    // $0: the map's generic address (the result); $1 thread 0, $2 lock,
-    // $3 map (global address), $4 base, $5 inner extent, $6 outer extent,
-    // $7 outer stride (bytes).
+    if (op.getLock()) {
+      createInlineAsm(
+          rewriter, loc, Type(), {isThreadZero(rewriter, loc), lock},
+          predicated(".reg .pred %tbusy;\n.reg .b32 %told;\n"
+                     "$$TILEC_LOCK_${:uid}:\n"
+                     "atom.acquire.gpu.global.cas.b32 %told, [$1], 0, 1;\n"
+                     "setp.ne.b32 %tbusy, %told, 0;\n"
+                     "@%tbusy bra $$TILEC_LOCK_${:uid};"),
+          "r,l");
+      createBarrier(rewriter, loc);
+    }
+    // $0 builder thread, $1 lock (unused), $2 map (global address), $3 base,
+    // $4 inner extent, $5 outer extent, $6 outer stride (bytes).
     std::string field = "tensormap.replace.tile.";
     std::string suffix = ".global.b1024";
     std::string body;
     llvm::raw_string_ostream os(body);
-    os << "$$TILEC_LOCK_${:uid}:\n"
-       << "atom.acquire.gpu.global.cas.b32 %told, [$2], 0, 1;\n"
-       << "setp.ne.b32 %tbusy, %told, 0;\n"
-       << "@%tbusy bra $$TILEC_LOCK_${:uid};\n";
     for (int offset = 0; offset < kTensorMapBytes; offset += 16)
-      os << "st.global.v4.b32 [$3+" << offset << "], {0, 0, 0, 0};\n";
-    os << field << "global_address" << suffix << ".b64 [$3], $4;\n"
-       << field << "rank" << suffix << ".b32 [$3], 1;\n"
-       << field << "box_dim" << suffix << ".b32 [$3], 0, "
+      os << "st.global.v4.b32 [$2+" << offset << "], {0, 0, 0, 0};\n";
+    os << field << "global_address" << suffix << ".b64 [$2], $3;\n"
+       << field << "rank" << suffix << ".b32 [$2], 1;\n"
+       << field << "box_dim" << suffix << ".b32 [$2], 0, "
        << type.getBoxShape()[contig] << ";\n"
-       << field << "box_dim" << suffix << ".b32 [$3], 1, "
+       << field << "box_dim" << suffix << ".b32 [$2], 1, "
        << type.getBoxShape()[other] << ";\n"
-       << field << "global_dim" << suffix << ".b32 [$3], 0, $5;\n"
-       << field << "global_dim" << suffix << ".b32 [$3], 1, $6;\n"
-       << field << "global_stride" << suffix << ".b64 [$3], 0, $7;\n"
-       << field << "element_stride" << suffix << ".b32 [$3], 0, 1;\n"
-       << field << "element_stride" << suffix << ".b32 [$3], 1, 1;\n"
-       << field << "elemtype" << suffix << ".b32 [$3], "
+       << field << "global_dim" << suffix << ".b32 [$2], 0, $4;\n"
+       << field << "global_dim" << suffix << ".b32 [$2], 1, $5;\n"
+       << field << "global_stride" << suffix << ".b64 [$2], 0, $6;\n"
+       << field << "element_stride" << suffix << ".b32 [$2], 0, 1;\n"
+       << field << "element_stride" << suffix << ".b32 [$2], 1, 1;\n"
+       << field << "elemtype" << suffix << ".b32 [$2], "
        << getElementTypeCode(type.getElementType()) << ";\n"
-       << field << "swizzle_mode" << suffix << ".b32 [$3], "
+       << field << "swizzle_mode" << suffix << ".b32 [$2], "
        << getSwizzleCode(encoding.getSwizzle()) << ";\n"
-       << "fence.proxy.tensormap::generic.release.gpu;\n"
-       << "cvta.global.u64 $0, $3;\n"
-       << "fence.proxy.tensormap::generic.acquire.gpu [$0], 128;";
-    std::string text =
-        "{\n.reg .pred %tp, %tbusy;\n.reg .b32 %told;\nsetp.ne.b32 %tp, $1, "
-        "0;\n@!%tp bra $$TILEC_SKIP_${:uid};\n" +
-        body + "\n$$TILEC_SKIP_${:uid}:\n}";
-    auto asmOp =
-        createInlineAsm(rewriter, loc, i64,
-                        {isThreadZero(rewriter, loc), lock, map, base,
-                         toI32(dims[contig]), toI32(dims[other]), strideBytes},
-                        text, "=l,r,l,l,l,r,r,l");
-    rewriter.replaceOp(op, asmOp.getResult(0));
+       << "fence.proxy.tensormap::generic.release.gpu;";
+    std::string text = "{\n.reg .pred %tp;\nsetp.ne.b32 %tp, $0, "
+                       "0;\n@!%tp bra $$TILEC_SKIP_${:uid};\n" +
+                       body + "\n$$TILEC_SKIP_${:uid}:\n}";
+    createInlineAsm(rewriter, loc, Type(),
+                    {isBuilder, lock, map, base, toI32(dims[contig]),
+                     toI32(dims[other]), strideBytes},
+                    text, "r,l,l,l,r,r,l");
+    rewriter.replaceOp(op, generic);
+    return success();
+  }
+};
+
+struct FenceTensorMapOpConversion
+    : OpConversionPattern<tilegpu::FenceTensorMapOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::FenceTensorMapOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    createInlineAsm(
+        rewriter, loc, Type(), {isThreadZero(rewriter, loc), adaptor.getMap()},
+        predicated("fence.proxy.tensormap::generic.acquire.gpu [$1], 128;"),
+        "r,l");
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -227,8 +269,8 @@ struct ReleaseTensorMapOpConversion
                        kNumSlots * kTensorMapBytes, 128);
     Value locks =
         getPoolAddress(rewriter, loc, op, kLocksName, i32, kNumSlots, 4);
-    // The map's generic address is its global one (cvta.global), so the
-    // slot is its offset into the pool.
+    // The slot is the map's offset into the pool (generic addresses of
+    // global memory are its global addresses).
     Value slot = LLVM::UDivOp::create(
         rewriter, loc,
         LLVM::SubOp::create(rewriter, loc, adaptor.getMap(), maps),
@@ -367,8 +409,9 @@ void mlir::tilegpu::numberTensorMaps(ModuleOp module) {
 
 void mlir::tilegpu::populateTMAOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<CreateTensorMapOpConversion, ReleaseTensorMapOpConversion,
-               AsyncTMACopyOpConversion, InitBarrierOpConversion,
-               InvalBarrierOpConversion, BarrierExpectOpConversion,
-               WaitBarrierOpConversion>(converter, patterns.getContext());
+  patterns.add<CreateTensorMapOpConversion, FenceTensorMapOpConversion,
+               ReleaseTensorMapOpConversion, AsyncTMACopyOpConversion,
+               InitBarrierOpConversion, InvalBarrierOpConversion,
+               BarrierExpectOpConversion, WaitBarrierOpConversion>(
+      converter, patterns.getContext());
 }

@@ -8,8 +8,12 @@
 // CHECK: .global .align 4 .b8 __tilec_tensor_map_locks[32768];
 // CHECK: .global .align 128 .b8 __tilec_tensor_maps[1048576];
 // CHECK-LABEL: .visible .entry matmul(
-// Thread 0 locks a slot per map, zero-fills it and writes its fields.
+// Thread 0 locks A's slot (which guards B's too); after a block barrier,
+// lane 0 of warp 0 (A's map) and of warp 1 (B's) zero-fill a slot each,
+// write the fields and release them to the copy engine.
+// CHECK: %tid.x
 // CHECK: atom.acquire.gpu.global.cas.b32
+// CHECK: bar.sync 0;
 // CHECK-COUNT-8: st.global.v4.b32
 // CHECK: tensormap.replace.tile.global_address.global.b1024.b64
 // CHECK: tensormap.replace.tile.rank.global.b1024.b32 [{{.*}}], 1;
@@ -19,12 +23,16 @@
 // CHECK: tensormap.replace.tile.elemtype.global.b1024.b32 [{{.*}}], 6;
 // CHECK: tensormap.replace.tile.swizzle_mode.global.b1024.b32 [{{.*}}], 3;
 // CHECK: fence.proxy.tensormap::generic.release.gpu;
-// CHECK: fence.proxy.tensormap::generic.acquire.gpu [{{.*}}], 128;
-// CHECK: atom.acquire.gpu.global.cas.b32
+// CHECK-NOT: fence.proxy.tensormap::generic.acquire
+// CHECK-NOT: atom.acquire.gpu.global.cas.b32
 // CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 [{{.*}}], 1, 64;
-// Three mbarriers, then the prologue's two stages: arrive expecting
-// 16 KiB + 8 KiB, one box of A and one of B each.
+// CHECK: fence.proxy.tensormap::generic.release.gpu;
+// Three mbarriers, a block barrier, thread 0 acquires both maps, then the
+// prologue's two stages: arrive expecting 16 KiB + 8 KiB, one box of A and
+// one of B each.
 // CHECK-COUNT-3: mbarrier.init.shared::cta.b64 [{{.*}}], 1;
+// CHECK: bar.sync 0;
+// CHECK-COUNT-2: fence.proxy.tensormap::generic.acquire.gpu [{{.*}}], 128;
 // CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{.*}}], 24576;
 // CHECK-COUNT-2: cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{.*}}], 24576;
@@ -40,7 +48,7 @@
 // After the loop: barriers invalidated, slots unlocked.
 // CHECK: mbarrier.inval.shared::cta.b64
 // CHECK: st.release.gpu.global.b32 [{{.*}}], 0;
-// CHECK: st.release.gpu.global.b32 [{{.*}}], 0;
+// CHECK-NOT: st.release.gpu.global.b32
 
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #rows = #tilegpu.slice<{dim = 1, parent = #a}>

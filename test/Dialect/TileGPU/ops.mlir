@@ -80,8 +80,10 @@ func.func @async_copy(%p: tensor<64x64x!tile.ptr<f16>, #blocked>, %m: tensor<64x
 
 // CHECK-LABEL: func.func @tma
 func.func @tma(%base: !tile.ptr<f16>, %m: i64, %k: i64, %ld: i64, %x: i32, %y: i32, %p: i1, %phase: i32) {
-  // CHECK: %[[MAP:.*]] = tilegpu.create_tensor_map %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #[[$NVMMA]]>
-  %map = tilegpu.create_tensor_map %base, %m, %k, %ld : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #nvmma>
+  // CHECK: %[[MAP:.*]] = tilegpu.create_tensor_map %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {lock} : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #[[$NVMMA]]>
+  %map = tilegpu.create_tensor_map %base, %m, %k, %ld {lock} : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #nvmma>
+  // CHECK: tilegpu.create_tensor_map %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : !tile.ptr<f16>
+  %map2 = tilegpu.create_tensor_map %base, %m, %k, %ld : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #nvmma>
   %bars = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x1xi64, #plain>
   %c0 = arith.constant 0 : i32
   // CHECK: %[[BAR:.*]] = tilegpu.memdesc_index {{.*}} -> !tilegpu.memdesc<1xi64, #[[$PLAIN]]>
@@ -98,6 +100,8 @@ func.func @tma(%base: !tile.ptr<f16>, %m: i64, %k: i64, %ld: i64, %x: i32, %y: i
   tilegpu.wait_barrier %bar, %phase : !tilegpu.memdesc<1xi64, #plain>
   // CHECK: tilegpu.inval_barrier %[[BAR]] : !tilegpu.memdesc<1xi64, #[[$PLAIN]]>
   tilegpu.inval_barrier %bar : !tilegpu.memdesc<1xi64, #plain>
+  // CHECK: tilegpu.fence_tensor_map %[[MAP]] : !tilegpu.tensor_map<128x64xf16, #[[$NVMMA]]>
+  tilegpu.fence_tensor_map %map : !tilegpu.tensor_map<128x64xf16, #nvmma>
   // CHECK: tilegpu.release_tensor_map %[[MAP]] : !tilegpu.tensor_map<128x64xf16, #[[$NVMMA]]>
   tilegpu.release_tensor_map %map : !tilegpu.tensor_map<128x64xf16, #nvmma>
   return

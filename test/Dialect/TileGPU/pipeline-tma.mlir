@@ -45,19 +45,22 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     %rowmask2 = tile.broadcast %rowmask : tensor<128x1xi1, #a> -> tensor<128x64xi1, #a>
     %n = arith.addi %k, %c64 : i32
 
-    // Before the loop, thread 0 builds A's tensor map: extents M x K (at
+    // Before the loop, a warp builds A's tensor map (its slot locked: the
+    // loop's first map): extents M x K (at
     // least 1), rows LDA elements apart, boxes of 128x64.
     // CHECK: %[[M64:.*]] = arith.extsi %[[M]] : i32 to i64
     // CHECK: %[[EMPTYM:.*]] = arith.cmpi slt, %[[M64]], %{{.*}} : i64
     // CHECK: %[[K64:.*]] = arith.extsi %[[K]] : i32 to i64
     // CHECK: %[[EMPTYK:.*]] = arith.cmpi slt, %[[K64]], %{{.*}} : i64
     // CHECK: %[[LDA64:.*]] = arith.extsi %[[LDA]] : i32 to i64
-    // CHECK: %[[MAP:.*]] = tilegpu.create_tensor_map %[[PA]], %{{.*}}, %{{.*}}, %[[LDA64]] : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #[[$S]]>
-    // A ring of 3 tiles and 3 mbarriers (thread 0 initializes them).
+    // CHECK: %[[MAP:.*]] = tilegpu.create_tensor_map %[[PA]], %{{.*}}, %{{.*}}, %[[LDA64]] {lock} : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #[[$S]]>
+    // A ring of 3 tiles and 3 mbarriers (thread 0 initializes them, then
+    // acquires the map after the barrier).
     // CHECK: %[[RING:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x128x64xf16, #[[$S]]>
     // CHECK: %[[BARS:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x1xi64, #[[$P]]>
     // CHECK-COUNT-3: tilegpu.init_barrier %{{.*}}, 1 : !tilegpu.memdesc<1xi64, #[[$P]]>
     // CHECK-NEXT: tilegpu.barrier
+    // CHECK-NEXT: tilegpu.fence_tensor_map %[[MAP]]
     // Prologue: iterations 0 and 1, each: arrive expecting 16 KiB, copy the
     // box at (pid * 64, 64 k) (coordinates 1 when an extent is empty).
     // CHECK: %[[IN0:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : i32

@@ -16,8 +16,9 @@
 // their tf32 part (truncation), where register staging rounds to nearest.
 //
 // A load that is a box of a 2-D tensor (TensorMapPlan.h) is copied by the
-// copy engine instead (TMA, sm_90): before the loop thread 0 builds a
-// tensor map for it; each ring slot gets an mbarrier on which thread 0
+// copy engine instead (TMA, sm_90): before the loop a warp builds a tensor
+// map for it (thread 0 acquires it after the barrier that publishes the
+// mbarriers); each ring slot gets an mbarrier on which thread 0
 // arrives expecting the slot's bytes before starting its copies, and each
 // iteration waits for its slot's barrier phase. Addresses are then
 // coordinates computed from the induction variable, so the loop no longer
@@ -216,7 +217,8 @@ void createTensorMaps(OpBuilder &builder, Location loc,
         continue;
       }
       // Extents below 1 select nothing: copy from past an extent of 1.
-      Value extent = s.tma->extent[d]->materialize(builder, loc, noSubstitutions);
+      Value extent =
+          s.tma->extent[d]->materialize(builder, loc, noSubstitutions);
       s.empty[d] = arith::CmpIOp::create(
           builder, loc, arith::CmpIPredicate::slt, extent, i64(1));
       extent = arith::MaxSIOp::create(builder, loc, extent, i64(1));
@@ -224,8 +226,10 @@ void createTensorMaps(OpBuilder &builder, Location loc,
                                           i64((int64_t(1) << 32) - 1));
     }
     Value stride = s.tma->stride.materialize(builder, loc, noSubstitutions);
+    // The first map takes the lock that guards them all.
+    bool first = llvm::none_of(staged, [](StagedLoad &o) { return o.map; });
     s.map = CreateTensorMapOp::create(builder, loc, type, s.tma->base,
-                                      extents[0], extents[1], stride);
+                                      extents[0], extents[1], stride, first);
     s.bytes = getSharedElementBytes(tile.getElementType());
     for (int64_t dim : tile.getShape())
       s.bytes *= dim;
@@ -341,6 +345,10 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages,
   // the loop (the scratch of a layout conversion): wait for them before the
   // first copy writes there. (It also publishes the barriers.)
   BarrierOp::create(builder, loc);
+  // Thread 0 acquires the maps other warps built before that barrier.
+  for (StagedLoad &s : *staged)
+    if (s.tma)
+      FenceTensorMapOp::create(builder, loc, s.map);
 
   // Starts the copies of the iteration whose induction variable is
   // `fetchIv`, with the carried iter args at `state`, into ring slot `slot`.
@@ -567,9 +575,12 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages,
           builder, loc,
           MemDescIndexOp::create(builder, loc, barrierType, barriers,
                                  createIndex(builder, loc, s)));
+    // Unlocking the first map's slot gives them all back.
     for (StagedLoad &s : *staged)
-      if (s.tma)
+      if (s.tma) {
         ReleaseTensorMapOp::create(builder, loc, s.map);
+        break;
+      }
   }
   loop.replaceAllUsesWith(results);
   loop.erase();

@@ -267,33 +267,59 @@ def TileGPU_CreateTensorMapOp : TileGPU_Op<"create_tensor_map",
     [MemoryEffects<[MemAlloc, MemWrite]>]> {
   let summary = "Build a tensor map for a 2-D tensor in a global-memory slot";
   let description = [{
-    Thread 0 claims a slot of the module's tensor-map pool (a spin lock per
-    slot, so concurrent launches of the kernel cannot share one) and writes
-    a tiled tensor map there: base address `base`, extents `dim0 x dim1`
+    One thread (lane 0 of a warp; a kernel's maps are built by different
+    warps) writes a tiled tensor map into the block's slot of the module's
+    tensor-map pool: base address `base`, extents `dim0 x dim1`
     (elements, in the tile's dimension order; coordinates at or past them,
     or negative, read as zero), the stride of the non-contiguous dimension
     `stride` (elements; the contiguous one has stride 1), box and swizzle
-    from the result type. The slot is given back by
-    `tilegpu.release_tensor_map`. Requires sm_90a (`tensormap.replace`).
+    from the result type, and releases its writes to the copy engine. The
+    result, the map's address, is the same in every thread; thread 0 may
+    copy through it after a block barrier and `tilegpu.fence_tensor_map`.
+    Slots are guarded by spin locks, so that concurrent launches of the
+    kernel cannot share one: with `lock`, thread 0 first takes the slot's
+    lock (then a block barrier), which also guards the maps created after it
+    without `lock` until `tilegpu.release_tensor_map` of this one. Requires
+    sm_90a (`tensormap.replace`).
 
     Example:
     ```mlir
-    %tm = tilegpu.create_tensor_map %a, %m, %k, %lda : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #shared>
+    %tm = tilegpu.create_tensor_map %a, %m, %k, %lda {lock} : !tile.ptr<f16> -> !tilegpu.tensor_map<128x64xf16, #shared>
     ```
   }];
-  let arguments = (ins TileGPU_TilePointer:$base, I64:$dim0, I64:$dim1, I64:$stride);
+  let arguments = (ins TileGPU_TilePointer:$base, I64:$dim0, I64:$dim1,
+                   I64:$stride, UnitAttr:$lock);
   let results = (outs TileGPU_TensorMapType:$result);
   let assemblyFormat =
       "$base `,` $dim0 `,` $dim1 `,` $stride attr-dict `:` qualified(type($base)) `->` qualified(type($result))";
   let hasVerifier = 1;
 }
 
+def TileGPU_FenceTensorMapOp : TileGPU_Op<"fence_tensor_map",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Make a tensor map built by another thread visible to thread 0";
+  let description = [{
+    After the block barrier that follows `tilegpu.create_tensor_map`,
+    thread 0 acquires the map for the copy engine
+    (`fence.proxy.tensormap::generic.acquire`), which also drops any copy of
+    the slot's previous map the engine cached.
+
+    Example:
+    ```mlir
+    tilegpu.fence_tensor_map %tm : !tilegpu.tensor_map<128x64xf16, #shared>
+    ```
+  }];
+  let arguments = (ins TileGPU_TensorMapType:$map);
+  let assemblyFormat = "$map attr-dict `:` qualified(type($map))";
+}
+
 def TileGPU_ReleaseTensorMapOp : TileGPU_Op<"release_tensor_map",
     [MemoryEffects<[MemFree]>]> {
   let summary = "Give a tensor map's slot back to the pool";
   let description = [{
-    Thread 0 releases the slot; every copy through the map must have
-    completed (waited for on its barrier).
+    Thread 0 unlocks the slot of a map created with `lock` (and so of the
+    maps created under it); every copy through them must have completed
+    (waited for on its barrier).
 
     Example:
     ```mlir
