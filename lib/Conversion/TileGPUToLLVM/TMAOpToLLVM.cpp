@@ -322,53 +322,39 @@ struct AsyncTMACopyOpConversion
   }
 };
 
-struct InitBarrierOpConversion : OpConversionPattern<tilegpu::InitBarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tilegpu::InitBarrierOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    std::string body = "mbarrier.init.shared::cta.b64 [$1], " +
-                       std::to_string(op.getCount()) +
-                       ";\nfence.mbarrier_init.release.cluster;\n"
-                       "fence.proxy.async.shared::cta;";
-    createInlineAsm(rewriter, loc, Type(),
-                    {isThreadZero(rewriter, loc),
-                     sharedAddress(rewriter, loc, adaptor.getBarrier())},
-                    predicated(body), "r,r");
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
+/// The PTX a thread-0 mbarrier op runs on its barrier ($1).
+std::string getBarrierPtx(tilegpu::InitBarrierOp op) {
+  return "mbarrier.init.shared::cta.b64 [$1], " +
+         std::to_string(op.getCount()) +
+         ";\nfence.mbarrier_init.release.cluster;\n"
+         "fence.proxy.async.shared::cta;";
+}
+std::string getBarrierPtx(tilegpu::InvalBarrierOp) {
+  return "mbarrier.inval.shared::cta.b64 [$1];";
+}
+std::string getBarrierPtx(tilegpu::BarrierExpectOp op) {
+  return "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
+         std::to_string(op.getBytes()) + ";";
+}
 
-struct InvalBarrierOpConversion : OpConversionPattern<tilegpu::InvalBarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// init_barrier, inval_barrier and barrier_expect: one predicated line of
+/// PTX on the barrier's shared address, in thread 0 (and, for
+/// barrier_expect, where `pred` holds).
+template <typename Op>
+struct ThreadZeroBarrierOpConversion : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(tilegpu::InvalBarrierOp op, OpAdaptor adaptor,
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
+    Value runs;
+    if constexpr (std::is_same_v<Op, tilegpu::BarrierExpectOp>)
+      runs = isThreadZeroAnd(rewriter, loc, adaptor.getPred());
+    else
+      runs = isThreadZero(rewriter, loc);
     createInlineAsm(rewriter, loc, Type(),
-                    {isThreadZero(rewriter, loc),
-                     sharedAddress(rewriter, loc, adaptor.getBarrier())},
-                    predicated("mbarrier.inval.shared::cta.b64 [$1];"), "r,r");
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
-
-struct BarrierExpectOpConversion
-    : OpConversionPattern<tilegpu::BarrierExpectOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tilegpu::BarrierExpectOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    std::string body = "mbarrier.arrive.expect_tx.shared::cta.b64 _, [$1], " +
-                       std::to_string(op.getBytes()) + ";";
-    createInlineAsm(rewriter, loc, Type(),
-                    {isThreadZeroAnd(rewriter, loc, adaptor.getPred()),
-                     sharedAddress(rewriter, loc, adaptor.getBarrier())},
-                    predicated(body), "r,r");
+                    {runs, sharedAddress(rewriter, loc, adaptor.getBarrier())},
+                    predicated(getBarrierPtx(op)), "r,r");
     rewriter.eraseOp(op);
     return success();
   }
@@ -411,7 +397,8 @@ void mlir::tilegpu::populateTMAOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<CreateTensorMapOpConversion, FenceTensorMapOpConversion,
                ReleaseTensorMapOpConversion, AsyncTMACopyOpConversion,
-               InitBarrierOpConversion, InvalBarrierOpConversion,
-               BarrierExpectOpConversion, WaitBarrierOpConversion>(
-      converter, patterns.getContext());
+               ThreadZeroBarrierOpConversion<tilegpu::InitBarrierOp>,
+               ThreadZeroBarrierOpConversion<tilegpu::InvalBarrierOp>,
+               ThreadZeroBarrierOpConversion<tilegpu::BarrierExpectOp>,
+               WaitBarrierOpConversion>(converter, patterns.getContext());
 }

@@ -146,23 +146,44 @@ SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 // MemDescType
 //===----------------------------------------------------------------------===//
 
-Type MemDescType::parse(AsmParser &parser) {
+namespace {
+/// The parameters both shared-memory types print as
+/// `<64x32xf16, #encoding>`.
+struct ShapedSharedParams {
   SmallVector<int64_t> shape;
   Type elementType;
   Attribute encoding;
+};
+} // namespace
+
+static FailureOr<ShapedSharedParams> parseShapedShared(AsmParser &parser) {
+  ShapedSharedParams params;
   if (parser.parseLess() ||
-      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
-      parser.parseType(elementType) || parser.parseComma() ||
-      parser.parseAttribute(encoding) || parser.parseGreater())
+      parser.parseDimensionList(params.shape, /*allowDynamic=*/false) ||
+      parser.parseType(params.elementType) || parser.parseComma() ||
+      parser.parseAttribute(params.encoding) || parser.parseGreater())
+    return failure();
+  return params;
+}
+
+static void printShapedShared(AsmPrinter &printer, ArrayRef<int64_t> shape,
+                              Type elementType, Attribute encoding) {
+  printer << "<";
+  for (int64_t dim : shape)
+    printer << dim << "x";
+  printer << elementType << ", " << encoding << ">";
+}
+
+Type MemDescType::parse(AsmParser &parser) {
+  FailureOr<ShapedSharedParams> params = parseShapedShared(parser);
+  if (failed(params))
     return Type();
-  return MemDescType::get(parser.getContext(), shape, elementType, encoding);
+  return MemDescType::get(parser.getContext(), params->shape,
+                          params->elementType, params->encoding);
 }
 
 void MemDescType::print(AsmPrinter &printer) const {
-  printer << "<";
-  for (int64_t dim : getShape())
-    printer << dim << "x";
-  printer << getElementType() << ", " << getEncoding() << ">";
+  printShapedShared(printer, getShape(), getElementType(), getEncoding());
 }
 
 //===----------------------------------------------------------------------===//
@@ -170,24 +191,17 @@ void MemDescType::print(AsmPrinter &printer) const {
 //===----------------------------------------------------------------------===//
 
 Type TensorMapType::parse(AsmParser &parser) {
-  SmallVector<int64_t> shape;
-  Type elementType;
-  Attribute encoding;
-  if (parser.parseLess() ||
-      parser.parseDimensionList(shape, /*allowDynamic=*/false) ||
-      parser.parseType(elementType) || parser.parseComma() ||
-      parser.parseAttribute(encoding) || parser.parseGreater())
+  FailureOr<ShapedSharedParams> params = parseShapedShared(parser);
+  if (failed(params))
     return Type();
   return TensorMapType::getChecked(
       [&] { return parser.emitError(parser.getNameLoc()); },
-      parser.getContext(), shape, elementType, encoding);
+      parser.getContext(), params->shape, params->elementType,
+      params->encoding);
 }
 
 void TensorMapType::print(AsmPrinter &printer) const {
-  printer << "<";
-  for (int64_t dim : getBoxShape())
-    printer << dim << "x";
-  printer << getElementType() << ", " << getEncoding() << ">";
+  printShapedShared(printer, getBoxShape(), getElementType(), getEncoding());
 }
 
 LogicalResult
