@@ -36,14 +36,16 @@ failed=()
 while IFS=$'\t' read -r variant src kernel defs; do
   [ -n "$variant" ] || continue
   dflags=()
+  arch="--arch=$ARCH"
   for d in $defs; do
     case "$d" in
+      --arch=*) arch="$d" ;;     # a variant for another target (sm_80)
       --*) dflags+=("$d") ;;     # e.g. --num-warps=8
       *) dflags+=(-D "$d") ;;
     esac
   done
   log="$OUT_DIR/logs/$variant.log"
-  if "$TILEC" "$src" -k "$kernel" "${dflags[@]}" --arch="$ARCH" --emit=ptx \
+  if "$TILEC" "$src" -k "$kernel" "${dflags[@]}" "$arch" --emit=ptx \
        -o "$OUT_DIR/kernels/$variant.ptx" >"$log" 2>&1; then
     ok=$((ok + 1))
   else
@@ -60,15 +62,16 @@ if [ -x "$PTXAS" ]; then
   nptx=0
   for ptx in "$OUT_DIR"/kernels/*.ptx; do
     [ -e "$ptx" ] || continue
-    if "$PTXAS" -arch="$ARCH" "$ptx" -o /dev/null 2>"$OUT_DIR/logs/ptxas.err"; then
+    target=$(sed -n 's/^\.target \([a-z0-9_]*\).*/\1/p' "$ptx" | head -1)
+    if "$PTXAS" -arch="${target:-$ARCH}" "$ptx" -o /dev/null 2>"$OUT_DIR/logs/ptxas.err"; then
       nptx=$((nptx + 1))
     else
-      echo "== ptxas -arch=$ARCH rejects $ptx:"; sed 's/^/   /' "$OUT_DIR/logs/ptxas.err"
+      echo "== ptxas -arch=${target:-$ARCH} rejects $ptx:"; sed 's/^/   /' "$OUT_DIR/logs/ptxas.err"
       status=1
     fi
   done
   rm -f "$OUT_DIR/logs/ptxas.err"
-  echo "== ptxas -arch=$ARCH accepts $nptx PTX files"
+  echo "== ptxas accepts $nptx PTX files (each for its .target)"
 else
   echo "== no ptxas here: the PTX was not validated"
 fi

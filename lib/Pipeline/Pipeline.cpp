@@ -54,12 +54,16 @@ void buildTileGPUPipeline(OpPassManager &pm, unsigned numWarps,
   if (digits.consume_front("sm_"))
     digits.take_while(llvm::isDigit).getAsInteger(10, capability);
   matmulOptions.computeCapability = capability;
-  matmulOptions.wgmma = capability == 90 && arch.ends_with("a");
+  // wgmma and the tensor-map instructions TMA needs are sm_90a's.
+  bool hopperFeatures = capability == 90 && arch.ends_with("a");
+  matmulOptions.wgmma = hopperFeatures;
   pm.addPass(tilegpu::createTileGPUAccelerateMatmul(matmulOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(tilegpu::createTileGPUPipeline());
+  ::mlir::tilegpu::TileGPUPipelineOptions pipelineOptions;
+  pipelineOptions.tma = hopperFeatures;
+  pm.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createCSEPass());

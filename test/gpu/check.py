@@ -59,6 +59,11 @@ for _k in ("load_other", "store_mask", "copy_types", "gather_2d", "atomics",
 kern("bool_io", G + "memory.tile")
 kern("atomics_w1", G + "memory.tile", "atomics", nw=1)
 kern("atomic_colsum_w8", G + "memory.tile", "atomic_colsum", nw=8)
+# Looped-matmul sizes (M, N, K): N and K multiples of 8 / of 4, or M and
+# K multiples of 8 for trans(at) @ trans(bt); not multiples of the tiles.
+MM8_SHAPES = ((300, 264, 328), (64, 8, 8), (129, 136, 24))
+MM4_SHAPES = ((300, 260, 100), (5, 4, 4), (129, 68, 36))
+MM_TT_SHAPES = ((296, 270, 328), (8, 5, 8), (136, 129, 24))
 DOT_TYPES = ("f16", "bf16", "tf32", "ieee")
 DOT_SIZES = ((16, 16, 16), (32, 32, 32), (64, 64, 64), (16, 64, 32),
              (64, 32, 16))
@@ -128,6 +133,23 @@ kern("mm_f16_ptrs", G + "dot.tile", flags=["--divisible=lda,ldb"])
 kern("mm_f16_ptrs_64", G + "dot.tile", "mm_f16_ptrs", nw=4, ns=4,
      flags=["--divisible=lda,ldb"], BM=64, BN=64, BK=32)
 kern("mm_f16_nomask", G + "dot.tile")
+# cp.async rings for mma.sync (operands staged in swizzled shared memory,
+# read with ldmatrix; tf32 element by element): sm_80 PTX (runs on any GPU
+# from sm_80 on), and on sm_90a a tile wgmma does not take (64 rows, 8
+# warps): mma.sync fed by TMA. ldmatrix modes: mm_f16_* A as stored, B
+# transposed; mm_f16_tt A transposed, B as stored.
+SM80 = ["--arch=sm_80"]
+RING80_TILES = ((128, 128, 64, 8, 3), (64, 64, 32, 4, 2), (64, 128, 16, 4, 5),
+                (128, 128, 32, 4, 4))
+for _m, _n, _k, _w, _s in RING80_TILES:
+    kern("mm_f16_ring80_%dx%dx%d_w%d_s%d" % (_m, _n, _k, _w, _s),
+         G + "dot.tile", "mm_f16_async", nw=_w, ns=_s, flags=SM80, BM=_m,
+         BN=_n, BK=_k)
+kern("mm_bf16_ring80", G + "dot.tile", "mm_bf16_async", flags=SM80)
+kern("mm_f16_tt_ring80", G + "dot.tile", "mm_f16_tt", flags=SM80)
+kern("mm_tf32_ring80", G + "dot.tile", "mm_tf32_mixed", flags=SM80)
+kern("mm_f16_tma_mma_64x128x32_w8", G + "dot.tile", "mm_f16_async", nw=8,
+     BM=64, BN=128, BK=32)
 for _k in ("red_axis1", "red_axis0", "red_all", "red_i32", "red_1d", "red_ties"):
     kern(_k, G + "reduce.tile")
 kern("red_axis1_w8", G + "reduce.tile", "red_axis1", nw=8)
@@ -900,16 +922,9 @@ def t_dot_wgmma(t):
                 at64.T @ b64, DOT_TOL["f16"])
     for bm, bn, bk, nw, ns in ASYNC_TILES:
         # N and K multiples of 8 (the kernel's promise), not of the tiles.
-        for M, N, K in ((300, 264, 328), (64, 8, 8), (129, 136, 24)):
-            a, b, a64, b64 = dot_inputs(t, "f16", (M, K), (K, N))
-            c = t.out((M, N), np.float32)
-            for kind in ("async", "cpasync"):
-                var = "mm_f16_%s_%dx%dx%d_w%d_s%d" % (kind, bm, bn, bk, nw, ns)
-                c = t.out((M, N), np.float32)
-                t.k(var)((cdiv(M, bm), cdiv(N, bn)), c=c, a=t.inp(a),
-                         b=t.inp(b), M=M, N=N, K=K)
-                t.close("%s M,N,K=%d,%d,%d" % (var, M, N, K), c, a64 @ b64,
-                        DOT_TOL["f16"])
+        for kind in ("async", "cpasync"):
+            var = "mm_f16_%s_%dx%dx%d_w%d_s%d" % (kind, bm, bn, bk, nw, ns)
+            mm_cases(t, var, t.k(var), "f16", MM8_SHAPES, bm, bn)
     for var, dt, bm, bn in (("mm_f16_128_w8", "f16", 128, 128),
                             ("mm_bf16_128x64", "bf16", 128, 64)):
         M, N, K = 300, 270, 333
@@ -919,6 +934,24 @@ def t_dot_wgmma(t):
                  M=M, N=N, K=K)
         t.close("%s looped matmul M,N,K=%d,%d,%d" % (var, M, N, K), c,
                 a64 @ b64, DOT_TOL[dt])
+
+
+def mm_cases(t, var, k, dt, shapes, bm, bn, trans=False):
+    """Runs the looped matmul `var` (grid cdiv(M, bm) x cdiv(N, bn)) on each
+    (M, N, K) of `shapes` against float64: c = a @ b, or with `trans`
+    trans(at) @ trans(bt) from at (K x M) and bt (N x K)."""
+    for M, N, K in shapes:
+        if trans:
+            at, bt, at64, bt64 = dot_inputs(t, dt, (K, M), (N, K))
+            args, ref = dict(at=t.inp(at), bt=t.inp(bt)), at64.T @ bt64.T
+        else:
+            a, b, a64, b64 = dot_inputs(t, dt, (M, K), (K, N))
+            args, ref = dict(a=t.inp(a), b=t.inp(b)), a64 @ b64
+        c = t.out((M, N), np.float32)
+        k((cdiv(M, bm), cdiv(N, bn)), c=c, M=M, N=N, K=K, **args)
+        t.close("%s%s M,N,K=%d,%d,%d" % (
+            var, " trans(at) @ trans(bt)" if trans else "", M, N, K), c, ref,
+            DOT_TOL[dt])
 
 
 def copy_paths(t, var, k, tma, cpasync):
@@ -961,34 +994,17 @@ def t_dot_tma(t):
         k = t.k(var)
         copy_paths(t, var, k, True, False)
         # N and K multiples of 8 (the kernel's promise), not of the tiles.
-        for M, N, K in ((300, 264, 328), (64, 8, 8), (129, 136, 24)):
-            a, b, a64, b64 = dot_inputs(t, "bf16", (M, K), (K, N))
-            c = t.out((M, N), np.float32)
-            k((cdiv(M, bm), cdiv(N, bn)), c=c, a=t.inp(a), b=t.inp(b),
-              M=M, N=N, K=K)
-            t.close("%s M,N,K=%d,%d,%d" % (var, M, N, K), c, a64 @ b64,
-                    DOT_TOL["bf16"])
+        mm_cases(t, var, k, "bf16", MM8_SHAPES, bm, bn)
     # A by TMA, B by cp.async in the same loop; N and K multiples of 4.
     k = t.k("mm_tf32_mixed")
     copy_paths(t, "mm_tf32_mixed", k, True, True)
-    for M, N, K in ((300, 260, 100), (5, 4, 4), (129, 68, 36)):
-        a, b, a64, b64 = dot_inputs(t, "tf32", (M, K), (K, N))
-        c = t.out((M, N), np.float32)
-        k((cdiv(M, 128), cdiv(N, 64)), c=c, a=t.inp(a), b=t.inp(b), M=M, N=N, K=K)
-        t.close("mm_tf32_mixed M,N,K=%d,%d,%d" % (M, N, K), c, a64 @ b64,
-                DOT_TOL["tf32"])
+    mm_cases(t, "mm_tf32_mixed", k, "tf32", MM4_SHAPES, 128, 64)
     # trans(at) @ trans(bt): at is K x M (M a multiple of 8), bt is N x K
     # (K a multiple of 8); N ragged.
     for var, bm, bn in (("mm_f16_tt", 128, 128), ("mm_f16_tt_trans", 64, 64)):
         k = t.k(var)
         copy_paths(t, var, k, True, False)
-        for M, N, K in ((296, 270, 328), (8, 5, 8), (136, 129, 24)):
-            at, bt, at64, bt64 = dot_inputs(t, "f16", (K, M), (N, K))
-            c = t.out((M, N), np.float32)
-            k((cdiv(M, bm), cdiv(N, bn)), c=c, at=t.inp(at), bt=t.inp(bt),
-              M=M, N=N, K=K)
-            t.close("%s trans(at) @ trans(bt) M,N,K=%d,%d,%d" % (var, M, N, K),
-                    c, at64.T @ bt64.T, tol)
+        mm_cases(t, var, k, "f16", MM_TT_SHAPES, bm, bn, trans=True)
     # Loop-carried pointers, padded rows (NaN past K and N), masks on M, N,
     # K, grouped order: M or N below one tile, K below BK, K = 1.
     for var, bm, bn, bk in (("mm_f16_ptrs", 128, 128, 64),
@@ -1005,11 +1021,8 @@ def t_dot_tma(t):
     # No mask: M, N, K multiples of the tile (unbounded extents).
     k = t.k("mm_f16_nomask")
     copy_paths(t, "mm_f16_nomask", k, True, False)
-    for M, N, K in ((256, 384, 192), (128, 128, 64)):
-        a, b, a64, b64 = dot_inputs(t, "f16", (M, K), (K, N))
-        c = t.out((M, N), np.float32)
-        k((M // 128, N // 128), c=c, a=t.inp(a), b=t.inp(b), M=M, N=N, K=K)
-        t.close("mm_f16_nomask M,N,K=%d,%d,%d" % (M, N, K), c, a64 @ b64, tol)
+    mm_cases(t, "mm_f16_nomask", k, "f16", ((256, 384, 192), (128, 128, 64)),
+             128, 128)
 
 
 @test("dot", "TMA tensor-map slots: > 8192 programs, 4 streams")
@@ -1054,6 +1067,41 @@ def t_dot_tma_slots(t):
     c = t.out((M, N), np.float32)
     k((cdiv(M, 64), cdiv(N, 64)), c=c, a=t.inp(a), b=t.inp(b), M=M, N=N, K=K)
     t.close("%s, 94 x 94 programs, M,N,K=%d,%d,%d" % (var, M, N, K), c, ref, tol)
+
+
+def ring_paths(t, var, k, tma, ldmatrix):
+    """The kernel pipelines its mma.sync operands through shared memory:
+    cp.async (or TMA) copies, ldmatrix reads where expected, no wgmma."""
+    n_copies = k.ptx.count("cp.async.bulk.tensor" if tma else "cp.async.cg.")
+    n_ld = k.ptx.count("ldmatrix")
+    ok = (n_copies > 0 and (n_ld > 0) == ldmatrix and "mma.sync" in k.ptx
+          and "wgmma" not in k.ptx)
+    t.record("%s: %s ring, ldmatrix %s, mma.sync" % (
+        var, "TMA" if tma else "cp.async", "yes" if ldmatrix else "no"), ok,
+        "%d copies, %d ldmatrix in the PTX" % (n_copies, n_ld))
+
+
+@test("dot", "cp.async / TMA rings feeding mma.sync (sm_80 PTX)")
+def t_dot_mma_sync_rings(t):
+    # N and K multiples of 8 (the kernel's promise), not of the tiles.
+    shapes = MM8_SHAPES + ((1, 8, 1000),)
+    tiles = [("mm_f16_ring80_%dx%dx%d_w%d_s%d" % (bm, bn, bk, nw, ns), bm, bn)
+             for bm, bn, bk, nw, ns in RING80_TILES]
+    tiles.append(("mm_f16_tma_mma_64x128x32_w8", 64, 128))
+    for var, bm, bn in tiles:
+        k = t.k(var)
+        ring_paths(t, var, k, "tma" in var, True)
+        mm_cases(t, var, k, "f16", shapes, bm, bn)
+    k = t.k("mm_bf16_ring80")
+    ring_paths(t, "mm_bf16_ring80", k, False, True)
+    mm_cases(t, "mm_bf16_ring80", k, "bf16", shapes, 128, 128)
+    k = t.k("mm_tf32_ring80")
+    ring_paths(t, "mm_tf32_ring80", k, False, False)
+    mm_cases(t, "mm_tf32_ring80", k, "tf32", MM4_SHAPES, 128, 64)
+    k = t.k("mm_f16_tt_ring80")
+    ring_paths(t, "mm_f16_tt_ring80", k, False, True)
+    mm_cases(t, "mm_f16_tt_ring80", k, "f16", MM_TT_SHAPES, 128, 128,
+             trans=True)
 
 
 # ---- reductions ----------------------------------------------------------

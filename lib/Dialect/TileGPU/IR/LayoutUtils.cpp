@@ -227,18 +227,47 @@ unsigned mlir::tilegpu::getSharedElementBytes(Type elementType) {
   return std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
 }
 
+/// Whether a 16-bit dot-operand block covers whole fragments (no
+/// wrap-around of a block smaller than the tiles).
+static bool hasWholeFragments(const DotOperandLayout &dot,
+                              ArrayRef<int64_t> shape) {
+  int64_t outer = dot.opIdx == 0 ? shape[0] : shape[1];
+  int64_t k = dot.opIdx == 0 ? shape[1] : shape[0];
+  int64_t tile = dot.opIdx == 0 ? 16 * dot.wm : 8 * dot.wn;
+  return outer % tile == 0 && k % 16 == 0;
+}
+
 bool mlir::tilegpu::isLdmatrixConversion(RankedTensorType src,
                                          RankedTensorType dst) {
   auto dot = getDotOperandLayout(dst);
   if (!dot || dot->kWidth != 2 || !getDistributedLayout(src))
     return false;
-  if (src.getElementType().getIntOrFloatBitWidth() != 16)
+  return src.getElementType().getIntOrFloatBitWidth() == 16 &&
+         hasWholeFragments(*dot, src.getShape());
+}
+
+bool mlir::tilegpu::isLdmatrixLoad(MemDescType src, RankedTensorType dst) {
+  auto dot = getDotOperandLayout(dst);
+  if (!dot || dot->kWidth != 2 || !getNVMMASharedLayout(src) ||
+      src.getShape() != dst.getShape())
     return false;
-  // Whole fragments only: no wrap-around of a block smaller than the tiles.
-  int64_t outer = dot->opIdx == 0 ? src.getDimSize(0) : src.getDimSize(1);
-  int64_t k = dot->opIdx == 0 ? src.getDimSize(1) : src.getDimSize(0);
-  int64_t tile = dot->opIdx == 0 ? 16 * dot->wm : 8 * dot->wn;
-  return outer % tile == 0 && k % 16 == 0;
+  return dst.getElementType().getIntOrFloatBitWidth() == 16 &&
+         hasWholeFragments(*dot, dst.getShape());
+}
+
+Attribute mlir::tilegpu::getNVMMAStagingLayout(RankedTensorType type,
+                                               unsigned contigDim) {
+  int64_t rows = type.getDimSize(1 - contigDim);
+  int64_t bytes =
+      type.getDimSize(contigDim) * getSharedElementBytes(type.getElementType());
+  if (rows % 8 != 0)
+    return {};
+  for (unsigned swizzle : {128u, 64u, 32u})
+    if (bytes % swizzle == 0)
+      return NVMMASharedEncodingAttr::get(
+          type.getContext(), swizzle,
+          contigDim == 1 ? ArrayRef<unsigned>{1, 0} : ArrayRef<unsigned>{0, 1});
+  return {};
 }
 
 int64_t mlir::tilegpu::getScratchBytes(Operation *op) {

@@ -56,22 +56,6 @@ unsigned getContiguousDim(Value value, unsigned fallback) {
   return fallback;
 }
 
-/// A `#tilegpu.nvmma_shared` layout for staging `type` contiguous along
-/// `contigDim`, or null if no swizzle width fits.
-Attribute getStagingLayout(RankedTensorType type, unsigned contigDim) {
-  int64_t rows = type.getDimSize(1 - contigDim);
-  int64_t bytes =
-      type.getDimSize(contigDim) * getSharedElementBytes(type.getElementType());
-  if (rows % 8 != 0)
-    return {};
-  for (unsigned swizzle : {128u, 64u, 32u})
-    if (bytes % swizzle == 0)
-      return NVMMASharedEncodingAttr::get(
-          type.getContext(), swizzle,
-          contigDim == 1 ? ArrayRef<unsigned>{1, 0} : ArrayRef<unsigned>{0, 1});
-  return {};
-}
-
 /// For a tf32 operand whose registers are contiguous along the other
 /// dimension than K (shared memory wants it K-major, element by element):
 /// gives the load it comes from a layout whose copies are 4-byte elements,
@@ -124,9 +108,9 @@ bool rewriteToWarpGroupDot(tile::DotOp dot, unsigned numWarps) {
       k % (tf32 ? 8 : 16) != 0)
     return false;
   Attribute aShared =
-      getStagingLayout(aType, tf32 ? 1 : getContiguousDim(dot.getA(), 1));
+      getNVMMAStagingLayout(aType, tf32 ? 1 : getContiguousDim(dot.getA(), 1));
   Attribute bShared =
-      getStagingLayout(bType, tf32 ? 0 : getContiguousDim(dot.getB(), 1));
+      getNVMMAStagingLayout(bType, tf32 ? 0 : getContiguousDim(dot.getB(), 1));
   if (!aShared || !bShared)
     return false;
   if (tf32) {

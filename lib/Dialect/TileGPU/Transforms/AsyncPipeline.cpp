@@ -15,6 +15,15 @@
 // f32 operands of tf32 dots are copied as they are: the tensor cores read
 // their tf32 part (truncation), where register staging rounds to nearest.
 //
+// mma.sync dots (sm_80 on) read registers: their operands, loaded blocks
+// converted to dot-operand layouts, are staged first (local_alloc into a
+// swizzled tile, local_load into the dot-operand layout: ldmatrix), then
+// pipelined the same way, with synchronous reads: each iteration waits for
+// its copies, a barrier (which also says every warp is done reading the
+// previous iteration's buffer), then starts the copies into that buffer
+// before its own reads and dots. If the loop cannot be pipelined, the
+// staging is undone.
+//
 // A load that is a box of a 2-D tensor (TensorMapPlan.h) is copied by the
 // copy engine instead (TMA, sm_90): before the loop a warp builds a tensor
 // map for it (thread 0 acquires it after the barrier that publishes the
@@ -42,7 +51,8 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// A load whose only use stages it for warp-group dots.
+/// A load whose only use stages it for dots: warp-group dots reading the
+/// tile, or local_loads into mma.sync operands.
 struct StagedLoad {
   tile::LoadOp load;
   LocalAllocOp alloc;
@@ -90,7 +100,7 @@ getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info, bool useTma) {
         !getNVMMASharedLayout(alloc.getType()))
       return failure();
     for (Operation *user : alloc->getUsers())
-      if (!isa<WarpGroupDotOp>(user))
+      if (!isa<WarpGroupDotOp, LocalLoadOp>(user))
         return failure();
     if (useTma)
       if (auto plan = planTensorMapLoad(load, loop, alloc.getType(), info)) {
@@ -236,6 +246,76 @@ void createTensorMaps(OpBuilder &builder, Location loc,
   }
 }
 
+/// An mma.sync operand staged through shared memory: `local` replaced the
+/// conversion of `load` to the dot-operand layout.
+struct MmaSyncStaging {
+  tile::LoadOp load;
+  LocalAllocOp alloc;
+  LocalLoadOp local;
+};
+
+/// Stages the operands of `loop`'s mma.sync dots that are loaded in the
+/// loop and converted to their dot-operand layouts: load -> local_alloc
+/// (swizzled, contiguous as the load) -> local_load. 16-bit operands only
+/// where ldmatrix reads them.
+SmallVector<MmaSyncStaging> stageMmaSyncOperands(scf::ForOp loop) {
+  SmallVector<MmaSyncStaging> staged;
+  Block *body = loop.getBody();
+  for (Operation &op : llvm::make_early_inc_range(*body)) {
+    auto dot = dyn_cast<tile::DotOp>(op);
+    auto mma =
+        dot ? dyn_cast_or_null<MmaEncodingAttr>(dot.getType().getEncoding())
+            : MmaEncodingAttr();
+    if (!mma || mma.getVersionMajor() != 2)
+      continue;
+    for (Value operand : {dot.getA(), dot.getB()}) {
+      auto convert = operand.getDefiningOp<ConvertLayoutOp>();
+      if (!convert || convert->getBlock() != body)
+        continue;
+      auto load = convert.getSrc().getDefiningOp<tile::LoadOp>();
+      if (!load || load->getBlock() != body || !load->hasOneUse())
+        continue;
+      auto type = dyn_cast<RankedTensorType>(load.getType());
+      auto blocked =
+          type ? dyn_cast<BlockedEncodingAttr>(type.getEncoding()) : nullptr;
+      if (!blocked || type.getRank() != 2)
+        continue;
+      Attribute layout =
+          getNVMMAStagingLayout(type, blocked.getOrder().front());
+      if (!layout)
+        continue;
+      auto memdesc = MemDescType::get(loop.getContext(), type.getShape(),
+                                      type.getElementType(), layout);
+      RankedTensorType dstType = convert.getType();
+      if (!type.getElementType().isF32() && !isLdmatrixLoad(memdesc, dstType))
+        continue;
+      OpBuilder builder(convert);
+      auto alloc = LocalAllocOp::create(builder, convert.getLoc(), memdesc,
+                                        load.getResult(), IntegerAttr());
+      auto local =
+          LocalLoadOp::create(builder, convert.getLoc(), dstType, alloc);
+      convert.replaceAllUsesWith(local.getResult());
+      convert.erase();
+      staged.push_back({load, alloc, local});
+    }
+  }
+  return staged;
+}
+
+/// Puts the conversions stageMmaSyncOperands replaced back.
+void unstageMmaSyncOperands(MutableArrayRef<MmaSyncStaging> staged) {
+  for (MmaSyncStaging &s : staged) {
+    OpBuilder builder(s.local);
+    auto convert = ConvertLayoutOp::create(builder, s.local.getLoc(),
+                                           s.local.getType(), s.load);
+    s.local.replaceAllUsesWith(convert.getResult());
+    s.local.erase();
+    s.alloc.erase();
+  }
+}
+
+/// pipelineWithAsyncCopies once the loads are staged.
+bool pipelineStagedLoads(scf::ForOp loop, int64_t numStages, bool useTma);
 } // namespace
 
 bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages,
@@ -245,6 +325,17 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages,
   auto func = loop->getParentOfType<func::FuncOp>();
   if (!func)
     return false;
+  SmallVector<MmaSyncStaging> mmaSync = stageMmaSyncOperands(loop);
+  if (!pipelineStagedLoads(loop, numStages, useTma)) {
+    unstageMmaSyncOperands(mmaSync);
+    return false;
+  }
+  return true;
+}
+
+namespace {
+bool pipelineStagedLoads(scf::ForOp loop, int64_t numStages, bool useTma) {
+  auto func = loop->getParentOfType<func::FuncOp>();
   AxisInfoAnalysis info(func);
   FailureOr<SmallVector<StagedLoad, 2>> staged =
       getStagedLoads(loop, info, useTma);
@@ -252,6 +343,13 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages,
     return false;
   bool hasTma = llvm::any_of(*staged, [](StagedLoad &s) { return s.tma; });
   bool hasCopies = llvm::any_of(*staged, [](StagedLoad &s) { return !s.tma; });
+  // Whether warp-group dots read the tiles (asynchronously, through the
+  // async proxy); otherwise local_loads read them.
+  bool hasWarpGroupDots = llvm::any_of(*staged, [](StagedLoad &s) {
+    return llvm::any_of(s.alloc->getUsers(), [](Operation *user) {
+      return isa<WarpGroupDotOp>(user);
+    });
+  });
   auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
   Block *body = loop.getBody();
 
@@ -474,7 +572,8 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages,
   // barrier; bulk copies: the slot's barrier phase).
   if (hasCopies) {
     AsyncWaitOp::create(builder, loc, builder.getI32IntegerAttr(numStages - 2));
-    FenceAsyncSharedOp::create(builder, loc);
+    if (hasWarpGroupDots)
+      FenceAsyncSharedOp::create(builder, loc);
     BarrierOp::create(builder, loc);
   }
   if (hasTma)
@@ -482,6 +581,21 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages,
         builder, loc,
         MemDescIndexOp::create(builder, loc, barrierType, barriers, readSlot),
         phase);
+  // Starts the copies of iteration `iv + numStages - 1`.
+  SmallVector<Value> nextState;
+  auto fetch = [&] {
+    Value fetchIv = offsetIv(builder, loc, iv, step, numStages - 1);
+    startCopies(fetchIv, fetchState, fetchSlot);
+    nextState = advance(fetchIv, fetchState);
+  };
+  // Synchronous reads: every warp is done with the buffer the previous
+  // iteration read (the barrier after the copies' wait says so; bulk
+  // copies alone need one), so the next copies go there first.
+  if (!hasWarpGroupDots) {
+    if (!hasCopies)
+      BarrierOp::create(builder, loc);
+    fetch();
+  }
 
   IRMapping mapping;
   mapping.map(loop.getInductionVar(), iv);
@@ -520,14 +634,14 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages,
     mapping.map(op.getResult(0), wait.getResult());
     asyncResults.push_back(use.getOperandNumber());
   }
-  // Every warp is done with the previous iteration's buffers: fetch into
-  // the one it read. With one warp group and cp.async, its wait said so
-  // already.
-  if (getNumWarps(loop) > 4 || hasTma)
-    BarrierOp::create(builder, loc);
-  Value fetchIv = offsetIv(builder, loc, iv, step, numStages - 1);
-  startCopies(fetchIv, fetchState, fetchSlot);
-  SmallVector<Value> nextState = advance(fetchIv, fetchState);
+  // Warp-group dots: every warp is done with the previous iteration's
+  // buffers once it waited for its dots: fetch into the one it read. With
+  // one warp group and cp.async, its wait said so already.
+  if (hasWarpGroupDots) {
+    if (getNumWarps(loop) > 4 || hasTma)
+      BarrierOp::create(builder, loc);
+    fetch();
+  }
   SmallVector<Value> yields;
   for (unsigned i = 0; i < numOld; ++i)
     if (newIndex[i] >= 0)
@@ -586,3 +700,4 @@ bool mlir::tilegpu::pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages,
   loop.erase();
   return true;
 }
+} // namespace

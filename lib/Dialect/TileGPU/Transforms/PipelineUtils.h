@@ -30,9 +30,11 @@ Value guardMask(OpBuilder &builder, Location loc, Value mask, Value cond,
                 RankedTensorType ptrType);
 
 /// Pipelines `loop` with asynchronous copies `numStages - 1` iterations
-/// ahead when every dot-feeding load of it is staged for a warp-group dot
-/// and copyable that way; returns whether it did. With `useTma`, loads
-/// that are boxes of a tensor are copied by the copy engine (TMA).
+/// ahead when every dot-feeding load of it is staged in shared memory (for
+/// a warp-group dot, or, staged here, for mma.sync through local_load) and
+/// copyable that way; returns whether it did (and left `loop` as it was if
+/// not). With `useTma`, loads that are boxes of a tensor are copied by the
+/// copy engine (TMA).
 bool pipelineWithAsyncCopies(scf::ForOp loop, int64_t numStages, bool useTma);
 } // namespace mlir::tilegpu
 

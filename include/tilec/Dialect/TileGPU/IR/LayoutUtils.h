@@ -202,6 +202,16 @@ constexpr int64_t kLdmatrixRowPadding = 8;
 /// a 16-bit blocked block to a dot-operand layout of 16-bit elements.
 bool isLdmatrixConversion(RankedTensorType src, RankedTensorType dst);
 
+/// Whether a `tilegpu.local_load` from `src` to `dst` reads with ldmatrix:
+/// a swizzled tile of 16-bit elements to whole dot-operand fragments.
+bool isLdmatrixLoad(MemDescType src, RankedTensorType dst);
+
+/// A `#tilegpu.nvmma_shared` layout for staging a block of `type` in shared
+/// memory contiguous along `contigDim` (the widest swizzle that divides the
+/// contiguous extent's bytes), or null if none does or the other extent is
+/// not a multiple of 8.
+Attribute getNVMMAStagingLayout(RankedTensorType type, unsigned contigDim);
+
 /// Bytes of shared-memory scratch `op` needs while it runs (0 if none):
 /// cross-warp reductions, layout conversions, trans, reshape, the FMA dot.
 int64_t getScratchBytes(Operation *op);

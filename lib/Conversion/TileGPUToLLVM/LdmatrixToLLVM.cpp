@@ -1,0 +1,258 @@
+//===- LdmatrixToLLVM.cpp - mma.sync operands from shared memory ----------===//
+//
+// The two ways a 16-bit mma.sync operand reaches its fragment registers
+// with `ldmatrix`:
+//  - a conversion from a blocked block: vector stores into a padded
+//    row-major tile in the op's scratch, a barrier, then ldmatrix;
+//  - `tilegpu.local_load` from a swizzled (`#tilegpu.nvmma_shared`) tile,
+//    which a pipelined loop's asynchronous copies filled: ldmatrix alone.
+// Other local_loads from a swizzled tile (tf32 operands, other layouts)
+// read each element with `ld.shared`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Utility.h"
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+/// The shared address of the element at (`mn` along M for A / N for B, `k`).
+using OperandAddressFn =
+    function_ref<Value(OpBuilder &, Location, Value mn, Value k)>;
+
+/// One `ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16` at the
+/// lane's `address`; returns the 2 * count halves it gives the lane.
+SmallVector<Value> emitLdmatrix(OpBuilder &builder, Location loc, Type element,
+                                Value address, unsigned count, bool trans) {
+  Type i32 = builder.getI32Type();
+  SmallVector<Type> types(count, i32);
+  Type resultType =
+      LLVM::LLVMStructType::getLiteral(builder.getContext(), types);
+  std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(count) +
+                     (trans ? ".trans" : "") + ".shared.b16 {";
+  std::string constraints;
+  for (unsigned i = 0; i < count; ++i) {
+    text += (i ? ", $" : "$") + std::to_string(i);
+    constraints += "=r,";
+  }
+  text += "}, [ $" + std::to_string(count) + " + 0 ];";
+  constraints += "r";
+  Value word32 = LLVM::PtrToIntOp::create(builder, loc, i32, address);
+  auto asmOp = createInlineAsm(builder, loc, resultType, ValueRange{word32},
+                               text, constraints);
+  SmallVector<Value> halves;
+  auto pair = VectorType::get({2}, element);
+  for (unsigned i = 0; i < count; ++i) {
+    Value word =
+        LLVM::ExtractValueOp::create(builder, loc, asmOp.getResult(0), i);
+    Value vector = LLVM::BitcastOp::create(builder, loc, pair, word);
+    for (unsigned h = 0; h < 2; ++h)
+      halves.push_back(LLVM::ExtractElementOp::create(
+          builder, loc, vector, createI32(builder, loc, h)));
+  }
+  return halves;
+}
+
+/// The fragment registers of `dot` (16-bit, kWidth 2) loaded with
+/// ldmatrix from a tile in shared memory. `kContiguous`: the tile stores
+/// runs of 8 elements along K (rows of M for A, of N for B), read as they
+/// are; otherwise runs along M / N, read transposed. Each 8 x 8 matrix of a
+/// call is addressed by 8 lanes, one run each: lane `8 q + r` gives run `r`
+/// of matrix `q`.
+SmallVector<Value> emitLdmatrixFragments(OpBuilder &builder, Location loc,
+                                         const DotOperandLayout &dot,
+                                         Type element, const ThreadIds &ids,
+                                         bool kContiguous,
+                                         OperandAddressFn address) {
+  auto c = [&](int64_t v) { return createI32(builder, loc, v); };
+  auto add = [&](Value a, Value b) {
+    return LLVM::AddOp::create(builder, loc, a, b);
+  };
+  auto mul = [&](Value a, int64_t b) {
+    return LLVM::MulOp::create(builder, loc, a, c(b));
+  };
+  Value r = LLVM::AndOp::create(builder, loc, ids.lane, c(7));
+  Value q = LLVM::LShrOp::create(builder, loc, ids.lane, c(3));
+  Value qLow = LLVM::AndOp::create(builder, loc, q, c(1));
+  Value qHigh = LLVM::LShrOp::create(builder, loc, q, c(1));
+  Value warpM = LLVM::URemOp::create(builder, loc, ids.warp, c(dot.wm));
+  Value warpN = LLVM::URemOp::create(
+      builder, loc, LLVM::UDivOp::create(builder, loc, ids.warp, c(dot.wm)),
+      c(dot.wn));
+  // The lane's run: matrix (mnOffset, kOffset) from (mnBase, kBase), then
+  // row r of it along K (kContiguous) or along M / N.
+  auto load = [&](Value mnBase, Value mnOffset, int64_t kBase, Value kOffset,
+                  unsigned count) {
+    Value mn = add(mnBase, mnOffset);
+    Value k = add(c(kBase), kOffset);
+    if (kContiguous)
+      mn = add(mn, r);
+    else
+      k = add(k, r);
+    return emitLdmatrix(builder, loc, element, address(builder, loc, mn, k),
+                        count, !kContiguous);
+  };
+  SmallVector<Value> result(dot.getNumRegisters());
+  unsigned perStep = dot.getRegistersPerStep();
+  if (dot.opIdx == 0) {
+    // A 16 x 16 fragment: matrices (m, k) = (0, 0), (8, 0), (0, 8), (8, 8).
+    Value mnOffset = mul(qLow, 8), kOffset = mul(qHigh, 8);
+    for (int64_t m = 0; m < dot.rep; ++m)
+      for (int64_t k = 0; k < dot.kSteps; ++k) {
+        Value mnBase = add(mul(warpM, 16), c(m * 16 * dot.wm));
+        SmallVector<Value> halves =
+            load(mnBase, mnOffset, k * 16, kOffset, /*count=*/4);
+        unsigned first = (m * dot.kSteps + k) * perStep;
+        std::copy(halves.begin(), halves.end(), result.begin() + first);
+      }
+    return result;
+  }
+  // B: two 16 x 8 fragments (the warp's next N tile is 8 * wn further),
+  // matrices (k, n) = (0, 0), (8, 0), (0, next), (8, next); one for a lone
+  // fragment (x2).
+  Value kOffset = mul(qLow, 8);
+  for (int64_t k = 0; k < dot.kSteps; ++k)
+    for (int64_t n = 0; n < dot.rep; n += 2) {
+      bool pair = n + 1 < dot.rep;
+      Value mnOffset = pair ? mul(qHigh, 8 * dot.wn) : c(0);
+      Value mnBase = add(mul(warpN, 8), c(n * 8 * dot.wn));
+      SmallVector<Value> halves =
+          load(mnBase, mnOffset, k * 16, kOffset, pair ? 4 : 2);
+      for (unsigned t = 0; t < (pair ? 2u : 1u); ++t) {
+        unsigned first = ((n + t) * dot.kSteps + k) * perStep;
+        std::copy(halves.begin() + t * 4, halves.begin() + t * 4 + 4,
+                  result.begin() + first);
+      }
+    }
+  return result;
+}
+
+/// A 16-bit block to mma operand fragments: vector stores into a padded
+/// row-major tile, a barrier, then `ldmatrix` (transposed for B) straight
+/// into the fragment registers.
+struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
+  LdmatrixConversion(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/2) {}
+
+  LogicalResult
+  matchAndRewrite(tilegpu::ConvertLayoutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    RankedTensorType srcType = op.getSrc().getType();
+    RankedTensorType dstType = op.getType();
+    if (!tilegpu::isLdmatrixConversion(srcType, dstType))
+      return failure();
+    Location loc = op.getLoc();
+    auto src = *tilegpu::getDistributedLayout(srcType);
+    auto dot = *tilegpu::getDotOperandLayout(dstType);
+    Type element = dstType.getElementType();
+    int64_t cols = srcType.getDimSize(1);
+    int64_t stride = cols + tilegpu::kLdmatrixRowPadding;
+    ThreadIds ids = getThreadIds(rewriter, loc);
+    Value base = getScratchBase(rewriter, loc, op);
+    // Element (row, col) of the padded tile.
+    auto elementAddress = [&](OpBuilder &b, Location l, Value row, Value col) {
+      Value offset = LLVM::AddOp::create(
+          b, l, LLVM::MulOp::create(b, l, row, createI32(b, l, stride)), col);
+      return gep(b, l, element, base, offset);
+    };
+
+    // Store: runs of consecutive registers along the columns as vectors.
+    SmallVector<Value> registers =
+        unpackRegisters(rewriter, loc, adaptor.getSrc());
+    auto indices = emitIndices(rewriter, loc, srcType, ids);
+    unsigned colDim = src.blockDims[1];
+    unsigned run = src.root.getOrder().front() == colDim
+                       ? src.root.getSizePerThread()[colDim]
+                       : 1;
+    unsigned vec = std::min<unsigned>(8, run);
+    while (vec > 1 && cols % vec)
+      vec /= 2;
+    createBarrier(rewriter, loc);
+    for (unsigned reg = 0; reg < registers.size(); reg += vec) {
+      Value ptr =
+          elementAddress(rewriter, loc, indices[reg][0], indices[reg][1]);
+      if (vec == 1) {
+        LLVM::StoreOp::create(rewriter, loc, registers[reg], ptr);
+        continue;
+      }
+      auto vectorType = VectorType::get({vec}, element);
+      Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
+      for (unsigned i = 0; i < vec; ++i)
+        vector = LLVM::InsertElementOp::create(rewriter, loc, vector,
+                                               registers[reg + i],
+                                               createI32(rewriter, loc, i));
+      LLVM::StoreOp::create(rewriter, loc, vector, ptr, /*alignment=*/vec * 2);
+    }
+    createBarrier(rewriter, loc);
+
+    // Load: A's rows (M) run along K, B's rows (K) along N.
+    bool isA = dot.opIdx == 0;
+    SmallVector<Value> result = emitLdmatrixFragments(
+        rewriter, loc, dot, element, ids, /*kContiguous=*/isA,
+        [&](OpBuilder &b, Location l, Value mn, Value k) {
+          return isA ? elementAddress(b, l, mn, k)
+                     : elementAddress(b, l, k, mn);
+        });
+    rewriter.replaceOp(op,
+                       packRegisters(rewriter, loc, result,
+                                     getTypeConverter()->convertType(dstType)));
+    return success();
+  }
+};
+
+/// `tilegpu.local_load` from a swizzled tile: ldmatrix into 16-bit mma
+/// operand fragments, one `ld.shared` per element otherwise.
+struct SwizzledLocalLoadOpConversion
+    : OpConversionPattern<tilegpu::LocalLoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::LocalLoadOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto layout = getNVMMASharedLayout(op.getSrc().getType());
+    auto type = cast<RankedTensorType>(op.getType());
+    Type resultType = getTypeConverter()->convertType(type);
+    if (!layout || type.getRank() != 2 || !resultType ||
+        !hasRegisterLayout(type.getEncoding()))
+      return rewriter.notifyMatchFailure(op, "expected a swizzled 2-D tile");
+    Location loc = op.getLoc();
+    auto *converter =
+        static_cast<const TileGPUToLLVMTypeConverter *>(getTypeConverter());
+    Type element = converter->convertElementType(type.getElementType());
+    Value base = adaptor.getSrc();
+    ThreadIds ids = getThreadIds(rewriter, loc);
+    // Element (index0, index1) of the tile.
+    auto elementAddress = [&](OpBuilder &b, Location l, Value i0, Value i1) {
+      Value row = layout->contigDim == 1 ? i0 : i1;
+      Value col = layout->contigDim == 1 ? i1 : i0;
+      return gep(b, l, b.getI8Type(), base,
+                 emitSwizzledOffset(b, l, *layout, row, col));
+    };
+    SmallVector<Value> registers;
+    if (isLdmatrixLoad(op.getSrc().getType(), type)) {
+      auto dot = *getDotOperandLayout(type);
+      bool isA = dot.opIdx == 0;
+      unsigned kDim = isA ? 1 : 0;
+      registers = emitLdmatrixFragments(
+          rewriter, loc, dot, element, ids, layout->contigDim == kDim,
+          [&](OpBuilder &b, Location l, Value mn, Value k) {
+            return isA ? elementAddress(b, l, mn, k)
+                       : elementAddress(b, l, k, mn);
+          });
+    } else {
+      for (auto &index : emitIndices(rewriter, loc, type, ids))
+        registers.push_back(
+            loadShared(rewriter, loc, element,
+                       elementAddress(rewriter, loc, index[0], index[1])));
+    }
+    rewriter.replaceOp(op, packRegisters(rewriter, loc, registers, resultType));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::tilegpu::populateLdmatrixConversionPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<LdmatrixConversion, SwizzledLocalLoadOpConversion>(
+      converter, patterns.getContext());
+}
