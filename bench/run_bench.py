@@ -629,7 +629,8 @@ def merge_ours(R, paths):
         for r in T.get("rows", []):
             R["rows"].append(dict(r, source="tile-bench"))
             if r.get("kernel") == "copy" and r.get("gbs"):
-                R.setdefault("copy_ours_gbs", {})[r["impl"]] = r["gbs"]
+                R.setdefault("copy_ours_gbs", {}).setdefault(
+                    r.get("shape", "?"), {})[r["impl"]] = r["gbs"]
 
 
 def compile_summary(R):
@@ -719,10 +720,11 @@ def print_table(R, file=sys.stdout):
         env.get("device"), env.get("torch"), env.get("triton"), R.get("build_info", "")), file=file)
     if R.get("copy_gbs"):
         print("copy ceiling (2^28 f32 D2D, read+write): %.0f GB/s" % R["copy_gbs"], file=file)
-    if R.get("copy_ours_gbs"):
-        print("copy by tile-bench: " + ", ".join(
+    for shape, impls in sorted((R.get("copy_ours_gbs") or {}).items(),
+                               key=lambda kv: -len(kv[0])):
+        print("copy by tile-bench, %s: " % shape + ", ".join(
             "%s %.0f GB/s" % ({"tilec": "tilec copy kernel"}.get(k, k), v)
-            for k, v in sorted(R["copy_ours_gbs"].items())), file=file)
+            for k, v in sorted(impls.items())), file=file)
     if R.get("tile_bench"):
         tb = next((t["env"] for t in R["tile_bench"] if t.get("env")), {}) or {}
         print("ours: tile-bench (JIT at run time, %s, %s)" % (tb.get("arch", "?"),
