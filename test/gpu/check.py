@@ -118,8 +118,8 @@ kern("mm_tf32_w2", G + "dot.tile", "mm_tf32", nw=2)
 #   mm_tf32_mixed     A TMA, B cp.async (rows wrapped with % K: not a box)
 #   mm_f16_tt         A TMA (at[K, M], tile contiguous along M),
 #                     B TMA (bt[N, K], tile contiguous along K)
-#   mm_f16_tt_trans   A neither (tile loaded [BK, BM] then trans(): not
-#                     pipelined, registers -> shared in the loop), B TMA
+#   mm_f16_tt_trans   A TMA (tile loaded [BK, BM] then trans(): staged as
+#                     loaded, read through a transposed view), B TMA
 #   mm_f16_ptrs*      A TMA, B TMA (loop-carried pointers, lda/ldb divisible)
 #   mm_f16_nomask     A TMA, B TMA (no mask: unbounded extents)
 BF16_ASYNC_TILES = ((128, 128, 64, 8, 3), (64, 256, 32, 4, 4))
@@ -148,6 +148,8 @@ for _m, _n, _k, _w, _s in RING80_TILES:
 kern("mm_bf16_ring80", G + "dot.tile", "mm_bf16_async", flags=SM80)
 kern("mm_f16_tt_ring80", G + "dot.tile", "mm_f16_tt", flags=SM80)
 kern("mm_tf32_ring80", G + "dot.tile", "mm_tf32_mixed", flags=SM80)
+kern("mm_f16_tt_trans_ring80", G + "dot.tile", "mm_f16_tt_trans", flags=SM80,
+     BM=64, BN=64, BK=32)
 kern("mm_f16_tma_mma_64x128x32_w8", G + "dot.tile", "mm_f16_async", nw=8,
      BM=64, BN=128, BK=32)
 for _k in ("red_axis1", "red_axis0", "red_all", "red_i32", "red_1d", "red_ties"):
@@ -1101,6 +1103,11 @@ def t_dot_mma_sync_rings(t):
     k = t.k("mm_f16_tt_ring80")
     ring_paths(t, "mm_f16_tt_ring80", k, False, True)
     mm_cases(t, "mm_f16_tt_ring80", k, "f16", MM_TT_SHAPES, 128, 128,
+             trans=True)
+    # trans() of a loaded tile: staged as loaded, read through a view.
+    k = t.k("mm_f16_tt_trans_ring80")
+    ring_paths(t, "mm_f16_tt_trans_ring80", k, False, True)
+    mm_cases(t, "mm_f16_tt_trans_ring80", k, "f16", MM_TT_SHAPES, 64, 64,
              trans=True)
 
 

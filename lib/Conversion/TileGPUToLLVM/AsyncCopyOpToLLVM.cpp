@@ -6,7 +6,8 @@
 // address, copying zero bytes where masked off (the hardware fills zeros);
 // anything narrower is loaded and stored synchronously, which the later
 // wait and barrier order just as well. Also the commit/wait/fence ops and
-// `tilegpu.memdesc_index` (a buffer's base plus a whole number of tiles).
+// `tilegpu.memdesc_index` (a buffer's base plus a whole number of tiles) and
+// `tilegpu.memdesc_trans` (the same address: the view is in the types).
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,6 +104,16 @@ struct MemDescIndexOpConversion : OpConversionPattern<tilegpu::MemDescIndexOp> {
   }
 };
 
+struct MemDescTransOpConversion : OpConversionPattern<tilegpu::MemDescTransOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(tilegpu::MemDescTransOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getSrc());
+    return success();
+  }
+};
+
 /// An op that becomes one side-effecting line of PTX.
 template <typename Op> struct PtxStatementConversion : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -126,6 +137,7 @@ template <typename Op> struct PtxStatementConversion : OpConversionPattern<Op> {
 void mlir::tilegpu::populateAsyncCopyOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<AsyncCopyOpConversion, MemDescIndexOpConversion,
+               MemDescTransOpConversion,
                PtxStatementConversion<tilegpu::AsyncCommitGroupOp>,
                PtxStatementConversion<tilegpu::AsyncWaitOp>,
                PtxStatementConversion<tilegpu::FenceAsyncSharedOp>>(

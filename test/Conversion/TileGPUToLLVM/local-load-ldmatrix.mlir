@@ -15,6 +15,7 @@
 
 // A stored contiguous along M, B along K: A transposed, B as stored. The
 // swizzle: chunk (byte offset bits 4..6) XOR 128-byte row (bits 7..9).
+#ta0 = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
 #ta = #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>
 #tb = #tilegpu.nvmma_shared<{swizzle = 32, order = [0, 1]}>
 #mma2 = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
@@ -50,7 +51,9 @@ module attributes {tilegpu.num_warps = 4 : i32} {
 
   // CHECK-LABEL: llvm.func @transposed
   func.func @transposed(%out: !tile.ptr<f32>) attributes {tile.kernel} {
-    %a = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x16xf16, #ta>
+    // A through a transposed view of a 16 x 64 tile (nothing emitted).
+    %a0 = tilegpu.local_alloc : () -> !tilegpu.memdesc<16x64xf16, #ta0>
+    %a = tilegpu.memdesc_trans %a0 : !tilegpu.memdesc<16x64xf16, #ta0> -> !tilegpu.memdesc<64x16xf16, #ta>
     %b = tilegpu.local_alloc : () -> !tilegpu.memdesc<16x16xf16, #tb>
     // CHECK: llvm.lshr %{{.*}}, %{{.*}} : i32
     // CHECK: llvm.xor

@@ -51,6 +51,23 @@ module attributes {tilegpu.num_warps = 8 : i32} {
     return %d : tensor<128x64xf32, #c>
   }
 
+  // trans(x) operands: x is staged as it is (contiguous as its registers)
+  // and viewed transposed; the register transposes go.
+  // CHECK-LABEL: func.func @transposed_operands
+  func.func @transposed_operands(%xt: tensor<64x128xf16, #b>, %yt: tensor<128x64xf16, #a>, %z: tensor<128x128xf32, #c>) -> tensor<128x128xf32, #c> {
+    // CHECK-NOT: tile.trans
+    // CHECK: %[[A:.*]] = tilegpu.local_alloc %{{.*}} : (tensor<64x128xf16, #{{.*}}>) -> !tilegpu.memdesc<64x128xf16, #[[$ROW]]>
+    // CHECK-NEXT: %[[B:.*]] = tilegpu.local_alloc %{{.*}} : (tensor<128x64xf16, #{{.*}}>) -> !tilegpu.memdesc<128x64xf16, #[[$ROW]]>
+    // CHECK-NEXT: %[[AT:.*]] = tilegpu.memdesc_trans %[[A]] : !tilegpu.memdesc<64x128xf16, #[[$ROW]]> -> !tilegpu.memdesc<128x64xf16, #[[$COL:.*]]>
+    // CHECK-NEXT: %[[BT:.*]] = tilegpu.memdesc_trans %[[B]] : !tilegpu.memdesc<128x64xf16, #[[$ROW]]> -> !tilegpu.memdesc<64x128xf16, #[[$COL]]>
+    // CHECK: tilegpu.warpgroup_dot %[[AT]], %[[BT]], %{{.*}}
+    // CHECK-NOT: tile.trans
+    %x = tile.trans %xt : tensor<64x128xf16, #b> -> tensor<128x64xf16, #a>
+    %y = tile.trans %yt : tensor<128x64xf16, #a> -> tensor<64x128xf16, #b>
+    %d = tile.dot %x, %y, %z : tensor<128x64xf16, #a> * tensor<64x128xf16, #b> -> tensor<128x128xf32, #c>
+    return %d : tensor<128x128xf32, #c>
+  }
+
   // 64 rows cannot give each of 8 warps 16 rows: mma.sync.
   // CHECK-LABEL: func.func @too_few_rows
   func.func @too_few_rows(%x: tensor<64x64xf16, #a>, %z: tensor<64x64xf32, #c>) -> tensor<64x64xf32, #c> {

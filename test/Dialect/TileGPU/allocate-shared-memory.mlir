@@ -95,3 +95,24 @@ func.func @nested(%x: tensor<64x32xf16, #b1>, %n: i32) {
   }
   return
 }
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.nvmma_shared<{swizzle = 64, order = [1, 0]}>
+#t = #tilegpu.nvmma_shared<{swizzle = 64, order = [0, 1]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+
+// A buffer read through a view (memdesc_trans, memdesc_index) lives until
+// the view's last reader: B, allocated after A's only direct user (the
+// view), must not take A's bytes while the dot still reads A.
+// CHECK-LABEL: func.func @view_keeps_buffer
+func.func @view_keeps_buffer(%x: tensor<64x32xf16, #b>, %y: tensor<32x64xf16, #b>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+  // CHECK: tilegpu.local_alloc %{{.*}} {offset = 0 : i64}
+  %a = tilegpu.local_alloc %y : (tensor<32x64xf16, #b>) -> !tilegpu.memdesc<32x64xf16, #s>
+  %at = tilegpu.memdesc_trans %a : !tilegpu.memdesc<32x64xf16, #s> -> !tilegpu.memdesc<64x32xf16, #t>
+  // CHECK: tilegpu.local_alloc %{{.*}} {offset = 4096 : i64}
+  %b = tilegpu.local_alloc %y : (tensor<32x64xf16, #b>) -> !tilegpu.memdesc<32x64xf16, #s>
+  %d = tilegpu.warpgroup_dot %at, %b, %c : !tilegpu.memdesc<64x32xf16, #t>, !tilegpu.memdesc<32x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return %d : tensor<64x64xf32, #mma>
+}

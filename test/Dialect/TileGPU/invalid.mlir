@@ -422,3 +422,42 @@ func.func @wait_type(%bar: !tilegpu.memdesc<2xi64, #p>, %ph: i32) {
   tilegpu.wait_barrier %bar, %ph : !tilegpu.memdesc<2xi64, #p>
   return
 }
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+func.func @trans_order(%b: !tilegpu.memdesc<64x32xf16, #s>) {
+  // expected-error @+1 {{result '!tilegpu.memdesc<32x64xf16, #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>>' is not the transposed view '!tilegpu.memdesc<32x64xf16, #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>>'}}
+  %t = tilegpu.memdesc_trans %b : !tilegpu.memdesc<64x32xf16, #s> -> !tilegpu.memdesc<32x64xf16, #s>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#t = #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>
+func.func @trans_shape(%b: !tilegpu.memdesc<64x32xf16, #s>) {
+  // expected-error @+1 {{is not the transposed view}}
+  %t = tilegpu.memdesc_trans %b : !tilegpu.memdesc<64x32xf16, #s> -> !tilegpu.memdesc<64x32xf16, #t>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#t64 = #tilegpu.nvmma_shared<{swizzle = 64, order = [0, 1]}>
+func.func @trans_swizzle(%b: !tilegpu.memdesc<64x32xf16, #s>) {
+  // expected-error @+1 {{is not the transposed view}}
+  %t = tilegpu.memdesc_trans %b : !tilegpu.memdesc<64x32xf16, #s> -> !tilegpu.memdesc<32x64xf16, #t64>
+  return
+}
+
+// -----
+
+#plain = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>
+#plaint = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0, 1]}>
+func.func @trans_plain(%b: !tilegpu.memdesc<64x32xf16, #plain>) {
+  // expected-error @+1 {{expected a 2-D tile of #tilegpu.nvmma_shared layout, got '!tilegpu.memdesc<64x32xf16, #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>>'}}
+  %t = tilegpu.memdesc_trans %b : !tilegpu.memdesc<64x32xf16, #plain> -> !tilegpu.memdesc<32x64xf16, #plaint>
+  return
+}

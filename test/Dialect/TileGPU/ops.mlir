@@ -61,6 +61,8 @@ func.func @async_copy(%p: tensor<64x64x!tile.ptr<f16>, #blocked>, %m: tensor<64x
   %ring = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #nvmma>
   // CHECK: %[[T:.*]] = tilegpu.memdesc_index %[[RING]][%{{.*}}] : !tilegpu.memdesc<3x64x64xf16, #[[$NVMMA]]> -> !tilegpu.memdesc<64x64xf16, #[[$NVMMA]]>
   %t = tilegpu.memdesc_index %ring[%i] : !tilegpu.memdesc<3x64x64xf16, #nvmma> -> !tilegpu.memdesc<64x64xf16, #nvmma>
+  // CHECK: tilegpu.memdesc_trans %[[T]] : !tilegpu.memdesc<64x64xf16, #[[$NVMMA]]> -> !tilegpu.memdesc<64x64xf16, #{{.*}}>
+  %tt = tilegpu.memdesc_trans %t : !tilegpu.memdesc<64x64xf16, #nvmma> -> !tilegpu.memdesc<64x64xf16, #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>>
   // CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %[[T]] : tensor<64x64x!tile.ptr<f16>, #[[$BLOCKED]]> -> !tilegpu.memdesc<64x64xf16, #[[$NVMMA]]>{{$}}
   tilegpu.async_copy_global_to_local %p, %t : tensor<64x64x!tile.ptr<f16>, #blocked> -> !tilegpu.memdesc<64x64xf16, #nvmma>
   // CHECK: tilegpu.async_copy_global_to_local %{{.*}}, %[[T]], %{{.*}} : tensor<64x64x!tile.ptr<f16>, #[[$BLOCKED]]> -> !tilegpu.memdesc<64x64xf16, #[[$NVMMA]]> mask tensor<64x64xi1, #[[$BLOCKED]]>

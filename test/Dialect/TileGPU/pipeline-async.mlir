@@ -557,3 +557,48 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return %res#0 : tensor<128x64xf32, #mma>
   }
 }
+
+// -----
+
+// A tile read through a transposed view (a dot of trans(x)): the ring holds
+// x as loaded; each iteration views its slot transposed.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#t = #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @transposed_view
+  func.func @transposed_view(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %bs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<64x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step_a = arith.constant dense<4096> : tensor<64x64xi32, #a>
+    %lda = arith.constant dense<64> : tensor<64x1xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %ra = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<64xi32, #rows> -> tensor<64x1xi32, #a>
+    %ra2 = arith.muli %ra1, %lda : tensor<64x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<64x1xi32, #a> -> tensor<64x64xi32, #a>
+    %ca = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<64x64xi32, #a>
+    %oa = arith.addi %ra3, %ca : tensor<64x64xi32, #a>
+    %pas = tile.splat %pa : tensor<64x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %oa : tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64xi32, #a>
+    // CHECK: %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<3x64x64xf16, #[[S:.*]]>
+    // CHECK: scf.for
+    // CHECK: %[[X:.*]] = tilegpu.memdesc_index %[[RA]]
+    // CHECK-NEXT: %[[XT:.*]] = tilegpu.memdesc_trans %[[X]] : !tilegpu.memdesc<64x64xf16, #[[S]]> -> !tilegpu.memdesc<64x64xf16, #{{.*}}>
+    // CHECK-NEXT: tilegpu.warpgroup_dot %[[XT]]
+    %res:2 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #a>) : i32 {
+      %x = tile.load %pa_k : tensor<64x64x!tile.ptr<f16>, #a>
+      %xs = tilegpu.local_alloc %x : (tensor<64x64xf16, #a>) -> !tilegpu.memdesc<64x64xf16, #s>
+      %xt = tilegpu.memdesc_trans %xs : !tilegpu.memdesc<64x64xf16, #s> -> !tilegpu.memdesc<64x64xf16, #t>
+      %d = tilegpu.warpgroup_dot %xt, %bs, %acc : !tilegpu.memdesc<64x64xf16, #t>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+      %na = tile.addptr %pa_k, %step_a : tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64xi32, #a>
+      scf.yield %d, %na : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<64x64xf32, #mma>
+  }
+}

@@ -169,3 +169,54 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return %res#0 : tensor<32x32xf32, #mma>
   }
 }
+
+// -----
+
+// A dot of trans(x): x (loaded 32 x 64, contiguous along its rows) is
+// staged as it is and read through memdesc_trans (ldmatrix .trans); the
+// register transpose goes.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#t = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#da = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#db = #tilegpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @transposed
+  func.func @transposed(%p0: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32) -> tensor<64x64xf32, #mma> attributes {tile.num_stages = 2 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %r = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #a}>>
+    %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<32xi32, #tilegpu.slice<{dim = 1, parent = #a}>> -> tensor<32x1xi32, #a>
+    %ld = arith.constant dense<64> : tensor<32x1xi32, #a>
+    %r2 = arith.muli %r1, %ld : tensor<32x1xi32, #a>
+    %r3 = tile.broadcast %r2 : tensor<32x1xi32, #a> -> tensor<32x64xi32, #a>
+    %c = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #a}>>
+    %c1d = tile.expand_dims %c {axis = 0 : i32} : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #a}>> -> tensor<1x64xi32, #a>
+    %c2 = tile.broadcast %c1d : tensor<1x64xi32, #a> -> tensor<32x64xi32, #a>
+    %o = arith.addi %r3, %c2 : tensor<32x64xi32, #a>
+    %ps = tile.splat %p0 : tensor<32x64x!tile.ptr<f16>, #a>
+    %x0 = tile.addptr %ps, %o : tensor<32x64x!tile.ptr<f16>, #a>, tensor<32x64xi32, #a>
+    %step = arith.constant dense<2048> : tensor<32x64xi32, #a>
+    // CHECK: %[[R:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x32x64xf16, #[[S:.*]]>
+    // CHECK: scf.for
+    // CHECK: tilegpu.async_commit_group
+    // CHECK: %[[X:.*]] = tilegpu.memdesc_index %[[R]][%[[READ:.*]]]
+    // CHECK-NEXT: tilegpu.memdesc_index %{{.*}}[%[[READ]]]
+    // CHECK-NEXT: %[[XT:.*]] = tilegpu.memdesc_trans %[[X]] : !tilegpu.memdesc<32x64xf16, #[[S]]> -> !tilegpu.memdesc<64x32xf16, #{{.*}}>
+    // CHECK-NEXT: %[[L:.*]] = tilegpu.local_load %[[XT]] : {{.*}} -> tensor<64x32xf16, #{{.*}}>
+    // CHECK: tile.dot %[[L]]
+    // CHECK-NOT: tile.trans
+    %res:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %z, %p = %x0) -> (tensor<64x64xf32, #mma>, tensor<32x64x!tile.ptr<f16>, #a>) : i32 {
+      %x = tile.load %p : tensor<32x64x!tile.ptr<f16>, #a>
+      %xt = tile.trans %x : tensor<32x64xf16, #a> -> tensor<64x32xf16, #t>
+      %xd = tilegpu.convert_layout %xt : tensor<64x32xf16, #t> -> tensor<64x32xf16, #da>
+      %y = tile.load %p : tensor<32x64x!tile.ptr<f16>, #a>
+      %yd = tilegpu.convert_layout %y : tensor<32x64xf16, #a> -> tensor<32x64xf16, #db>
+      %d = tile.dot %xd, %yd, %acc : tensor<64x32xf16, #da> * tensor<32x64xf16, #db> -> tensor<64x64xf32, #mma>
+      %np = tile.addptr %p, %step : tensor<32x64x!tile.ptr<f16>, #a>, tensor<32x64xi32, #a>
+      scf.yield %d, %np : tensor<64x64xf32, #mma>, tensor<32x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<64x64xf32, #mma>
+  }
+}

@@ -246,6 +246,23 @@ bool mlir::tilegpu::isLdmatrixConversion(RankedTensorType src,
          hasWholeFragments(*dot, src.getShape());
 }
 
+MemDescType mlir::tilegpu::getTransposedMemDesc(MemDescType type) {
+  if (type.getShape().size() != 2)
+    return {};
+  SmallVector<int64_t> shape{type.getShape()[1], type.getShape()[0]};
+  MLIRContext *context = type.getContext();
+  Attribute encoding;
+  if (auto nvmma = dyn_cast<NVMMASharedEncodingAttr>(type.getEncoding())) {
+    SmallVector<unsigned> order(llvm::reverse(nvmma.getOrder()));
+    if (order.size() == 2)
+      encoding =
+          NVMMASharedEncodingAttr::get(context, nvmma.getSwizzle(), order);
+  }
+  if (!encoding)
+    return {};
+  return MemDescType::get(context, shape, type.getElementType(), encoding);
+}
+
 bool mlir::tilegpu::isLdmatrixLoad(MemDescType src, RankedTensorType dst) {
   auto dot = getDotOperandLayout(dst);
   if (!dot || dot->kWidth != 2 || !getNVMMASharedLayout(src) ||

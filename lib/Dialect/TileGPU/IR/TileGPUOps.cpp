@@ -277,6 +277,19 @@ LogicalResult MemDescIndexOp::verify() {
   return success();
 }
 
+LogicalResult MemDescTransOp::verify() {
+  MemDescType src = getSrc().getType();
+  MemDescType expected = getTransposedMemDesc(src);
+  if (!expected)
+    return emitOpError(
+               "expected a 2-D tile of #tilegpu.nvmma_shared layout, got ")
+           << src;
+  if (getType() != expected)
+    return emitOpError("result ")
+           << getType() << " is not the transposed view " << expected;
+  return success();
+}
+
 LogicalResult AsyncCopyGlobalToLocalOp::verify() {
   auto src = cast<RankedTensorType>(getSrc().getType());
   auto pointer = dyn_cast<tile::PointerType>(src.getElementType());

@@ -136,15 +136,53 @@ bool rewriteToWarpGroupDot(tile::DotOp dot, unsigned numWarps) {
       alloc->setAttr(kRoundToTF32AttrName, builder.getUnitAttr());
     return alloc;
   };
-  Value a = stage(dot.getA(), aShared);
-  Value b = stage(dot.getB(), bShared);
+  // An f16/bf16 operand `trans(x)` stages x as it is (contiguous as
+  // loaded), viewed transposed: no exchange through shared memory in
+  // registers, and a load of x stays a candidate for pipelining. (tf32
+  // wants K-major tiles, which the exchange provides.)
+  auto stageTransposed = [&](Value operand) -> std::optional<Value> {
+    while (auto convert = operand.getDefiningOp<ConvertLayoutOp>())
+      operand = convert.getSrc();
+    auto trans = operand.getDefiningOp<tile::TransOp>();
+    if (tf32 || !trans)
+      return std::nullopt;
+    auto srcType = cast<RankedTensorType>(trans.getSrc().getType());
+    Attribute layout =
+        getNVMMAStagingLayout(srcType, getContiguousDim(trans.getSrc(), 1));
+    if (srcType.getRank() != 2 || !layout)
+      return std::nullopt;
+    return stage(trans.getSrc(), layout);
+  };
+  std::optional<Value> aSource = stageTransposed(dot.getA());
+  std::optional<Value> bSource = stageTransposed(dot.getB());
+  Value a = aSource ? *aSource : stage(dot.getA(), aShared);
+  Value b = bSource ? *bSource : stage(dot.getB(), bShared);
+  // The views after both allocs, which share barriers when adjacent.
+  auto view = [&](Value alloc) -> Value {
+    auto type = cast<MemDescType>(alloc.getType());
+    return MemDescTransOp::create(builder, loc, getTransposedMemDesc(type),
+                                  alloc);
+  };
+  if (aSource)
+    a = view(a);
+  if (bSource)
+    b = view(b);
   Value c = ConvertLayoutOp::create(builder, loc, withLayout(cType, mma),
                                     dot.getAcc());
   auto wgmma =
       WarpGroupDotOp::create(builder, loc, withLayout(cType, mma), a, b, c);
   Value result = ConvertLayoutOp::create(builder, loc, cType, wgmma);
+  Value oldA = dot.getA(), oldB = dot.getB();
   dot.replaceAllUsesWith(result);
   dot.erase();
+  // The register transposes (and conversions) nothing reads any more.
+  for (Value operand : {oldA, oldB})
+    while (Operation *op = operand.getDefiningOp()) {
+      if (!op->use_empty() || !isa<ConvertLayoutOp, tile::TransOp>(op))
+        break;
+      operand = op->getOperand(0);
+      op->erase();
+    }
   return true;
 }
 

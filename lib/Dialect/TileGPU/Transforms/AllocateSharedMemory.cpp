@@ -31,15 +31,23 @@ int64_t alignTo(int64_t value) {
   return (value + kAlignment - 1) / kAlignment * kAlignment;
 }
 
-/// The last op (in `block`, by position) that uses `value`, directly or
-/// through nested regions.
-Operation *getLastUserInBlock(Value value, Block *block) {
-  Operation *last = value.getDefiningOp();
+/// Moves `last` to the last op of `block` that holds a use of `value`
+/// (directly or in a nested region) or of a view of it (memdesc_index,
+/// memdesc_trans), if later.
+void findLastUse(Value value, Block *block, Operation *&last) {
   for (Operation *user : value.getUsers()) {
     Operation *ancestor = block->findAncestorOpInBlock(*user);
     if (ancestor && (!last || last->isBeforeInBlock(ancestor)))
       last = ancestor;
+    if (isa<MemDescIndexOp, MemDescTransOp>(user))
+      findLastUse(user->getResult(0), block, last);
   }
+}
+
+/// The last op of `block` that uses the buffer `alloc` (in `block`) makes.
+Operation *getLastUserInBlock(Operation *alloc, Block *block) {
+  Operation *last = alloc;
+  findLastUse(alloc->getResult(0), block, last);
   return last;
 }
 

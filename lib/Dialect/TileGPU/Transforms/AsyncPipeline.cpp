@@ -66,6 +66,22 @@ struct StagedLoad {
   Value empty[2];
 };
 
+/// The ops that read the tile `alloc` makes, directly or through
+/// transposed views.
+SmallVector<Operation *> getTileReaders(LocalAllocOp alloc) {
+  SmallVector<Operation *> readers;
+  for (Operation *user : alloc->getUsers()) {
+    auto view = dyn_cast<MemDescTransOp>(user);
+    if (!view) {
+      readers.push_back(user);
+      continue;
+    }
+    for (Operation *viewUser : view->getUsers())
+      readers.push_back(viewUser);
+  }
+  return readers;
+}
+
 /// Whether `value` is absent or a zero constant (what a masked-off
 /// asynchronous copy writes).
 bool isZeroOrAbsent(Value value) {
@@ -99,9 +115,10 @@ getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info, bool useTma) {
     if (!alloc || alloc->getBlock() != loop.getBody() ||
         !getNVMMASharedLayout(alloc.getType()))
       return failure();
-    for (Operation *user : alloc->getUsers())
-      if (!isa<WarpGroupDotOp, LocalLoadOp>(user))
-        return failure();
+    if (!llvm::all_of(getTileReaders(alloc), [](Operation *user) {
+          return isa<WarpGroupDotOp, LocalLoadOp>(user);
+        }))
+      return failure();
     if (useTma)
       if (auto plan = planTensorMapLoad(load, loop, alloc.getType(), info)) {
         StagedLoad s;
@@ -247,17 +264,20 @@ void createTensorMaps(OpBuilder &builder, Location loc,
 }
 
 /// An mma.sync operand staged through shared memory: `local` replaced the
-/// conversion of `load` to the dot-operand layout.
+/// conversion of `load` (or of its transpose, of type `transType`, read
+/// through `view`) to the dot-operand layout.
 struct MmaSyncStaging {
   tile::LoadOp load;
   LocalAllocOp alloc;
+  MemDescTransOp view;
   LocalLoadOp local;
+  RankedTensorType transType;
 };
 
 /// Stages the operands of `loop`'s mma.sync dots that are loaded in the
-/// loop and converted to their dot-operand layouts: load -> local_alloc
-/// (swizzled, contiguous as the load) -> local_load. 16-bit operands only
-/// where ldmatrix reads them.
+/// loop (and maybe transposed) and converted to their dot-operand layouts:
+/// load -> local_alloc (swizzled, contiguous as the load) [-> memdesc_trans]
+/// -> local_load. 16-bit operands only where ldmatrix reads them.
 SmallVector<MmaSyncStaging> stageMmaSyncOperands(scf::ForOp loop) {
   SmallVector<MmaSyncStaging> staged;
   Block *body = loop.getBody();
@@ -272,7 +292,14 @@ SmallVector<MmaSyncStaging> stageMmaSyncOperands(scf::ForOp loop) {
       auto convert = operand.getDefiningOp<ConvertLayoutOp>();
       if (!convert || convert->getBlock() != body)
         continue;
-      auto load = convert.getSrc().getDefiningOp<tile::LoadOp>();
+      Value source = convert.getSrc();
+      auto trans = source.getDefiningOp<tile::TransOp>();
+      if (trans) {
+        if (!trans->hasOneUse())
+          continue;
+        source = trans.getSrc();
+      }
+      auto load = source.getDefiningOp<tile::LoadOp>();
       if (!load || load->getBlock() != body || !load->hasOneUse())
         continue;
       auto type = dyn_cast<RankedTensorType>(load.getType());
@@ -286,30 +313,47 @@ SmallVector<MmaSyncStaging> stageMmaSyncOperands(scf::ForOp loop) {
         continue;
       auto memdesc = MemDescType::get(loop.getContext(), type.getShape(),
                                       type.getElementType(), layout);
+      MemDescType readType = trans ? getTransposedMemDesc(memdesc) : memdesc;
       RankedTensorType dstType = convert.getType();
-      if (!type.getElementType().isF32() && !isLdmatrixLoad(memdesc, dstType))
+      if (!type.getElementType().isF32() && !isLdmatrixLoad(readType, dstType))
         continue;
       OpBuilder builder(convert);
-      auto alloc = LocalAllocOp::create(builder, convert.getLoc(), memdesc,
-                                        load.getResult(), IntegerAttr());
-      auto local =
-          LocalLoadOp::create(builder, convert.getLoc(), dstType, alloc);
-      convert.replaceAllUsesWith(local.getResult());
+      Location loc = convert.getLoc();
+      MmaSyncStaging s;
+      s.load = load;
+      s.alloc = LocalAllocOp::create(builder, loc, memdesc, load.getResult(),
+                                     IntegerAttr());
+      Value tile = s.alloc;
+      if (trans) {
+        s.view = MemDescTransOp::create(builder, loc, readType, tile);
+        s.transType = trans.getType();
+        tile = s.view;
+      }
+      s.local = LocalLoadOp::create(builder, loc, dstType, tile);
+      convert.replaceAllUsesWith(s.local.getResult());
       convert.erase();
-      staged.push_back({load, alloc, local});
+      if (trans)
+        trans.erase();
+      staged.push_back(s);
     }
   }
   return staged;
 }
 
-/// Puts the conversions stageMmaSyncOperands replaced back.
+/// Puts the ops stageMmaSyncOperands replaced back.
 void unstageMmaSyncOperands(MutableArrayRef<MmaSyncStaging> staged) {
   for (MmaSyncStaging &s : staged) {
     OpBuilder builder(s.local);
-    auto convert = ConvertLayoutOp::create(builder, s.local.getLoc(),
-                                           s.local.getType(), s.load);
+    Location loc = s.local.getLoc();
+    Value source = s.load;
+    if (s.view)
+      source = tile::TransOp::create(builder, loc, s.transType, source);
+    auto convert =
+        ConvertLayoutOp::create(builder, loc, s.local.getType(), source);
     s.local.replaceAllUsesWith(convert.getResult());
     s.local.erase();
+    if (s.view)
+      s.view.erase();
     s.alloc.erase();
   }
 }
@@ -346,7 +390,7 @@ bool pipelineStagedLoads(scf::ForOp loop, int64_t numStages, bool useTma) {
   // Whether warp-group dots read the tiles (asynchronously, through the
   // async proxy); otherwise local_loads read them.
   bool hasWarpGroupDots = llvm::any_of(*staged, [](StagedLoad &s) {
-    return llvm::any_of(s.alloc->getUsers(), [](Operation *user) {
+    return llvm::any_of(getTileReaders(s.alloc), [](Operation *user) {
       return isa<WarpGroupDotOp>(user);
     });
   });

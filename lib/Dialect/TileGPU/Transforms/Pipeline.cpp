@@ -31,7 +31,7 @@ bool mlir::tilegpu::feedsDot(Value value) {
   for (Operation *user : value.getUsers()) {
     if (isa<tile::DotOp, WarpGroupDotOp>(user))
       return true;
-    if (isa<ConvertLayoutOp, LocalAllocOp, LocalLoadOp>(user) &&
+    if (isa<ConvertLayoutOp, LocalAllocOp, LocalLoadOp, MemDescTransOp>(user) &&
         feedsDot(user->getResult(0)))
       return true;
   }

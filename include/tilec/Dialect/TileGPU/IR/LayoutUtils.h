@@ -202,6 +202,11 @@ constexpr int64_t kLdmatrixRowPadding = 8;
 /// a 16-bit blocked block to a dot-operand layout of 16-bit elements.
 bool isLdmatrixConversion(RankedTensorType src, RankedTensorType dst);
 
+/// The type of `tilegpu.memdesc_trans` of a tile of `type`: the shape and
+/// the encoding's order reversed; null unless `type` is 2-D with an
+/// nvmma_shared encoding (the layouts whose readers take either order).
+MemDescType getTransposedMemDesc(MemDescType type);
+
 /// Whether a `tilegpu.local_load` from `src` to `dst` reads with ldmatrix:
 /// a swizzled tile of 16-bit elements to whole dot-operand fragments.
 bool isLdmatrixLoad(MemDescType src, RankedTensorType dst);

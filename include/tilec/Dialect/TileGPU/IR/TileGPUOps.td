@@ -179,6 +179,26 @@ def TileGPU_MemDescIndexOp : TileGPU_Op<"memdesc_index", [Pure]> {
   let hasVerifier = 1;
 }
 
+def TileGPU_MemDescTransOp : TileGPU_Op<"memdesc_trans", [Pure]> {
+  let summary = "A 2-D shared-memory tile viewed transposed";
+  let description = [{
+    The same bytes as `%src`, indexed (j, i) where `%src` is indexed (i, j):
+    the shape is reversed and so is the encoding's `order` (which dimension
+    is contiguous); nothing moves. A `trans()` of a loaded block that a dot
+    reads is staged as the block itself, then viewed transposed.
+
+    Example:
+    ```mlir
+    %t = tilegpu.memdesc_trans %buf : !tilegpu.memdesc<64x32xf16, #tilegpu.nvmma_shared<{swizzle = 64, order = [1, 0]}>> -> !tilegpu.memdesc<32x64xf16, #tilegpu.nvmma_shared<{swizzle = 64, order = [0, 1]}>>
+    ```
+  }];
+  let arguments = (ins TileGPU_MemDescType:$src);
+  let results = (outs TileGPU_MemDescType:$result);
+  let assemblyFormat =
+      "$src attr-dict `:` qualified(type($src)) `->` qualified(type($result))";
+  let hasVerifier = 1;
+}
+
 def TileGPU_AsyncCopyGlobalToLocalOp
     : TileGPU_Op<"async_copy_global_to_local",
                  [MemoryEffects<[MemRead, MemWrite]>]> {
