@@ -54,6 +54,62 @@ LogicalResult exchangeThroughShared(Operation *op, Value src, Value adaptedSrc,
   return success();
 }
 
+/// Stores (or loads) the registers of a 2-D block of `type` at their rows
+/// of `stride` elements from `base`: each aligned run of registers holding
+/// consecutive elements of a row is one vector access of up to 16 bytes.
+void storeRows(OpBuilder &builder, Location loc, RankedTensorType type,
+               ArrayRef<Value> registers, Value base, int64_t stride) {
+  Type element = registers.front().getType();
+  unsigned bytes = element.getIntOrFloatBitWidth() / 8;
+  unsigned run = getContiguousRegisterRun(type, 16 / bytes);
+  auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
+  for (unsigned reg = 0; reg < registers.size(); reg += run) {
+    Value offset = LLVM::AddOp::create(
+        builder, loc,
+        LLVM::MulOp::create(builder, loc, indices[reg][0],
+                            createI32(builder, loc, stride)),
+        indices[reg][1]);
+    Value ptr = gep(builder, loc, element, base, offset);
+    if (run == 1) {
+      LLVM::StoreOp::create(builder, loc, registers[reg], ptr);
+      continue;
+    }
+    auto vectorType = VectorType::get({run}, element);
+    Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
+    for (unsigned i = 0; i < run; ++i)
+      vector = LLVM::InsertElementOp::create(
+          builder, loc, vector, registers[reg + i], createI32(builder, loc, i));
+    LLVM::StoreOp::create(builder, loc, vector, ptr, /*alignment=*/run * bytes);
+  }
+}
+SmallVector<Value> loadRows(OpBuilder &builder, Location loc,
+                            RankedTensorType type, Type element, Value base,
+                            int64_t stride) {
+  unsigned bytes = element.getIntOrFloatBitWidth() / 8;
+  unsigned run = getContiguousRegisterRun(type, 16 / bytes);
+  auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
+  SmallVector<Value> registers;
+  for (unsigned reg = 0; reg < indices.size(); reg += run) {
+    Value offset = LLVM::AddOp::create(
+        builder, loc,
+        LLVM::MulOp::create(builder, loc, indices[reg][0],
+                            createI32(builder, loc, stride)),
+        indices[reg][1]);
+    Value ptr = gep(builder, loc, element, base, offset);
+    if (run == 1) {
+      registers.push_back(LLVM::LoadOp::create(builder, loc, element, ptr));
+      continue;
+    }
+    auto vectorType = VectorType::get({run}, element);
+    Value vector = LLVM::LoadOp::create(builder, loc, vectorType, ptr,
+                                        /*alignment=*/run * bytes);
+    for (unsigned i = 0; i < run; ++i)
+      registers.push_back(LLVM::ExtractElementOp::create(
+          builder, loc, vector, createI32(builder, loc, i)));
+  }
+  return registers;
+}
+
 struct ConvertLayoutOpConversion
     : OpConversionPattern<tilegpu::ConvertLayoutOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -64,6 +120,28 @@ struct ConvertLayoutOpConversion
     RankedTensorType resultType = op.getType();
     if (tilegpu::layoutsAreEquivalent(srcType, resultType)) {
       rewriter.replaceOp(op, adaptor.getSrc());
+      return success();
+    }
+    // 2-D blocks: rows padded apart (no bank conflicts between rows),
+    // vector accesses along them.
+    Type resultLLVMType = getTypeConverter()->convertType(resultType);
+    SmallVector<Value> srcRegisters =
+        unpackRegisters(rewriter, op.getLoc(), adaptor.getSrc());
+    Type element = srcRegisters.front().getType();
+    if (int64_t padding = getExchangeRowPadding(srcType);
+        padding && resultLLVMType && element.isIntOrFloat() &&
+        !element.isInteger(1) && hasRegisterLayout(srcType.getEncoding()) &&
+        hasRegisterLayout(resultType.getEncoding())) {
+      Location loc = op.getLoc();
+      int64_t stride = srcType.getDimSize(1) + padding;
+      Value base = getScratchBase(rewriter, loc, op);
+      createBarrier(rewriter, loc);
+      storeRows(rewriter, loc, srcType, srcRegisters, base, stride);
+      createBarrier(rewriter, loc);
+      SmallVector<Value> results =
+          loadRows(rewriter, loc, resultType, element, base, stride);
+      rewriter.replaceOp(op,
+                         packRegisters(rewriter, loc, results, resultLLVMType));
       return success();
     }
     ArrayRef<int64_t> shape = srcType.getShape();

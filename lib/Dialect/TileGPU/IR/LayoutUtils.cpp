@@ -9,6 +9,7 @@
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -287,6 +288,71 @@ Attribute mlir::tilegpu::getNVMMAStagingLayout(RankedTensorType type,
   return {};
 }
 
+int64_t mlir::tilegpu::getExchangeRowPadding(RankedTensorType type) {
+  if (type.getRank() != 2)
+    return 0;
+  unsigned bytes = getSharedElementBytes(type.getElementType());
+  int64_t rowBytes = type.getDimSize(1) * bytes;
+  if (rowBytes < 32 || rowBytes % 32 != 0 || 16 % bytes != 0)
+    return 0;
+  return 16 / bytes;
+}
+
+unsigned mlir::tilegpu::getContiguousRegisterRun(RankedTensorType type,
+                                                 unsigned maxElements) {
+  std::function<SmallVector<int64_t>(unsigned, unsigned, unsigned)> index;
+  if (auto layout = getDistributedLayout(type))
+    index = [layout](unsigned r, unsigned l, unsigned w) {
+      return layout->getElementIndex(r, l, w);
+    };
+  else if (auto layout = getMmaLayout(type))
+    index = [layout](unsigned r, unsigned l, unsigned w) {
+      return layout->getElementIndex(r, l, w);
+    };
+  else if (auto layout = getDotOperandLayout(type))
+    index = [layout](unsigned r, unsigned l, unsigned w) {
+      return layout->getElementIndex(r, l, w);
+    };
+  if (!index || type.getRank() == 0)
+    return 1;
+  unsigned numRegisters = getNumRegisters(type);
+  unsigned numWarps = getLayoutNumWarps(type.getEncoding());
+  // The register structure repeats across threads; every lane of the first
+  // warp and the last lane of the last warp stand for all of them.
+  SmallVector<std::pair<unsigned, unsigned>> threads;
+  for (unsigned lane = 0; lane < 32; ++lane)
+    threads.push_back({lane, 0});
+  threads.push_back({31, numWarps - 1});
+  SmallVector<SmallVector<SmallVector<int64_t>>> indices;
+  for (auto [lane, warp] : threads) {
+    auto &perThread = indices.emplace_back();
+    for (unsigned reg = 0; reg < numRegisters; ++reg)
+      perThread.push_back(index(reg, lane, warp));
+  }
+  for (unsigned run = llvm::bit_floor(std::max(1u, maxElements)); run > 1;
+       run /= 2) {
+    if (numRegisters % run != 0)
+      continue;
+    bool ok = llvm::all_of(indices, [&](const auto &perThread) {
+      for (unsigned reg = 0; reg < numRegisters; reg += run) {
+        ArrayRef<int64_t> first = perThread[reg];
+        if (first.back() % run != 0)
+          return false;
+        for (unsigned i = 1; i < run; ++i) {
+          ArrayRef<int64_t> next = perThread[reg + i];
+          if (next.drop_back() != first.drop_back() ||
+              next.back() != first.back() + i)
+            return false;
+        }
+      }
+      return true;
+    });
+    if (ok)
+      return run;
+  }
+  return 1;
+}
+
 int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   auto bytesOf = [](Value value) -> int64_t {
     auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -315,6 +381,10 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
       auto shape = convert.getType().getShape();
       return shape[0] * (shape[1] + kLdmatrixRowPadding) * 2;
     }
+    RankedTensorType type = convert.getSrc().getType();
+    if (int64_t padding = getExchangeRowPadding(type))
+      return type.getDimSize(0) * (type.getDimSize(1) + padding) *
+             getSharedElementBytes(type.getElementType());
     return bytesOf(convert.getSrc());
   }
   if (isa<tile::TransOp, tile::ReshapeOp>(op))
