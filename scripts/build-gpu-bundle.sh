@@ -72,6 +72,13 @@ if [ -x "$PTXAS" ]; then
   done
   rm -f "$OUT_DIR/logs/ptxas.err"
   echo "== ptxas accepts $nptx PTX files (each for its .target)"
+  # Cubins of the kernels whose SASS check.py's "sass" test reads.
+  for v in $("$PY" test/gpu/check.py --list-sass); do
+    ptx="$OUT_DIR/kernels/$v.ptx"
+    target=$(sed -n 's/^\.target \([a-z0-9_]*\).*/\1/p' "$ptx" | head -1)
+    "$PTXAS" -arch="${target:-$ARCH}" "$ptx" -o "$OUT_DIR/kernels/$v.cubin" ||
+      { echo "== ptxas failed on $ptx"; status=1; }
+  done
 else
   echo "== no ptxas here: the PTX was not validated"
 fi

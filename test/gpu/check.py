@@ -152,6 +152,20 @@ kern("mm_f16_tt_trans_ring80", G + "dot.tile", "mm_f16_tt_trans", flags=SM80,
      BM=64, BN=64, BK=32)
 kern("mm_f16_tma_mma_64x128x32_w8", G + "dot.tile", "mm_f16_async", nw=8,
      BM=64, BN=128, BK=32)
+# SASS of the tensor-core pipelines (test "sass"): cubins that
+# scripts/build-gpu-bundle.sh makes with ptxas (each PTX's .target), read
+# with cuobjdump -sass on the GPU machine: (variant, opcodes that must be
+# there, opcodes that must not). LDL/STL are local memory (spills).
+SASS_CHECKS = (
+    ("mm_f16_async_128x128x64_w8_s3", ("HGMMA", "UTMALDG", "SYNCS"),
+     ("LDL", "STL", "LDGSTS", "HMMA")),
+    ("mm_f16_cpasync_128x128x64_w8_s3", ("HGMMA", "LDGSTS"), ("LDL", "STL")),
+    ("mm_f16_ring80_128x128x64_w8_s3", ("HMMA", "LDSM", "LDGSTS"),
+     ("LDL", "STL", "HGMMA")),
+    ("mm_f16_tma_mma_64x128x32_w8", ("HMMA", "LDSM", "UTMALDG"),
+     ("LDL", "STL", "HGMMA")),
+    ("mm_tf32_ring80", ("HMMA", "LDGSTS"), ("LDL", "STL")),
+)
 for _k in ("red_axis1", "red_axis0", "red_all", "red_i32", "red_1d", "red_ties"):
     kern(_k, G + "reduce.tile")
 kern("red_axis1_w8", G + "reduce.tile", "red_axis1", nw=8)
@@ -1109,6 +1123,30 @@ def t_dot_mma_sync_rings(t):
     ring_paths(t, "mm_f16_tt_trans_ring80", k, False, True)
     mm_cases(t, "mm_f16_tt_trans_ring80", k, "f16", MM_TT_SHAPES, 64, 64,
              trans=True)
+
+
+@test("sass", "tensor-core, copy and local-memory opcodes (cuobjdump -sass)")
+def t_sass(t):
+    import re
+    import shutil
+    tool = shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump"
+    if not os.path.exists(tool):
+        t.record("cuobjdump found (CUDA toolkit)", False, "not on PATH nor in "
+                 "/usr/local/cuda/bin: the SASS is not checked")
+        return
+    for var, need, forbid in SASS_CHECKS:
+        path = os.path.join(t.kdir, var + ".cubin")
+        p = subprocess.run([tool, "-sass", path], capture_output=True,
+                           text=True)
+        # "/*0090*/  @!P0 HGMMA.64x128x16.F32 ..." -> HGMMA
+        ops = re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?"
+                         r"([A-Z][A-Z0-9_]*)", p.stdout)
+        count = {op: ops.count(op) for op in need + forbid}
+        ok = (p.returncode == 0 and all(count[op] > 0 for op in need)
+              and not any(count[op] for op in forbid))
+        t.record("%s: %s, no %s" % (var, "+".join(need), "/".join(forbid)),
+                 ok, " ".join("%s=%d" % kv for kv in count.items())
+                 if p.returncode == 0 else p.stderr.strip()[:200])
 
 
 # ---- reductions ----------------------------------------------------------
@@ -2130,6 +2168,8 @@ def main():
                     help="folder of VARIANT.ptx + VARIANT.json (default: next to this script)")
     ap.add_argument("--list-kernels", action="store_true")
     ap.add_argument("--list-tests", action="store_true")
+    ap.add_argument("--list-sass", action="store_true",
+                    help="the variants whose cubins the sass test reads")
     ap.add_argument("--small", action="store_true",
                     default=os.environ.get("TILEC_GPU_SMALL", "") not in ("", "0"))
     ap.add_argument("--seed", type=int, default=None)
@@ -2151,6 +2191,10 @@ def main():
             print("\t".join([v, src, kn] + ["%s=%s" % kv for kv in sorted(defs.items())]
                             + (["--num-warps=%d" % nw] if nw else [])
                             + (["--num-stages=%d" % ns] if ns else []) + list(flags)))
+        return 0
+    if args.list_sass:
+        for var, _, _ in SASS_CHECKS:
+            print(var)
         return 0
     if args.list_tests:
         for i, (g, n, _) in enumerate(TESTS):
