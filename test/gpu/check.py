@@ -116,6 +116,8 @@ kern("mm_tf32_w2", G + "dot.tile", "mm_tf32", nw=2)
 # async_tma_copy_global_to_local vs async_copy_global_to_local):
 #   mm_bf16_async_*   A TMA, B TMA
 #   mm_tf32_mixed     A TMA, B cp.async (rows wrapped with % K: not a box)
+#   mm_tf32_nt        A TMA, B TMA (a @ trans(w), w N x K: staged as
+#                     loaded, a K-major transposed view)
 #   mm_f16_tt         A TMA (at[K, M], tile contiguous along M),
 #                     B TMA (bt[N, K], tile contiguous along K)
 #   mm_f16_tt_trans   A TMA (tile loaded [BK, BM] then trans(): staged as
@@ -127,6 +129,7 @@ for _m, _n, _k, _w, _s in BF16_ASYNC_TILES:
     kern("mm_bf16_async_%dx%dx%d_w%d_s%d" % (_m, _n, _k, _w, _s),
          G + "dot.tile", "mm_bf16_async", nw=_w, ns=_s, BM=_m, BN=_n, BK=_k)
 kern("mm_tf32_mixed", G + "dot.tile")
+kern("mm_tf32_nt", G + "dot.tile")
 kern("mm_f16_tt", G + "dot.tile")
 kern("mm_f16_tt_trans", G + "dot.tile", BM=64, BN=64, BK=32)
 kern("mm_f16_ptrs", G + "dot.tile", flags=["--divisible=lda,ldb"])
@@ -150,6 +153,7 @@ kern("mm_f16_tt_ring80", G + "dot.tile", "mm_f16_tt", flags=SM80)
 kern("mm_tf32_ring80", G + "dot.tile", "mm_tf32_mixed", flags=SM80)
 kern("mm_f16_tt_trans_ring80", G + "dot.tile", "mm_f16_tt_trans", flags=SM80,
      BM=64, BN=64, BK=32)
+kern("mm_tf32_nt_ring80", G + "dot.tile", "mm_tf32_nt", flags=SM80)
 kern("mm_f16_tma_mma_64x128x32_w8", G + "dot.tile", "mm_f16_async", nw=8,
      BM=64, BN=128, BK=32)
 # SASS of the tensor-core pipelines (test "sass"): cubins that
@@ -970,6 +974,17 @@ def mm_cases(t, var, k, dt, shapes, bm, bn, trans=False):
             DOT_TOL[dt])
 
 
+def mm_nt_cases(t, var, k, shapes, bm, bn):
+    """a @ trans(w) in tf32 (a M x K, w N x K) against float64."""
+    for M, N, K in shapes:
+        a, w, a64, w64 = dot_inputs(t, "tf32", (M, K), (N, K))
+        c = t.out((M, N), np.float32)
+        k((cdiv(M, bm), cdiv(N, bn)), c=c, a=t.inp(a), w=t.inp(w), M=M, N=N,
+          K=K)
+        t.close("%s a @ trans(w) M,N,K=%d,%d,%d" % (var, M, N, K), c,
+                a64 @ w64.T, DOT_TOL["tf32"])
+
+
 def copy_paths(t, var, k, tma, cpasync):
     """On sm_90a PTX: whether the kernel makes bulk tensor copies (TMA) and
     cp.async copies as expected (a silent fallback would test nothing new)."""
@@ -1015,6 +1030,9 @@ def t_dot_tma(t):
     k = t.k("mm_tf32_mixed")
     copy_paths(t, "mm_tf32_mixed", k, True, True)
     mm_cases(t, "mm_tf32_mixed", k, "tf32", MM4_SHAPES, 128, 64)
+    k = t.k("mm_tf32_nt")
+    copy_paths(t, "mm_tf32_nt", k, True, False)
+    mm_nt_cases(t, "mm_tf32_nt", k, MM4_SHAPES, 128, 64)
     # trans(at) @ trans(bt): at is K x M (M a multiple of 8), bt is N x K
     # (K a multiple of 8); N ragged.
     for var, bm, bn in (("mm_f16_tt", 128, 128), ("mm_f16_tt_trans", 64, 64)):
@@ -1118,6 +1136,9 @@ def t_dot_mma_sync_rings(t):
     ring_paths(t, "mm_f16_tt_ring80", k, False, True)
     mm_cases(t, "mm_f16_tt_ring80", k, "f16", MM_TT_SHAPES, 128, 128,
              trans=True)
+    k = t.k("mm_tf32_nt_ring80")
+    ring_paths(t, "mm_tf32_nt_ring80", k, False, False)
+    mm_nt_cases(t, "mm_tf32_nt_ring80", k, MM4_SHAPES, 128, 64)
     # trans() of a loaded tile: staged as loaded, read through a view.
     k = t.k("mm_f16_tt_trans_ring80")
     ring_paths(t, "mm_f16_tt_trans_ring80", k, False, True)

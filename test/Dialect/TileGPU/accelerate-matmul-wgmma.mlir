@@ -112,6 +112,25 @@ module attributes {tilegpu.num_warps = 8 : i32} {
     return %d : tensor<128x128xf32, #c>
   }
 
+  // tf32 a @ trans(w), w's tile contiguous along K (as a linear layer's
+  // N x K weights load): staged as loaded and viewed transposed, K-major.
+  // A trans() whose view would run along M (A from an M-contiguous tile)
+  // keeps the register exchange, which tf32's K-major tiles need.
+  // CHECK-LABEL: func.func @tf32_trans
+  func.func @tf32_trans(%x: tensor<128x32xf32, #a>, %w: tensor<128x32xf32, #a>, %xt: tensor<32x128xf32, #b>, %z: tensor<128x128xf32, #c>) -> (tensor<128x128xf32, #c>, tensor<128x128xf32, #c>) {
+    // CHECK: %[[W:.*]] = tilegpu.local_alloc %{{.*}} {tilegpu.round_tf32} : (tensor<128x32xf32, #{{.*}}>) -> !tilegpu.memdesc<128x32xf32, #[[$ROW]]>
+    // CHECK: %[[WT:.*]] = tilegpu.memdesc_trans %[[W]] : !tilegpu.memdesc<128x32xf32, #[[$ROW]]> -> !tilegpu.memdesc<32x128xf32, #[[$COL128]]>
+    // CHECK: tilegpu.warpgroup_dot %{{.*}}, %[[WT]]
+    %wt = tile.trans %w : tensor<128x32xf32, #a> -> tensor<32x128xf32, #c>
+    %d = tile.dot %x, %wt, %z : tensor<128x32xf32, #a> * tensor<32x128xf32, #c> -> tensor<128x128xf32, #c>
+    // CHECK: %[[XX:.*]] = tile.trans
+    // CHECK: tilegpu.local_alloc %[[XX]] {tilegpu.round_tf32}
+    // CHECK: tilegpu.warpgroup_dot
+    %xx = tile.trans %xt : tensor<32x128xf32, #b> -> tensor<128x32xf32, #c>
+    %e = tile.dot %xx, %wt, %z : tensor<128x32xf32, #c> * tensor<32x128xf32, #c> -> tensor<128x128xf32, #c>
+    return %d, %e : tensor<128x128xf32, #c>, tensor<128x128xf32, #c>
+  }
+
   // ieee f32 stays on the FMA path.
   // CHECK-LABEL: func.func @ieee
   func.func @ieee(%x: tensor<128x32xf32, #c>, %y: tensor<32x128xf32, #c>, %z: tensor<128x128xf32, #c>) -> tensor<128x128xf32, #c> {

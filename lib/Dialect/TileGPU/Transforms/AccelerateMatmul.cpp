@@ -136,25 +136,27 @@ bool rewriteToWarpGroupDot(tile::DotOp dot, unsigned numWarps) {
       alloc->setAttr(kRoundToTF32AttrName, builder.getUnitAttr());
     return alloc;
   };
-  // An f16/bf16 operand `trans(x)` stages x as it is (contiguous as
-  // loaded), viewed transposed: no exchange through shared memory in
-  // registers, and a load of x stays a candidate for pipelining. (tf32
-  // wants K-major tiles, which the exchange provides.)
-  auto stageTransposed = [&](Value operand) -> std::optional<Value> {
+  // An operand `trans(x)` stages x as it is (contiguous as loaded), viewed
+  // transposed: no exchange through shared memory in registers, and a load
+  // of x stays a candidate for pipelining. tf32 reads K-major tiles only:
+  // there the view must run along K (`kDim` of the operand), as for
+  // a @ trans(w) with w stored N x K.
+  auto stageTransposed = [&](Value operand,
+                             unsigned kDim) -> std::optional<Value> {
     while (auto convert = operand.getDefiningOp<ConvertLayoutOp>())
       operand = convert.getSrc();
     auto trans = operand.getDefiningOp<tile::TransOp>();
-    if (tf32 || !trans)
+    if (!trans)
       return std::nullopt;
     auto srcType = cast<RankedTensorType>(trans.getSrc().getType());
-    Attribute layout =
-        getNVMMAStagingLayout(srcType, getContiguousDim(trans.getSrc(), 1));
-    if (srcType.getRank() != 2 || !layout)
+    unsigned srcContig = getContiguousDim(trans.getSrc(), 1);
+    Attribute layout = getNVMMAStagingLayout(srcType, srcContig);
+    if (srcType.getRank() != 2 || !layout || (tf32 && 1 - srcContig != kDim))
       return std::nullopt;
     return stage(trans.getSrc(), layout);
   };
-  std::optional<Value> aSource = stageTransposed(dot.getA());
-  std::optional<Value> bSource = stageTransposed(dot.getB());
+  std::optional<Value> aSource = stageTransposed(dot.getA(), 1);
+  std::optional<Value> bSource = stageTransposed(dot.getB(), 0);
   Value a = aSource ? *aSource : stage(dot.getA(), aShared);
   Value b = bSource ? *bSource : stage(dot.getB(), bShared);
   // The views after both allocs, which share barriers when adjacent.
