@@ -100,10 +100,15 @@ def variants():
                     v.append(dict(variant="softmax_%d_w%d" % (n, nw), tile="softmax.tile",
                                   kernel="softmax", defines={"BLOCK": block}, num_warps=nw,
                                   flags=[SOFTMAX_DIV] if div else []))
-    v.append(dict(variant="gelu_div16", tile="gelu.tile", kernel="gelu",
-                  defines={"BLOCK": 1024}, num_warps=4, flags=["--divisible=n"]))
-    v.append(dict(variant="gelu_ragged", tile="gelu.tile", kernel="gelu",
-                  defines={"BLOCK": 1024}, num_warps=4, flags=[]))
+    for name, flags in (("gelu_div16", ["--divisible=n"]), ("gelu_ragged", [])):
+        v.append(dict(variant=name, tile="gelu.tile", kernel="gelu",
+                      defines={"BLOCK": 1024}, num_warps=4, flags=flags))
+        # Alternatives tile-bench also tries (GELU_bBLOCK_wW): more elements
+        # per thread or more warps per program.
+        for block, nw in ((2048, 4), (4096, 4), (4096, 8), (1024, 8)):
+            v.append(dict(variant="%s_b%d_w%d" % (name, block, nw), tile="gelu.tile",
+                          kernel="gelu", defines={"BLOCK": block}, num_warps=nw,
+                          flags=flags))
     # On sm_90a, tiles with all warps along M (BM a multiple of 16 * warps)
     # run on wgmma: 128x256x64 with 8 warps is Triton's Hopper choice.
     mm_cfgs = {"f16": [(128, 128, 32, 8), (128, 128, 64, 8), (64, 64, 32, 4),

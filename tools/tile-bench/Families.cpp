@@ -83,6 +83,31 @@ void recordBest(Bench &b, const Object *best) {
   b.out().row(std::move(r));
 }
 
+/// Measures a size's variant \p var and its alternatives (VARIANT_*: other
+/// block sizes or warp counts) with \p measureOne(variant, impl), which
+/// returns the row; when there are alternatives the fastest is recorded
+/// again as "tilec".
+template <typename MeasureFn>
+void measureAlternatives(Bench &b, const std::string &family,
+                         const std::string &shape, const std::string &var,
+                         MeasureFn measureOne) {
+  std::vector<const Variant *> vars = b.config().withPrefix(var + "_");
+  if (const Variant *named = b.config().find(var))
+    vars.insert(vars.begin(), named);
+  std::optional<Object> best;
+  for (const Variant *v : vars) {
+    std::string impl = vars.size() == 1 ? "tilec" : "tilec:" + v->name;
+    guarded(b, family, shape, impl, v->name, [&] {
+      Object r = measureOne(*v, impl);
+      if (r.getNumber("ms") &&
+          (!best || *r.getNumber("ms") < *best->getNumber("ms")))
+        best = r;
+    });
+  }
+  if (vars.size() > 1)
+    recordBest(b, best ? &*best : nullptr);
+}
+
 double rate(const Object &r) {
   return r.getNumber("tflops").value_or(r.getNumber("gbs").value_or(0));
 }
@@ -152,47 +177,35 @@ void tilebench::runSoftmax(Bench &b) {
     const Object &o = *size.getAsObject();
     std::int64_t M = intField(o, "M"), N = intField(o, "N");
     std::string shape = strField(o, "shape"), var = strField(o, "variant");
-    // The size's variant, and its alternatives (VARIANT_*: other warp
-    // counts, say); the fastest is recorded as "tilec".
-    std::vector<const Variant *> vars = b.config().withPrefix(var + "_");
-    if (const Variant *named = b.config().find(var))
-      vars.insert(vars.begin(), named);
     std::vector<float> x = randomFloats(M * N, b.seed(), -4, 4);
     tilec::Buffer<float> dx = b.device().alloc<float>(M * N),
                          dy = b.device().alloc<float>(M * N);
     dx.copyFrom(x);
-    std::optional<Object> best;
-    for (const Variant *v : vars) {
-      std::string impl = vars.size() == 1 ? "tilec" : "tilec:" + v->name;
-      guarded(b, "softmax", shape, impl, v->name, [&] {
-        const tilec::Kernel &k = b.kernel(v->name);
-        Bench::Case c{"softmax", shape, impl, b.variantInfo(v->name)};
-        c.poison = [&] { dy.poison(); };
-        c.launch = [&] { k.launch({M}, dy, dx, int(N), int(N), int(N)); };
-        c.check = [&] {
-          std::vector<float> y = dy.toVector();
-          return parallelError(
-              M, [&](std::size_t lo, std::size_t hi, ErrorSum &sum) {
-                for (std::size_t r = lo; r < hi; ++r) {
-                  const float *in = &x[r * N], *out = &y[r * N];
-                  double mx = *std::max_element(in, in + N), total = 0;
-                  for (std::int64_t i = 0; i < N; ++i)
-                    total += std::exp(double(in[i]) - mx);
-                  for (std::int64_t i = 0; i < N; ++i)
-                    sum.add(out[i], std::exp(double(in[i]) - mx) / total);
-                }
-              });
-        };
-        c.tolerance = b.config().tolerance("f32");
-        c.bytes = 2.0 * M * N * sizeof(float);
-        Object r = b.measure(c);
-        if (r.getNumber("ms") &&
-            (!best || *r.getNumber("ms") < *best->getNumber("ms")))
-          best = r;
-      });
-    }
-    if (vars.size() > 1)
-      recordBest(b, best ? &*best : nullptr);
+    measureAlternatives(
+        b, "softmax", shape, var,
+        [&](const Variant &v, const std::string &impl) {
+          const tilec::Kernel &k = b.kernel(v.name);
+          Bench::Case c{"softmax", shape, impl, b.variantInfo(v.name)};
+          c.poison = [&] { dy.poison(); };
+          c.launch = [&] { k.launch({M}, dy, dx, int(N), int(N), int(N)); };
+          c.check = [&] {
+            std::vector<float> y = dy.toVector();
+            return parallelError(
+                M, [&](std::size_t lo, std::size_t hi, ErrorSum &sum) {
+                  for (std::size_t r = lo; r < hi; ++r) {
+                    const float *in = &x[r * N], *out = &y[r * N];
+                    double mx = *std::max_element(in, in + N), total = 0;
+                    for (std::int64_t i = 0; i < N; ++i)
+                      total += std::exp(double(in[i]) - mx);
+                    for (std::int64_t i = 0; i < N; ++i)
+                      sum.add(out[i], std::exp(double(in[i]) - mx) / total);
+                  }
+                });
+          };
+          c.tolerance = b.config().tolerance("f32");
+          c.bytes = 2.0 * M * N * sizeof(float);
+          return b.measure(c);
+        });
   }
 }
 
@@ -201,31 +214,32 @@ void tilebench::runGelu(Bench &b) {
     const Object &o = *size.getAsObject();
     std::int64_t n = intField(o, "n");
     std::string shape = strField(o, "shape"), var = strField(o, "variant");
-    guarded(b, "gelu", shape, "tilec", var, [&] {
-      std::vector<float> x = randomFloats(n, b.seed(), -5, 5);
-      tilec::Buffer<float> dx = b.device().alloc<float>(n),
-                           dy = b.device().alloc<float>(n);
-      dx.copyFrom(x);
-      const tilec::Kernel &k = b.kernel(var);
-      int grid = cdiv(n, b.config().find(var)->define("BLOCK"));
-      Bench::Case c{"gelu", shape, "tilec", b.variantInfo(var)};
-      c.poison = [&] { dy.poison(); };
-      c.launch = [&] { k.launch({grid}, dy, dx, int(n)); };
-      c.check = [&] {
-        std::vector<float> y = dy.toVector();
-        return parallelError(
-            n, [&](std::size_t lo, std::size_t hi, ErrorSum &sum) {
-              for (std::size_t i = lo; i < hi; ++i) {
-                double v = x[i];
-                double t = 0.7978845608028654 * (v + 0.044715 * v * v * v);
-                sum.add(y[i], 0.5 * v * (1 + std::tanh(t)));
-              }
-            });
-      };
-      c.tolerance = b.config().tolerance("f32");
-      c.bytes = 2.0 * n * sizeof(float);
-      b.measure(c);
-    });
+    std::vector<float> x = randomFloats(n, b.seed(), -5, 5);
+    tilec::Buffer<float> dx = b.device().alloc<float>(n),
+                         dy = b.device().alloc<float>(n);
+    dx.copyFrom(x);
+    measureAlternatives(
+        b, "gelu", shape, var, [&](const Variant &v, const std::string &impl) {
+          const tilec::Kernel &k = b.kernel(v.name);
+          int grid = cdiv(n, v.define("BLOCK"));
+          Bench::Case c{"gelu", shape, impl, b.variantInfo(v.name)};
+          c.poison = [&] { dy.poison(); };
+          c.launch = [&] { k.launch({grid}, dy, dx, int(n)); };
+          c.check = [&] {
+            std::vector<float> y = dy.toVector();
+            return parallelError(
+                n, [&](std::size_t lo, std::size_t hi, ErrorSum &sum) {
+                  for (std::size_t i = lo; i < hi; ++i) {
+                    double v = x[i];
+                    double t = 0.7978845608028654 * (v + 0.044715 * v * v * v);
+                    sum.add(y[i], 0.5 * v * (1 + std::tanh(t)));
+                  }
+                });
+          };
+          c.tolerance = b.config().tolerance("f32");
+          c.bytes = 2.0 * n * sizeof(float);
+          return b.measure(c);
+        });
   }
 }
 
