@@ -288,7 +288,9 @@ SmallVector<MmaSyncStaging> stageMmaSyncOperands(scf::ForOp loop) {
             : MmaEncodingAttr();
     if (!mma || mma.getVersionMajor() != 2)
       continue;
-    for (Value operand : {dot.getA(), dot.getB()}) {
+    // Operands read afresh: staging A may replace what B also uses.
+    for (unsigned index : {0u, 1u}) {
+      Value operand = dot->getOperand(index);
       auto convert = operand.getDefiningOp<ConvertLayoutOp>();
       if (!convert || convert->getBlock() != body)
         continue;
