@@ -956,33 +956,27 @@ def t_dot_wgmma(t):
                 a64 @ b64, DOT_TOL[dt])
 
 
-def mm_cases(t, var, k, dt, shapes, bm, bn, trans=False):
+def mm_cases(t, var, k, dt, shapes, bm, bn, trans=False, nt=False):
     """Runs the looped matmul `var` (grid cdiv(M, bm) x cdiv(N, bn)) on each
-    (M, N, K) of `shapes` against float64: c = a @ b, or with `trans`
-    trans(at) @ trans(bt) from at (K x M) and bt (N x K)."""
+    (M, N, K) of `shapes` against float64: c = a @ b; with `trans`
+    trans(at) @ trans(bt) from at (K x M) and bt (N x K); with `nt`
+    a @ trans(w) from a (M x K) and w (N x K)."""
     for M, N, K in shapes:
         if trans:
             at, bt, at64, bt64 = dot_inputs(t, dt, (K, M), (N, K))
             args, ref = dict(at=t.inp(at), bt=t.inp(bt)), at64.T @ bt64.T
+            what = " trans(at) @ trans(bt)"
+        elif nt:
+            a, w, a64, w64 = dot_inputs(t, dt, (M, K), (N, K))
+            args, ref, what = dict(a=t.inp(a), w=t.inp(w)), a64 @ w64.T, \
+                " a @ trans(w)"
         else:
             a, b, a64, b64 = dot_inputs(t, dt, (M, K), (K, N))
-            args, ref = dict(a=t.inp(a), b=t.inp(b)), a64 @ b64
+            args, ref, what = dict(a=t.inp(a), b=t.inp(b)), a64 @ b64, ""
         c = t.out((M, N), np.float32)
         k((cdiv(M, bm), cdiv(N, bn)), c=c, M=M, N=N, K=K, **args)
-        t.close("%s%s M,N,K=%d,%d,%d" % (
-            var, " trans(at) @ trans(bt)" if trans else "", M, N, K), c, ref,
-            DOT_TOL[dt])
-
-
-def mm_nt_cases(t, var, k, shapes, bm, bn):
-    """a @ trans(w) in tf32 (a M x K, w N x K) against float64."""
-    for M, N, K in shapes:
-        a, w, a64, w64 = dot_inputs(t, "tf32", (M, K), (N, K))
-        c = t.out((M, N), np.float32)
-        k((cdiv(M, bm), cdiv(N, bn)), c=c, a=t.inp(a), w=t.inp(w), M=M, N=N,
-          K=K)
-        t.close("%s a @ trans(w) M,N,K=%d,%d,%d" % (var, M, N, K), c,
-                a64 @ w64.T, DOT_TOL["tf32"])
+        t.close("%s%s M,N,K=%d,%d,%d" % (var, what, M, N, K), c, ref,
+                DOT_TOL[dt])
 
 
 def copy_paths(t, var, k, tma, cpasync):
@@ -1032,7 +1026,7 @@ def t_dot_tma(t):
     mm_cases(t, "mm_tf32_mixed", k, "tf32", MM4_SHAPES, 128, 64)
     k = t.k("mm_tf32_nt")
     copy_paths(t, "mm_tf32_nt", k, True, False)
-    mm_nt_cases(t, "mm_tf32_nt", k, MM4_SHAPES, 128, 64)
+    mm_cases(t, "mm_tf32_nt", k, "tf32", MM4_SHAPES, 128, 64, nt=True)
     # trans(at) @ trans(bt): at is K x M (M a multiple of 8), bt is N x K
     # (K a multiple of 8); N ragged.
     for var, bm, bn in (("mm_f16_tt", 128, 128), ("mm_f16_tt_trans", 64, 64)):
@@ -1138,7 +1132,8 @@ def t_dot_mma_sync_rings(t):
              trans=True)
     k = t.k("mm_tf32_nt_ring80")
     ring_paths(t, "mm_tf32_nt_ring80", k, False, False)
-    mm_nt_cases(t, "mm_tf32_nt_ring80", k, MM4_SHAPES, 128, 64)
+    mm_cases(t, "mm_tf32_nt_ring80", k, "tf32", MM4_SHAPES, 128, 64,
+             nt=True)
     # trans() of a loaded tile: staged as loaded, read through a view.
     k = t.k("mm_f16_tt_trans_ring80")
     ring_paths(t, "mm_f16_tt_trans_ring80", k, False, True)

@@ -143,7 +143,6 @@ struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
     if (!tilegpu::isLdmatrixConversion(srcType, dstType))
       return failure();
     Location loc = op.getLoc();
-    auto src = *tilegpu::getDistributedLayout(srcType);
     auto dot = *tilegpu::getDotOperandLayout(dstType);
     Type element = dstType.getElementType();
     int64_t cols = srcType.getDimSize(1);
@@ -158,32 +157,10 @@ struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
     };
 
     // Store: runs of consecutive registers along the columns as vectors.
-    SmallVector<Value> registers =
-        unpackRegisters(rewriter, loc, adaptor.getSrc());
-    auto indices = emitIndices(rewriter, loc, srcType, ids);
-    unsigned colDim = src.blockDims[1];
-    unsigned run = src.root.getOrder().front() == colDim
-                       ? src.root.getSizePerThread()[colDim]
-                       : 1;
-    unsigned vec = std::min<unsigned>(8, run);
-    while (vec > 1 && cols % vec)
-      vec /= 2;
     createBarrier(rewriter, loc);
-    for (unsigned reg = 0; reg < registers.size(); reg += vec) {
-      Value ptr =
-          elementAddress(rewriter, loc, indices[reg][0], indices[reg][1]);
-      if (vec == 1) {
-        LLVM::StoreOp::create(rewriter, loc, registers[reg], ptr);
-        continue;
-      }
-      auto vectorType = VectorType::get({vec}, element);
-      Value vector = LLVM::UndefOp::create(rewriter, loc, vectorType);
-      for (unsigned i = 0; i < vec; ++i)
-        vector = LLVM::InsertElementOp::create(rewriter, loc, vector,
-                                               registers[reg + i],
-                                               createI32(rewriter, loc, i));
-      LLVM::StoreOp::create(rewriter, loc, vector, ptr, /*alignment=*/vec * 2);
-    }
+    storeSharedRows(rewriter, loc, srcType,
+                    unpackRegisters(rewriter, loc, adaptor.getSrc()), base,
+                    stride);
     createBarrier(rewriter, loc);
 
     // Load: A's rows (M) run along K, B's rows (K) along N.

@@ -54,62 +54,6 @@ LogicalResult exchangeThroughShared(Operation *op, Value src, Value adaptedSrc,
   return success();
 }
 
-/// Stores (or loads) the registers of a 2-D block of `type` at their rows
-/// of `stride` elements from `base`: each aligned run of registers holding
-/// consecutive elements of a row is one vector access of up to 16 bytes.
-void storeRows(OpBuilder &builder, Location loc, RankedTensorType type,
-               ArrayRef<Value> registers, Value base, int64_t stride) {
-  Type element = registers.front().getType();
-  unsigned bytes = element.getIntOrFloatBitWidth() / 8;
-  unsigned run = getContiguousRegisterRun(type, 16 / bytes);
-  auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
-  for (unsigned reg = 0; reg < registers.size(); reg += run) {
-    Value offset = LLVM::AddOp::create(
-        builder, loc,
-        LLVM::MulOp::create(builder, loc, indices[reg][0],
-                            createI32(builder, loc, stride)),
-        indices[reg][1]);
-    Value ptr = gep(builder, loc, element, base, offset);
-    if (run == 1) {
-      LLVM::StoreOp::create(builder, loc, registers[reg], ptr);
-      continue;
-    }
-    auto vectorType = VectorType::get({run}, element);
-    Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
-    for (unsigned i = 0; i < run; ++i)
-      vector = LLVM::InsertElementOp::create(
-          builder, loc, vector, registers[reg + i], createI32(builder, loc, i));
-    LLVM::StoreOp::create(builder, loc, vector, ptr, /*alignment=*/run * bytes);
-  }
-}
-SmallVector<Value> loadRows(OpBuilder &builder, Location loc,
-                            RankedTensorType type, Type element, Value base,
-                            int64_t stride) {
-  unsigned bytes = element.getIntOrFloatBitWidth() / 8;
-  unsigned run = getContiguousRegisterRun(type, 16 / bytes);
-  auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
-  SmallVector<Value> registers;
-  for (unsigned reg = 0; reg < indices.size(); reg += run) {
-    Value offset = LLVM::AddOp::create(
-        builder, loc,
-        LLVM::MulOp::create(builder, loc, indices[reg][0],
-                            createI32(builder, loc, stride)),
-        indices[reg][1]);
-    Value ptr = gep(builder, loc, element, base, offset);
-    if (run == 1) {
-      registers.push_back(LLVM::LoadOp::create(builder, loc, element, ptr));
-      continue;
-    }
-    auto vectorType = VectorType::get({run}, element);
-    Value vector = LLVM::LoadOp::create(builder, loc, vectorType, ptr,
-                                        /*alignment=*/run * bytes);
-    for (unsigned i = 0; i < run; ++i)
-      registers.push_back(LLVM::ExtractElementOp::create(
-          builder, loc, vector, createI32(builder, loc, i)));
-  }
-  return registers;
-}
-
 struct ConvertLayoutOpConversion
     : OpConversionPattern<tilegpu::ConvertLayoutOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -136,10 +80,10 @@ struct ConvertLayoutOpConversion
       int64_t stride = srcType.getDimSize(1) + padding;
       Value base = getScratchBase(rewriter, loc, op);
       createBarrier(rewriter, loc);
-      storeRows(rewriter, loc, srcType, srcRegisters, base, stride);
+      storeSharedRows(rewriter, loc, srcType, srcRegisters, base, stride);
       createBarrier(rewriter, loc);
       SmallVector<Value> results =
-          loadRows(rewriter, loc, resultType, element, base, stride);
+          loadSharedRows(rewriter, loc, resultType, element, base, stride);
       rewriter.replaceOp(op,
                          packRegisters(rewriter, loc, results, resultLLVMType));
       return success();

@@ -418,6 +418,70 @@ Value mlir::tilegpu::loadShared(OpBuilder &builder, Location loc, Type type,
   return LLVM::LoadOp::create(builder, loc, type, ptr);
 }
 
+namespace {
+/// The shared address of element `index` (row, column) of rows `stride`
+/// elements apart from `base`.
+Value rowElementAddress(OpBuilder &builder, Location loc, Type element,
+                        Value base, ArrayRef<Value> index, int64_t stride) {
+  Value offset =
+      LLVM::AddOp::create(builder, loc,
+                          LLVM::MulOp::create(builder, loc, index[0],
+                                              createI32(builder, loc, stride)),
+                          index[1]);
+  return gep(builder, loc, element, base, offset);
+}
+} // namespace
+
+void mlir::tilegpu::storeSharedRows(OpBuilder &builder, Location loc,
+                                    RankedTensorType type,
+                                    ArrayRef<Value> registers, Value base,
+                                    int64_t stride) {
+  Type element = registers.front().getType();
+  unsigned bytes = element.getIntOrFloatBitWidth() / 8;
+  unsigned run = getContiguousRegisterRun(type, 16 / bytes);
+  auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
+  for (unsigned reg = 0; reg < registers.size(); reg += run) {
+    Value ptr =
+        rowElementAddress(builder, loc, element, base, indices[reg], stride);
+    if (run == 1) {
+      LLVM::StoreOp::create(builder, loc, registers[reg], ptr);
+      continue;
+    }
+    auto vectorType = VectorType::get({run}, element);
+    Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
+    for (unsigned i = 0; i < run; ++i)
+      vector = LLVM::InsertElementOp::create(
+          builder, loc, vector, registers[reg + i], createI32(builder, loc, i));
+    LLVM::StoreOp::create(builder, loc, vector, ptr, /*alignment=*/run * bytes);
+  }
+}
+
+SmallVector<Value> mlir::tilegpu::loadSharedRows(OpBuilder &builder,
+                                                 Location loc,
+                                                 RankedTensorType type,
+                                                 Type element, Value base,
+                                                 int64_t stride) {
+  unsigned bytes = element.getIntOrFloatBitWidth() / 8;
+  unsigned run = getContiguousRegisterRun(type, 16 / bytes);
+  auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
+  SmallVector<Value> registers;
+  for (unsigned reg = 0; reg < indices.size(); reg += run) {
+    Value ptr =
+        rowElementAddress(builder, loc, element, base, indices[reg], stride);
+    if (run == 1) {
+      registers.push_back(LLVM::LoadOp::create(builder, loc, element, ptr));
+      continue;
+    }
+    auto vectorType = VectorType::get({run}, element);
+    Value vector = LLVM::LoadOp::create(builder, loc, vectorType, ptr,
+                                        /*alignment=*/run * bytes);
+    for (unsigned i = 0; i < run; ++i)
+      registers.push_back(LLVM::ExtractElementOp::create(
+          builder, loc, vector, createI32(builder, loc, i)));
+  }
+  return registers;
+}
+
 Value mlir::tilegpu::linearizeIndex(OpBuilder &builder, Location loc,
                                     ArrayRef<Value> index,
                                     ArrayRef<int64_t> shape) {

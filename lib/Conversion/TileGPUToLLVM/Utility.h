@@ -133,6 +133,16 @@ Value loadShared(OpBuilder &builder, Location loc, Type type, Value ptr);
 Value emitSwizzledOffset(OpBuilder &builder, Location loc,
                          const NVMMASharedLayout &layout, Value row, Value col);
 
+/// Stores the registers of a 2-D block of `type` at their rows of `stride`
+/// elements from shared `base`; loads a block of `type` from there. Each
+/// aligned run of registers holding consecutive elements of a row is one
+/// vector access of up to 16 bytes (getContiguousRegisterRun).
+void storeSharedRows(OpBuilder &builder, Location loc, RankedTensorType type,
+                     ArrayRef<Value> registers, Value base, int64_t stride);
+SmallVector<Value> loadSharedRows(OpBuilder &builder, Location loc,
+                                  RankedTensorType type, Type element,
+                                  Value base, int64_t stride);
+
 /// Row-major linear index of a block index with the given shape.
 Value linearizeIndex(OpBuilder &builder, Location loc, ArrayRef<Value> index,
                      ArrayRef<int64_t> shape);
