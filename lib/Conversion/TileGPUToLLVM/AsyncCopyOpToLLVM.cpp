@@ -104,16 +104,6 @@ struct MemDescIndexOpConversion : OpConversionPattern<tilegpu::MemDescIndexOp> {
   }
 };
 
-struct MemDescTransOpConversion : OpConversionPattern<tilegpu::MemDescTransOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tilegpu::MemDescTransOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getSrc());
-    return success();
-  }
-};
-
 /// An op that becomes one side-effecting line of PTX.
 template <typename Op> struct PtxStatementConversion : OpConversionPattern<Op> {
   using OpConversionPattern<Op>::OpConversionPattern;
@@ -137,7 +127,7 @@ template <typename Op> struct PtxStatementConversion : OpConversionPattern<Op> {
 void mlir::tilegpu::populateAsyncCopyOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<AsyncCopyOpConversion, MemDescIndexOpConversion,
-               MemDescTransOpConversion,
+               ForwardOperandConversion<tilegpu::MemDescTransOp>,
                PtxStatementConversion<tilegpu::AsyncCommitGroupOp>,
                PtxStatementConversion<tilegpu::AsyncWaitOp>,
                PtxStatementConversion<tilegpu::FenceAsyncSharedOp>>(

@@ -117,15 +117,6 @@ struct RegisterMappingConversion : OpConversionPattern<SourceOp> {
   }
 };
 
-struct HintOpConversion : OpConversionPattern<tile::HintOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tile::HintOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getSrc());
-    return success();
-  }
-};
 } // namespace
 
 void mlir::tilegpu::populateShapeOpToLLVMPatterns(
@@ -133,6 +124,7 @@ void mlir::tilegpu::populateShapeOpToLLVMPatterns(
   patterns.add<GridOpConversion<tile::ProgramIdOp>,
                GridOpConversion<tile::NumProgramsOp>, MakeRangeOpConversion,
                SplatOpConversion, RegisterMappingConversion<tile::BroadcastOp>,
-               RegisterMappingConversion<tile::ExpandDimsOp>, HintOpConversion>(
-      converter, patterns.getContext());
+               RegisterMappingConversion<tile::ExpandDimsOp>,
+               ForwardOperandConversion<tile::HintOp>>(converter,
+                                                       patterns.getContext());
 }

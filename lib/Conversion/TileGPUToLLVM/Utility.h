@@ -143,6 +143,19 @@ SmallVector<Value> loadSharedRows(OpBuilder &builder, Location loc,
                                   RankedTensorType type, Type element,
                                   Value base, int64_t stride);
 
+/// The lowering of an op that is its only operand once lowered (hints,
+/// shared-memory views).
+template <typename Op>
+struct ForwardOperandConversion : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, adaptor.getOperands().front());
+    return success();
+  }
+};
+
 /// Row-major linear index of a block index with the given shape.
 Value linearizeIndex(OpBuilder &builder, Location loc, ArrayRef<Value> index,
                      ArrayRef<int64_t> shape);
