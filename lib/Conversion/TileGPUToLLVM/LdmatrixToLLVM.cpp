@@ -151,9 +151,7 @@ struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
     Value base = getScratchBase(rewriter, loc, op);
     // Element (row, col) of the padded tile.
     auto elementAddress = [&](OpBuilder &b, Location l, Value row, Value col) {
-      Value offset = LLVM::AddOp::create(
-          b, l, LLVM::MulOp::create(b, l, row, createI32(b, l, stride)), col);
-      return gep(b, l, element, base, offset);
+      return rowElementAddress(b, l, element, base, row, col, stride);
     };
 
     // Store: runs of consecutive registers along the columns as vectors.

@@ -418,19 +418,15 @@ Value mlir::tilegpu::loadShared(OpBuilder &builder, Location loc, Type type,
   return LLVM::LoadOp::create(builder, loc, type, ptr);
 }
 
-namespace {
-/// The shared address of element `index` (row, column) of rows `stride`
-/// elements apart from `base`.
-Value rowElementAddress(OpBuilder &builder, Location loc, Type element,
-                        Value base, ArrayRef<Value> index, int64_t stride) {
-  Value offset =
-      LLVM::AddOp::create(builder, loc,
-                          LLVM::MulOp::create(builder, loc, index[0],
-                                              createI32(builder, loc, stride)),
-                          index[1]);
+Value mlir::tilegpu::rowElementAddress(OpBuilder &builder, Location loc,
+                                       Type element, Value base, Value row,
+                                       Value col, int64_t stride) {
+  Value offset = LLVM::AddOp::create(
+      builder, loc,
+      LLVM::MulOp::create(builder, loc, row, createI32(builder, loc, stride)),
+      col);
   return gep(builder, loc, element, base, offset);
 }
-} // namespace
 
 void mlir::tilegpu::storeSharedRows(OpBuilder &builder, Location loc,
                                     RankedTensorType type,
@@ -441,8 +437,8 @@ void mlir::tilegpu::storeSharedRows(OpBuilder &builder, Location loc,
   unsigned run = getContiguousRegisterRun(type, 16 / bytes);
   auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
   for (unsigned reg = 0; reg < registers.size(); reg += run) {
-    Value ptr =
-        rowElementAddress(builder, loc, element, base, indices[reg], stride);
+    Value ptr = rowElementAddress(builder, loc, element, base, indices[reg][0],
+                                  indices[reg][1], stride);
     if (run == 1) {
       LLVM::StoreOp::create(builder, loc, registers[reg], ptr);
       continue;
@@ -466,8 +462,8 @@ SmallVector<Value> mlir::tilegpu::loadSharedRows(OpBuilder &builder,
   auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
   SmallVector<Value> registers;
   for (unsigned reg = 0; reg < indices.size(); reg += run) {
-    Value ptr =
-        rowElementAddress(builder, loc, element, base, indices[reg], stride);
+    Value ptr = rowElementAddress(builder, loc, element, base, indices[reg][0],
+                                  indices[reg][1], stride);
     if (run == 1) {
       registers.push_back(LLVM::LoadOp::create(builder, loc, element, ptr));
       continue;

@@ -133,6 +133,11 @@ Value loadShared(OpBuilder &builder, Location loc, Type type, Value ptr);
 Value emitSwizzledOffset(OpBuilder &builder, Location loc,
                          const NVMMASharedLayout &layout, Value row, Value col);
 
+/// The shared address of element (row, col) of rows `stride` elements apart
+/// from `base`.
+Value rowElementAddress(OpBuilder &builder, Location loc, Type element,
+                        Value base, Value row, Value col, int64_t stride);
+
 /// Stores the registers of a 2-D block of `type` at their rows of `stride`
 /// elements from shared `base`; loads a block of `type` from there. Each
 /// aligned run of registers holding consecutive elements of a row is one
