@@ -18,7 +18,7 @@ import sys
 # --divisible=... declares integer parameters that are multiples of 16 (like
 # Triton's automatic specialization of integer arguments); only used where
 # every benchmark size that runs the variant satisfies it.
-SOFTMAX_DIV = "--divisible=in_stride,out_stride"
+SOFTMAX_DIV = "--divisible=in_stride,out_stride,n_cols"
 MATMUL_DIV = "--divisible=M,N,K,stride_am,stride_bk,stride_cm"
 CONV_DIV = "--divisible=C,K"
 

@@ -83,14 +83,49 @@ public:
 
   std::uint64_t pack(const HostArg &arg) {
     const ParamType &type = param_.type;
-    if (type.isPointer)
-      return packPointer(arg);
+    if (type.isPointer) {
+      std::uint64_t address = packPointer(arg);
+      if (address % param_.divisibility != 0)
+        broken(arg,
+               "is not aligned to " + std::to_string(param_.divisibility) +
+                   " bytes",
+               "--pointer-alignment=" + std::to_string(param_.divisibility));
+      return address;
+    }
     if (isFloatType(type.elem))
       return packFloat(arg);
-    return packInteger(arg);
+    std::uint64_t bits = packInteger(arg);
+    if (param_.divisibility > 1 || param_.equalToOne)
+      checkIntegerAssumptions(arg);
+    return bits;
   }
 
 private:
+  /// Throws: \p arg breaks an assumption the kernel was compiled with.
+  [[noreturn]] void broken(const HostArg &arg, const std::string &what,
+                           const std::string &flag) const {
+    throw Error("kernel '" + meta_.kernel + "': argument " +
+                std::to_string(index_ + 1) + " (" + param_.name + ": " +
+                param_.type.str() + "): " + arg.describe() + " " + what +
+                ", which the kernel was compiled to assume (tilec " + flag +
+                "); compile it without that assumption, or through "
+                "tilec::Compiler, which specializes on the arguments");
+  }
+
+  void checkIntegerAssumptions(const HostArg &arg) const {
+    // packInteger accepted the kind: Signed, Unsigned or Bool.
+    bool isSigned = arg.kind == HostArg::Kind::Signed;
+    std::uint64_t magnitude =
+        isSigned ? (arg.i < 0 ? 0 - static_cast<std::uint64_t>(arg.i)
+                              : static_cast<std::uint64_t>(arg.i))
+                 : arg.u;
+    if (param_.equalToOne && (magnitude != 1 || (isSigned && arg.i < 0)))
+      broken(arg, "is not 1", "--unit=" + param_.name);
+    if (magnitude % param_.divisibility != 0)
+      broken(arg, "is not a multiple of " + std::to_string(param_.divisibility),
+             "--divisible=" + param_.name);
+  }
+
   [[noreturn]] void fail(const std::string &expected,
                          const HostArg &arg) const {
     throw Error("kernel '" + meta_.kernel + "': argument " +
@@ -277,4 +312,33 @@ PackedArgs tilec::packArguments(const KernelMetadata &meta,
     packed.paramBytes_ += type.isPointer ? 8 : scalarTypeBytes(type.elem);
   }
   return packed;
+}
+
+std::string tilec::specializationKey(const KernelMetadata &meta,
+                                     const std::vector<HostArg> &args) {
+  std::string key(meta.params.size(), '-');
+  for (std::size_t i = 0; i < meta.params.size() && i < args.size(); ++i) {
+    const ParamType &type = meta.params[i].type;
+    const HostArg &arg = args[i];
+    if (type.isPointer) {
+      if (arg.kind == HostArg::Kind::Pointer && arg.u % 16 == 0)
+        key[i] = 'A';
+      continue;
+    }
+    if (isFloatType(type.elem) || type.elem == ScalarType::I1)
+      continue;
+    std::uint64_t magnitude;
+    if (arg.kind == HostArg::Kind::Signed)
+      magnitude = arg.i < 0 ? 0 - static_cast<std::uint64_t>(arg.i)
+                            : static_cast<std::uint64_t>(arg.i);
+    else if (arg.kind == HostArg::Kind::Unsigned)
+      magnitude = arg.u;
+    else
+      continue;
+    if (magnitude == 1 && !(arg.kind == HostArg::Kind::Signed && arg.i < 0))
+      key[i] = 'U';
+    else if (magnitude % 16 == 0)
+      key[i] = 'D';
+  }
+  return key;
 }

@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -229,8 +230,77 @@ int Kernel::numRegisters() const {
   return state_->numRegisters;
 }
 
+namespace tilec::detail {
+/// The variants of a specializing kernel.
+struct KernelSpecializer {
+  std::function<Kernel(const std::string &key)> compile;
+  std::mutex mutex;
+  /// (key, variant), the generic one first. Few: one per kind of launch.
+  std::vector<std::pair<std::string, Kernel>> variants;
+
+  /// The variant for \p key, or an empty Kernel.
+  Kernel find(const std::string &key) {
+    std::lock_guard<std::mutex> lock(mutex);
+    for (const auto &[k, variant] : variants)
+      if (k == key)
+        return variant;
+    return Kernel();
+  }
+};
+} // namespace tilec::detail
+
+Kernel Kernel::specializing(
+    Kernel generic, std::string genericKey,
+    std::function<Kernel(const std::string &key)> compileVariant) {
+  generic.info();
+  if (generic.specializer_)
+    throw Error("tilec: Kernel::specializing: kernel '" +
+                generic.info().kernel + "' already specializes itself");
+  Kernel kernel;
+  kernel.state_ = generic.state_;
+  kernel.specializer_ = std::make_shared<detail::KernelSpecializer>();
+  kernel.specializer_->compile = std::move(compileVariant);
+  kernel.specializer_->variants.emplace_back(std::move(genericKey), generic);
+  return kernel;
+}
+
+Kernel Kernel::specializedForArgs(const std::vector<HostArg> &args) const {
+  const KernelMetadata &meta = info();
+  if (!specializer_)
+    return *this;
+  detail::KernelSpecializer &spec = *specializer_;
+  // Arguments that do not match the signature: the generic variant's
+  // launch reports them.
+  if (args.size() != meta.params.size()) {
+    std::lock_guard<std::mutex> lock(spec.mutex);
+    return spec.variants.front().second;
+  }
+  std::string key = specializationKey(meta, args);
+  if (Kernel found = spec.find(key))
+    return found;
+  // Compiled without the lock: another thread may compile the same key
+  // meanwhile; the first one stored is kept.
+  Kernel variant = spec.compile(key);
+  std::lock_guard<std::mutex> lock(spec.mutex);
+  for (const auto &[k, existing] : spec.variants)
+    if (k == key)
+      return existing;
+  spec.variants.emplace_back(key, variant);
+  return variant;
+}
+
+std::size_t Kernel::numVariants() const {
+  info();
+  if (!specializer_)
+    return 1;
+  std::lock_guard<std::mutex> lock(specializer_->mutex);
+  return specializer_->variants.size();
+}
+
 void Kernel::launchArgs(const Grid &grid, const std::vector<HostArg> &args,
                         const Stream &stream) const {
+  if (specializer_)
+    return specializedForArgs(args).launchArgs(grid, args, stream);
   const KernelMetadata &meta = info();
   PackedArgs packed = packArguments(meta, args);
   const DeviceState &dev = *state_->device;

@@ -141,6 +141,14 @@ std::string tilec::cacheKey(const CompileRequest &request,
   addField(hash, "num_warps", std::to_string(request.numWarps));
   addField(hash, "num_stages", std::to_string(request.numStages));
   addField(hash, "opt", std::to_string(request.optLevel));
+  addField(hash, "pointer_alignment", std::to_string(request.pointerAlignment));
+  addField(hash, "divisible", std::to_string(request.divisibleParams.size()));
+  for (const std::string &name : request.divisibleParams)
+    addField(hash, "name", name);
+  addField(hash, "unit", std::to_string(request.unitParams.size()));
+  for (const std::string &name : request.unitParams)
+    addField(hash, "name", name);
+  addField(hash, "fp_fusion", request.fpFusion ? "1" : "0");
   addField(hash, "constexprs", std::to_string(request.constexprs.size()));
   for (const auto &[name, value] : request.constexprs) {
     addField(hash, "name", name);

@@ -156,7 +156,37 @@ private:
       for (const KernelParam &earlier : meta.params)
         if (earlier.name == name->string)
           fail(where + ": duplicate parameter name \"" + name->string + "\"");
-      meta.params.push_back({name->string, *parsed});
+      KernelParam param{name->string, *parsed};
+      readAssumptions(p, where + " (" + name->string + ")", param);
+      meta.params.push_back(std::move(param));
+    }
+  }
+
+  /// The optional "divisibility" and "equal_to_1" of a parameter.
+  void readAssumptions(const json::Value &p, const std::string &where,
+                       KernelParam &param) const {
+    bool integer = !param.type.isPointer && isIntegerType(param.type.elem) &&
+                   param.type.elem != ScalarType::I1;
+    if (const json::Value *div = p.find("divisibility")) {
+      if (div->kind != json::Value::Kind::Number || !div->isInteger ||
+          div->integer < 1 || div->integer > (std::int64_t(1) << 30) ||
+          (div->integer & (div->integer - 1)) != 0)
+        fail(where + ": \"divisibility\" must be a power of two from 1 to "
+                     "2^30");
+      if (div->integer > 1 && !integer && !param.type.isPointer)
+        fail(where +
+             ": \"divisibility\" applies to pointers and integers, "
+             "not " +
+             param.type.str());
+      param.divisibility = static_cast<std::uint32_t>(div->integer);
+    }
+    if (const json::Value *one = p.find("equal_to_1")) {
+      if (one->kind != json::Value::Kind::Bool)
+        fail(where + ": \"equal_to_1\" must be true or false");
+      if (one->boolean && !integer)
+        fail(where + ": \"equal_to_1\" applies to integers, not " +
+             param.type.str());
+      param.equalToOne = one->boolean;
     }
   }
 
@@ -212,10 +242,16 @@ std::string KernelMetadata::toJson() const {
   os << "  \"threads_per_block\": " << 32 * numWarps << ",\n";
   os << "  \"shared_bytes\": " << sharedBytes << ",\n";
   os << "  \"params\": [";
-  for (std::size_t i = 0; i < params.size(); ++i)
+  for (std::size_t i = 0; i < params.size(); ++i) {
     os << (i ? ",\n    " : "\n    ")
        << "{\"name\": " << json::quote(params[i].name)
-       << ", \"type\": " << json::quote(params[i].type.str()) << "}";
+       << ", \"type\": " << json::quote(params[i].type.str());
+    if (params[i].divisibility > 1)
+      os << ", \"divisibility\": " << params[i].divisibility;
+    if (params[i].equalToOne)
+      os << ", \"equal_to_1\": true";
+    os << "}";
+  }
   os << (params.empty() ? "],\n" : "\n  ],\n");
   os << "  \"constexprs\": {";
   bool first = true;

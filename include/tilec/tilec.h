@@ -326,6 +326,8 @@ private:
       streamNotLast = true;
   }
 };
+
+struct KernelSpecializer;
 } // namespace detail
 
 /// A loaded kernel: a CUDA module and function plus its metadata. A cheap,
@@ -343,6 +345,30 @@ public:
                      KernelMetadata meta);
   /// Loads "k.ptx" (or "k.cubin") and the metadata "k.json" beside it.
   static Kernel loadFiles(Device &device, const std::string &binaryPath);
+
+  /// A kernel that specializes itself on its arguments, as Triton does:
+  /// each launch computes what its arguments allow (specializationKey():
+  /// pointers aligned to 16 bytes, integers that are multiples of 16 or
+  /// equal to 1) and runs the variant compiled for exactly that, compiling
+  /// it with \p compileVariant on first use. \p generic is the variant for
+  /// \p genericKey; info() and numRegisters() describe it.
+  /// Compiler::compileFile and compileSource return such kernels.
+  static Kernel
+  specializing(Kernel generic, std::string genericKey,
+               std::function<Kernel(const std::string &key)> compileVariant);
+
+  /// The kernel that a launch with \p args runs: for a specializing kernel
+  /// its variant for these arguments (compiled on first use; throws
+  /// tilec::Error if that compile fails), else this kernel.
+  template <typename... Args> Kernel specializedFor(Args &&...args) const {
+    detail::ArgCollector collector;
+    (collector.add(args), ...);
+    return specializedForArgs(collector.args);
+  }
+  Kernel specializedForArgs(const std::vector<HostArg> &args) const;
+  /// How many variants a specializing kernel has compiled so far (1 for
+  /// any other kernel).
+  std::size_t numVariants() const;
 
   /// The metadata the kernel was loaded with.
   const KernelMetadata &info() const;
@@ -367,13 +393,16 @@ public:
                collector.stream ? *collector.stream : Stream());
   }
 
-  /// The non-template launch behind launch(): checks \p args with
-  /// packArguments() and calls cuLaunchKernel on \p stream.
+  /// The non-template launch behind launch(): picks the variant
+  /// (specializedForArgs), checks \p args with packArguments() and calls
+  /// cuLaunchKernel on \p stream.
   void launchArgs(const Grid &grid, const std::vector<HostArg> &args,
                   const Stream &stream) const;
 
 private:
   std::shared_ptr<detail::KernelState> state_;
+  /// Set for a specializing kernel: its variants by key.
+  std::shared_ptr<detail::KernelSpecializer> specializer_;
 };
 
 /// Links \p ptx into a cubin for \p device with the driver's JIT (cuLink*),
@@ -395,6 +424,15 @@ struct CompilerOptions {
   std::string cacheDir = defaultCacheDir();
   /// 0 or 3.
   int optLevel = 3;
+  /// Argument specialization, as Triton's: compiled kernels pick at each
+  /// launch the variant for what the arguments allow (pointers aligned to
+  /// 16 bytes, integers that are multiples of 16 or equal to 1), compiled
+  /// on first use. false: one variant, which assumes 16-byte aligned
+  /// pointers and nothing of integers (a launch with a less aligned
+  /// pointer throws).
+  bool specialize = true;
+  /// Fuse multiplies and adds into fma (tilec --fp-fusion).
+  bool fpFusion = true;
 };
 
 /// Compiles `.tile` kernels, through an in-memory and an on-disk cache, and

@@ -109,7 +109,52 @@ struct Compiler::Impl {
     request.numWarps = options.numWarps;
     request.numStages = options.numStages;
     request.optLevel = options.optLevel;
+    request.fpFusion = options.fpFusion;
     return request;
+  }
+
+  /// The request \p generic specialized as \p key (specializationKey())
+  /// says, for a kernel with parameters \p params. Pointer alignment is all
+  /// or nothing: one pointer that is not 16-byte aligned makes the variant
+  /// assume no alignment of any.
+  static CompileRequest specialize(CompileRequest request,
+                                   const std::vector<KernelParam> &params,
+                                   const std::string &key) {
+    bool aligned = true;
+    request.divisibleParams.clear();
+    request.unitParams.clear();
+    for (std::size_t i = 0; i < params.size() && i < key.size(); ++i) {
+      if (params[i].type.isPointer)
+        aligned = aligned && key[i] == 'A';
+      else if (key[i] == 'D')
+        request.divisibleParams.push_back(params[i].name);
+      else if (key[i] == 'U')
+        request.unitParams.push_back(params[i].name);
+    }
+    request.pointerAlignment = aligned ? 16 : 1;
+    return request;
+  }
+
+  /// compileAndLoad(), then, unless the options say not to, a kernel that
+  /// specializes itself on its launch arguments. The generic variant (compiled
+  /// now, so that errors in the source surface here) assumes 16-byte aligned
+  /// pointers and nothing of integers.
+  Kernel compileAndLoadSpecializing(const CompileRequest &request,
+                                    const std::shared_ptr<Impl> &self) {
+    Kernel generic = compileAndLoad(request);
+    if (!options.specialize)
+      return generic;
+    const std::vector<KernelParam> &params = generic.info().params;
+    std::string genericKey;
+    for (const KernelParam &param : params)
+      genericKey += param.type.isPointer ? 'A' : '-';
+    // The kernel keeps the compiler state it needs (the device, the cache)
+    // alive; that state holds no kernel, so there is no cycle.
+    return Kernel::specializing(
+        generic, genericKey,
+        [impl = self, request, params](const std::string &key) {
+          return impl->compileAndLoad(specialize(request, params, key));
+        });
   }
 
   CompiledKernel compile(const CompileRequest &request) {
@@ -165,16 +210,16 @@ Compiler::Compiler(Options options) : impl_(new Impl) {
 
 Kernel Compiler::compileFile(const std::string &path, const std::string &kernel,
                              const Constexprs &constexprs) {
-  return impl_->compileAndLoad(
-      impl_->request(readSourceFile(path), path, kernel, constexprs));
+  return impl_->compileAndLoadSpecializing(
+      impl_->request(readSourceFile(path), path, kernel, constexprs), impl_);
 }
 
 Kernel Compiler::compileSource(const std::string &text,
                                const std::string &sourceName,
                                const std::string &kernel,
                                const Constexprs &constexprs) {
-  return impl_->compileAndLoad(
-      impl_->request(text, sourceName, kernel, constexprs));
+  return impl_->compileAndLoadSpecializing(
+      impl_->request(text, sourceName, kernel, constexprs), impl_);
 }
 
 CompiledKernel Compiler::compileFileToPTX(const std::string &path,

@@ -90,6 +90,11 @@ CompiledKernel tilec::compileTileKernel(const CompileRequest &request) {
   if (request.numStages < 0)
     throw Error("tilec: num_stages = " + std::to_string(request.numStages) +
                 " is negative");
+  if (request.pointerAlignment == 0 ||
+      (request.pointerAlignment & (request.pointerAlignment - 1)) != 0)
+    throw Error("tilec: pointer alignment " +
+                std::to_string(request.pointerAlignment) +
+                " is not a power of two");
 
   return compileTileKernelWith(threadCompiler(request.arch, request.optLevel),
                                request);
@@ -105,6 +110,12 @@ CompiledKernel tilec::compileTileKernelWith(KernelCompiler &compiler,
       llvm::MemoryBuffer::getMemBufferCopy(request.source, name), diagOS);
   if (!source)
     throw Error(failureMessage(std::move(diagnostics), request));
+
+  CompileOptions &options = compiler.getMutableOptions();
+  options.pointerAlignment = request.pointerAlignment;
+  options.divisibleParams = request.divisibleParams;
+  options.unitParams = request.unitParams;
+  options.fpFusion = request.fpFusion;
 
   ConstexprBindings bindings;
   for (const auto &[param, value] : request.constexprs)

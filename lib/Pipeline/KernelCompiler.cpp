@@ -72,14 +72,28 @@ ParamType toParamType(const TType &type) {
 
 } // namespace
 
+bool KernelCompiler::isAssumedOne(const checked::KernelParam &param) const {
+  return param.type.isInteger() &&
+         llvm::is_contained(options.unitParams, param.name);
+}
+
+int64_t KernelCompiler::getAssumedDivisibility(
+    const checked::KernelParam &param) const {
+  if (param.type.isPointer)
+    return options.pointerAlignment;
+  if (param.type.isInteger() &&
+      llvm::is_contained(options.divisibleParams, param.name))
+    return 16;
+  return 1;
+}
+
 void KernelCompiler::applySpecialization(ModuleOp module,
                                          const checked::CheckedKernel &kernel,
                                          llvm::raw_ostream &diagOS) {
   OpBuilder builder(module.getContext());
   module.walk([&](func::FuncOp func) {
     for (auto [i, param] : llvm::enumerate(kernel.params)) {
-      if (param.type.isInteger() &&
-          llvm::is_contained(options.unitParams, param.name)) {
+      if (isAssumedOne(param)) {
         BlockArgument arg = func.getArgument(i);
         builder.setInsertionPointToStart(&func.front());
         Value one = arith::ConstantOp::create(
@@ -87,12 +101,7 @@ void KernelCompiler::applySpecialization(ModuleOp module,
         arg.replaceAllUsesWith(one);
         continue;
       }
-      int64_t divisibility = 1;
-      if (param.type.isPointer)
-        divisibility = options.pointerAlignment;
-      else if (param.type.isInteger() &&
-               llvm::is_contained(options.divisibleParams, param.name))
-        divisibility = 16;
+      int64_t divisibility = getAssumedDivisibility(param);
       if (divisibility > 1)
         func.setArgAttr(i, mlir::tilegpu::kDivisibilityArgAttrName,
                         builder.getI32IntegerAttr(divisibility));
@@ -107,7 +116,7 @@ int64_t getSharedMemoryLimit(llvm::StringRef arch) {
     return 232448; // 227 KiB
   if (arch == "sm_80" || arch == "sm_87")
     return 166912; // 163 KiB
-  return 101376; // sm_86, sm_89: 99 KiB
+  return 101376;   // sm_86, sm_89: 99 KiB
 }
 
 /// Fails with a diagnostic at the kernel when its blocks need more shared
@@ -122,10 +131,10 @@ LogicalResult checkSharedMemory(ModuleOp module, llvm::StringRef kernel,
   Location loc = module.getLoc();
   if (auto func = module.lookupSymbol<func::FuncOp>(kernel))
     loc = func.getLoc();
-  return emitError(loc) << "kernel '" << kernel << "' needs " << attr.getInt()
-                        << " bytes of shared memory per block; " << arch
-                        << " has at most " << limit
-                        << " (smaller blocks or a smaller num_stages need less)";
+  return emitError(loc)
+         << "kernel '" << kernel << "' needs " << attr.getInt()
+         << " bytes of shared memory per block; " << arch << " has at most "
+         << limit << " (smaller blocks or a smaller num_stages need less)";
 }
 
 ConstexprValue toConstexprValue(const ConstValue &value) {
@@ -221,6 +230,7 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
   PTXOptions ptxOptions;
   ptxOptions.arch = options.arch;
   ptxOptions.optLevel = options.optLevel;
+  ptxOptions.fpFusion = options.fpFusion;
   FailureOr<std::string> ptx;
   {
     TimingScope scope = root.nest("llvm + ptx");
@@ -239,8 +249,14 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
   if (auto shared =
           (*module)->getAttrOfType<IntegerAttr>(tilegpu::kSharedBytesAttrName))
     meta.sharedBytes = shared.getInt();
-  for (const checked::KernelParam &param : checked->params)
-    meta.params.push_back({param.name, toParamType(param.type)});
+  for (const checked::KernelParam &param : checked->params) {
+    KernelParam &out = meta.params.emplace_back();
+    out.name = param.name;
+    out.type = toParamType(param.type);
+    out.equalToOne = isAssumedOne(param);
+    if (!out.equalToOne)
+      out.divisibility = static_cast<uint32_t>(getAssumedDivisibility(param));
+  }
   for (const checked::ConstexprParam &param : checked->constexprs)
     meta.constexprs[param.name] = toConstexprValue(param.value);
   meta.sourceHash = sha256Hex(source.getText().str());

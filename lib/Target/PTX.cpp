@@ -198,9 +198,15 @@ createNVPTXTargetMachine(ModuleOp module, const PTXOptions &opts) {
       llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
       llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Default};
   std::string features = "+ptx" + std::to_string(ptxVersion);
+  llvm::TargetOptions targetOptions;
+  // Fast: NVPTX forms fma from fmul+fadd and leaves mul/add without `.rn`,
+  // so ptxas may contract them too. Standard: only explicit fma intrinsics
+  // fuse, and NVPTX writes `.rn` to keep ptxas from fusing.
+  targetOptions.AllowFPOpFusion =
+      opts.fpFusion ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, opts.arch, features, llvm::TargetOptions(), std::nullopt,
-      std::nullopt, levels[opts.optLevel]));
+      triple, opts.arch, features, targetOptions, std::nullopt, std::nullopt,
+      levels[opts.optLevel]));
   if (!machine)
     emitError(module.getLoc())
         << "cannot create the NVPTX target machine for " << opts.arch;

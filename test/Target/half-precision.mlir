@@ -13,7 +13,7 @@
 // CHECK-DAG: ld.global.b16 %[[B:rs[0-9]+]],
 // CHECK-DAG: cvt.f32.f16 %{{r[0-9]+}}, %[[H]];
 // CHECK-DAG: cvt.f32.bf16 %{{r[0-9]+}}, %[[B]];
-// CHECK: mul.rn.f32
+// CHECK: mul.f32
 // CHECK-DAG: cvt.rn.f16.f32
 // CHECK-DAG: cvt.rn.bf16.f32
 // CHECK: st.global.b16
@@ -25,7 +25,7 @@
 // CHECK-NEXT: .param .align 2 .b8 add_f16_param_1[2],
 // CHECK-NEXT: .param .align 2 .b8 add_f16_param_2[2]
 // CHECK-NEXT: )
-// CHECK: add.rn.f16
+// CHECK: add.f16
 llvm.func @scale_f16_bf16(%h: !llvm.ptr<1>, %b: !llvm.ptr<1>, %scale: f32)
     attributes {nvvm.kernel} {
   %tid = nvvm.read.ptx.sreg.tid.x : i32

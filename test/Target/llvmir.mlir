@@ -7,6 +7,7 @@
 // RUN: tile-translate --mlir-to-llvmir -O0 %s | FileCheck %s
 // RUN: tile-translate --mlir-to-ptx -O0 %s | FileCheck %s --check-prefix=PTX-O0
 // RUN: tile-translate --mlir-to-ptx %s | FileCheck %s --check-prefix=PTX-O3
+// RUN: tile-translate --mlir-to-ptx --fp-fusion=false %s | FileCheck %s --check-prefix=NOFUSE
 
 // CHECK: target datalayout = "e-p3:32:32-p4:32:32-p5:32:32-p6:32:32-p7:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 // CHECK: target triple = "nvptx64-nvidia-cuda"
@@ -23,8 +24,12 @@
 // PTX-O3-NOT: .func
 // PTX-O3: .visible .entry scale(
 // PTX-O3-NOT: call
-// PTX-O3: add.rn.f32
+// PTX-O3: add.f32
 // PTX-O3-NOT: .func
+
+// Without fp fusion every add is rounded on its own (.rn keeps ptxas from
+// contracting it).
+// NOFUSE: add.rn.f32
 
 llvm.func @twice(%x: f32) -> f32 {
   %0 = llvm.fadd %x, %x : f32

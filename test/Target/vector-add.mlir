@@ -26,7 +26,7 @@
 // CHECK: mul.wide.s32 %rd{{[0-9]+}}, %[[I]], 4;
 // CHECK: ld.global.b32 %[[X:r[0-9]+]]
 // CHECK: ld.global.b32 %[[Y:r[0-9]+]]
-// CHECK: add.rn.f32 %[[S:r[0-9]+]], %[[X]], %[[Y]];
+// CHECK: add.f32 %[[S:r[0-9]+]], %[[X]], %[[Y]];
 // CHECK: st.global.b32 [%rd{{[0-9]+}}], %[[S]];
 // CHECK: ret;
 

@@ -12,7 +12,7 @@
 // CHECK-NEXT: .reqntid 32, 1, 1
 // CHECK: ld.global.b32 %[[V0:r[0-9]+]],
 // CHECK: shfl.sync.bfly.b32 %[[S16:r[0-9]+]], %[[V0]], 16, 31, -1;
-// CHECK: add.rn.f32 %[[V1:r[0-9]+]], %[[V0]], %[[S16]];
+// CHECK: add.f32 %[[V1:r[0-9]+]], %[[V0]], %[[S16]];
 // CHECK: shfl.sync.bfly.b32 %{{r[0-9]+}}, %[[V1]], 8, 31, -1;
 // CHECK: shfl.sync.bfly.b32 {{.*}}, 4, 31, -1;
 // CHECK: shfl.sync.bfly.b32 {{.*}}, 2, 31, -1;

@@ -152,28 +152,15 @@ VariantCompiler::VariantCompiler(std::string arch, std::string kernelDir,
 
 VariantCompiler::~VariantCompiler() = default;
 
-namespace {
-/// What tilec --divisible=... adds to the cache key.
-std::string specialization(const Variant &v) {
-  std::string s;
-  for (const std::string &p : v.divisible)
-    s += (s.empty() ? " --divisible=" : ",") + p;
-  return s;
-}
-} // namespace
-
-tilec::KernelCompiler &VariantCompiler::compilerFor(const Variant &v) {
-  std::string key = specialization(v);
-  std::unique_ptr<tilec::KernelCompiler> &compiler = compilers_[key];
-  if (!compiler) {
+tilec::KernelCompiler &VariantCompiler::compiler() {
+  if (!compiler_) {
     std::uint64_t start = nowNs();
     tilec::CompileOptions options;
     options.arch = arch_;
-    options.divisibleParams = v.divisible;
-    compiler = std::make_unique<tilec::KernelCompiler>(options);
+    compiler_ = std::make_unique<tilec::KernelCompiler>(options);
     setupMs_ += msSince(start);
   }
-  return *compiler;
+  return *compiler_;
 }
 
 std::string VariantCompiler::source(const std::string &tile) {
@@ -193,8 +180,9 @@ tilec::CompiledKernel VariantCompiler::compile(const Variant &v,
   request.arch = arch_;
   request.numWarps = v.numWarps;
   request.numStages = v.numStages;
-  std::string version = tilec::getVersionString() + specialization(v);
-  tilec::KernelCompiler &compiler = compilerFor(v);
+  request.divisibleParams = v.divisible;
+  std::string version = tilec::getVersionString();
+  tilec::KernelCompiler &compiler = this->compiler();
   int misses = 0;
   tilec::CompileFn fn = [&](const tilec::CompileRequest &r) {
     ++misses;

@@ -42,6 +42,11 @@ static llvm::cl::opt<unsigned> ptxVersion(
     llvm::cl::desc("PTX ISA version times ten (84 = 8.4); 0: the default"),
     llvm::cl::init(0), llvm::cl::cat(targetCategory));
 
+static llvm::cl::opt<bool> fpFusion(
+    "fp-fusion",
+    llvm::cl::desc("Fuse f32/f64 multiplies and adds into fma (default on)"),
+    llvm::cl::init(true), llvm::cl::cat(targetCategory));
+
 static llvm::cl::opt<std::string>
     libdevice("libdevice",
               llvm::cl::desc("libdevice.10.bc (or its folder); default: search "
@@ -55,6 +60,7 @@ static tilec::PTXOptions getOptions() {
   opts.optLevel = static_cast<int>(optLevel);
   opts.ptxVersion = static_cast<int>(ptxVersion);
   opts.libdevicePath = libdevice;
+  opts.fpFusion = fpFusion;
   return opts;
 }
 

@@ -76,6 +76,11 @@ cl::list<std::string> unitParams(
     "unit", cl::CommaSeparated,
     cl::desc("Integer arguments specialized to the value 1 (unit strides)"),
     cl::value_desc("NAME,..."), cl::cat(category));
+cl::opt<bool> fpFusion(
+    "fp-fusion",
+    cl::desc("Fuse f32/f64 multiplies and adds into fma (default on, as "
+             "Triton and nvcc; --fp-fusion=false rounds each one)"),
+    cl::init(true), cl::cat(category));
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass"),
                               cl::cat(category));
@@ -240,6 +245,7 @@ int run(int argc, char **argv) {
   options.pointerAlignment = pointerAlignment;
   options.divisibleParams.assign(divisible.begin(), divisible.end());
   options.unitParams.assign(unitParams.begin(), unitParams.end());
+  options.fpFusion = fpFusion;
   options.printIRAfterAll = printIRAfterAll;
   options.timing = timing;
 

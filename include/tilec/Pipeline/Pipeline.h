@@ -49,6 +49,8 @@ struct CompileOptions {
   /// Integer arguments specialized to the value 1 (unit strides), as
   /// Triton specializes them: their uses see the constant.
   std::vector<std::string> unitParams;
+  /// Fuse multiplies and adds into fma (PTXOptions::fpFusion).
+  bool fpFusion = true;
   /// Print the IR after every pass to stderr.
   bool printIRAfterAll = false;
   /// Print the time of each stage to stderr.
@@ -118,8 +120,17 @@ public:
                                        llvm::raw_ostream &diagOS);
 
   const CompileOptions &getOptions() const { return options; }
+  /// For changing the per-request options (argument specialization, fp
+  /// fusion) between compiles; `arch` and `optLevel` stay as constructed.
+  CompileOptions &getMutableOptions() { return options; }
 
 private:
+  /// Whether `options` specialize the integer `param` to 1.
+  bool isAssumedOne(const checked::KernelParam &param) const;
+  /// What `options` let the code assume `param` (a pointer's address or an
+  /// integer's value) to be a multiple of; 1 for nothing.
+  int64_t getAssumedDivisibility(const checked::KernelParam &param) const;
+
   /// Marks the kernel's arguments with what `options` lets us assume.
   void applySpecialization(mlir::ModuleOp module,
                            const checked::CheckedKernel &kernel,

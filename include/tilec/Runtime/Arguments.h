@@ -149,6 +149,15 @@ private:
 PackedArgs packArguments(const KernelMetadata &meta,
                          const std::vector<HostArg> &args);
 
+/// The argument specialization a launch with \p args allows, as Triton
+/// specializes: one character per parameter of \p meta -- 'A' a pointer
+/// aligned to 16 bytes, 'D' an integer that is a multiple of 16 (0
+/// included), 'U' an integer equal to 1, '-' none of these (floats, bools,
+/// and arguments that do not fit their parameter). Never throws for
+/// mismatched arguments: packArguments reports those.
+std::string specializationKey(const KernelMetadata &meta,
+                              const std::vector<HostArg> &args);
+
 } // namespace tilec
 
 #endif // TILEC_RUNTIME_ARGUMENTS_H

@@ -19,6 +19,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace tilec {
 
@@ -41,6 +42,14 @@ struct CompileRequest {
   int numStages = 0;
   /// 0 or 3 (-O0 / -O3).
   int optLevel = 3;
+  /// Argument specialization (tilec --pointer-alignment, --divisible,
+  /// --unit): pointer arguments are aligned to this many bytes (1: nothing
+  /// assumed); the named integer parameters are multiples of 16, or 1.
+  unsigned pointerAlignment = 16;
+  std::vector<std::string> divisibleParams;
+  std::vector<std::string> unitParams;
+  /// Fuse multiplies and adds into fma (tilec --fp-fusion).
+  bool fpFusion = true;
 };
 
 /// A compiled kernel: the binary and the metadata that says how to launch it.

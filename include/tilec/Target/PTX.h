@@ -48,6 +48,10 @@ struct PTXOptions {
   std::string libdevicePath;
   /// Print the LLVM IR handed to the code generator to stderr.
   bool dumpLLVMIR = false;
+  /// Contract f32/f64 multiplies and adds into fused multiply-adds (LLVM's
+  /// `-fp-contract=fast`; Triton's `enable_fp_fusion`, nvcc's `-fmad=true`).
+  /// Off: every `mul`/`add` is rounded on its own (`mul.rn`, `add.rn`).
+  bool fpFusion = true;
 };
 
 /// The PTX ISA version emitted by default (8.4): accepted by CUDA 12.4+ and

@@ -136,8 +136,9 @@ TEST(Arguments, NullPointers) {
             "null device address); pass a Buffer<float> or DevicePtr<float> "
             "holding device memory");
   // The element type is checked first; any non-null address is accepted.
-  EXPECT_NE(errorOf(meta, collect(DevicePtr<int>())).find("expected a "
-                                                          "Buffer<float>"),
+  EXPECT_NE(errorOf(meta, collect(DevicePtr<int>()))
+                .find("expected a "
+                      "Buffer<float>"),
             std::string::npos);
   EXPECT_EQ(errorOf(meta, collect(fakeF32(1))), "<no error>");
 }
@@ -271,4 +272,65 @@ TEST(ConstexprValues, Kinds) {
   EXPECT_EQ(c["BIG"].asInt(), std::int64_t(1) << 40);
   EXPECT_NE(ConstexprValue(1), ConstexprValue(1.0));
   EXPECT_NE(ConstexprValue(1), ConstexprValue(true));
+}
+
+TEST(Arguments, AssumptionsAreChecked) {
+  KernelMetadata meta;
+  meta.kernel = "k";
+  meta.params = {{"out", *ParamType::parse("*f32")},
+                 {"stride", *ParamType::parse("i32")},
+                 {"unit", *ParamType::parse("i64")},
+                 {"count", *ParamType::parse("u32")}};
+  meta.params[0].divisibility = 16;
+  meta.params[1].divisibility = 16;
+  meta.params[2].equalToOne = true;
+  meta.params[3].divisibility = 16;
+  EXPECT_EQ(errorOf(meta, collect(fakeF32(0x1000), -32, 1, 48u)), "<no error>");
+  EXPECT_EQ(errorOf(meta, collect(fakeF32(0x1000), 0, std::int64_t(1), 0u)),
+            "<no error>");
+  EXPECT_EQ(errorOf(meta, collect(fakeF32(0x1004), 16, 1, 16u)),
+            "kernel 'k': argument 1 (out: *f32): DevicePtr<float> is not "
+            "aligned to 16 bytes, which the kernel was compiled to assume "
+            "(tilec --pointer-alignment=16); compile it without that "
+            "assumption, or through tilec::Compiler, which specializes on "
+            "the arguments");
+  std::string e = errorOf(meta, collect(fakeF32(), 4097, 1, 16u));
+  EXPECT_NE(e.find("argument 2 (stride: i32): int32_t 4097 is not a "
+                   "multiple of 16, which the kernel was compiled to assume "
+                   "(tilec --divisible=stride)"),
+            std::string::npos)
+      << e;
+  e = errorOf(meta, collect(fakeF32(), 16, -1, 16u));
+  EXPECT_NE(e.find("argument 3 (unit: i64): int32_t -1 is not 1, which the "
+                   "kernel was compiled to assume (tilec --unit=unit)"),
+            std::string::npos)
+      << e;
+  e = errorOf(meta, collect(fakeF32(), 16, 1, 8u));
+  EXPECT_NE(e.find("argument 4 (count: u32): uint32_t 8 is not a multiple "
+                   "of 16"),
+            std::string::npos)
+      << e;
+}
+
+TEST(Arguments, SpecializationKey) {
+  KernelMetadata meta;
+  meta.kernel = "k";
+  meta.params = {
+      {"out", *ParamType::parse("*f32")}, {"x", *ParamType::parse("*f16")},
+      {"n", *ParamType::parse("i32")},    {"stride", *ParamType::parse("i64")},
+      {"m", *ParamType::parse("u32")},    {"scale", *ParamType::parse("f32")},
+      {"flag", *ParamType::parse("i1")}};
+  // Aligned pointers; a multiple of 16, 1, neither; floats and bools: none.
+  EXPECT_EQ(
+      specializationKey(meta, collect(fakeF32(0x1000), fakeF16(0x2010), 4096,
+                                      std::int64_t(1), 17u, 16.0f, true)),
+      "AADU---");
+  EXPECT_EQ(
+      specializationKey(meta, collect(fakeF32(0x1008), fakeF16(0x2002), 0,
+                                      std::int64_t(-16), 1u, 1.0f, false)),
+      "--DDU--");
+  // -1 is not 1; mismatched kinds and missing arguments give '-'.
+  EXPECT_EQ(specializationKey(meta, collect(fakeF32(), 7, -1)), "A------");
+  EXPECT_EQ(specializationKey(meta, collect(fakeF32(), fakeF16(), -1)),
+            "AA-----");
 }

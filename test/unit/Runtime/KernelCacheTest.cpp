@@ -9,8 +9,8 @@
 
 #include "TimingBounds.h"
 
-#include "tilec/Runtime/KernelCache.h"
 #include "tilec/Runtime/Error.h"
+#include "tilec/Runtime/KernelCache.h"
 #include "tilec/tilec.h"
 
 #include <gtest/gtest.h>
@@ -89,7 +89,7 @@ TEST(CacheKey, DependsOnEveryInput) {
   std::string key = cacheKey(base, "v1");
   EXPECT_EQ(key.size(), 64u);
   EXPECT_EQ(key, cacheKey(base, "v1"));
-  std::vector<CompileRequest> variants(8, base);
+  std::vector<CompileRequest> variants(13, base);
   variants[0].source += " ";
   variants[1].kernel = "k2";
   variants[2].constexprs["BLOCK"] = 256;
@@ -98,6 +98,16 @@ TEST(CacheKey, DependsOnEveryInput) {
   variants[5].numWarps = 8;
   variants[6].numStages = 4;
   variants[7].optLevel = 0;
+  variants[8].pointerAlignment = 1;
+  variants[9].divisibleParams = {"n"};
+  variants[10].unitParams = {"n"};
+  variants[11].fpFusion = false;
+  // Which list a name is in matters, not only the names.
+  variants[12].divisibleParams = {"a"};
+  variants[12].unitParams = {"b"};
+  CompileRequest swapped = variants[12];
+  std::swap(swapped.divisibleParams, swapped.unitParams);
+  EXPECT_NE(cacheKey(swapped, "v1"), cacheKey(variants[12], "v1"));
   for (std::size_t i = 0; i < variants.size(); ++i)
     EXPECT_NE(cacheKey(variants[i], "v1"), key) << i;
   EXPECT_NE(cacheKey(base, "v2"), key);

@@ -234,3 +234,58 @@ TEST(KernelMetadata, Files) {
         << e.what();
   }
 }
+
+TEST(KernelMetadata, AssumptionsRoundTrip) {
+  KernelMetadata meta = sampleMetadata();
+  meta.params[0].divisibility = 16; // out: a 16-byte aligned pointer
+  meta.params[2].divisibility = 16; // stride: a multiple of 16
+  meta.params[3].equalToOne = true; // n: 1
+  std::string json = meta.toJson();
+  EXPECT_NE(json.find("{\"name\": \"out\", \"type\": \"*f32\", "
+                      "\"divisibility\": 16}"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(json.find("{\"name\": \"n\", \"type\": \"u64\", "
+                      "\"equal_to_1\": true}"),
+            std::string::npos)
+      << json;
+  // Parameters that assume nothing are written as before.
+  EXPECT_NE(json.find("{\"name\": \"inp\", \"type\": \"*bf16\"}"),
+            std::string::npos);
+  KernelMetadata back = KernelMetadata::fromJson(json);
+  EXPECT_EQ(back, meta);
+  EXPECT_EQ(back.params[2].divisibility, 16u);
+  EXPECT_TRUE(back.params[3].equalToOne);
+  EXPECT_NE(back, sampleMetadata());
+}
+
+TEST(KernelMetadata, InvalidAssumptions) {
+  auto withParam = [](const std::string &param) {
+    return errorOf(R"({"kernel": "k", "num_warps": 4, "shared_bytes": 0,
+                       "params": [)" +
+                   param + "]}");
+  };
+  EXPECT_NE(withParam(R"({"name": "n", "type": "i32", "divisibility": 12})")
+                .find("\"params\"[0] (n): \"divisibility\" must be a power "
+                      "of two from 1 to 2^30"),
+            std::string::npos);
+  EXPECT_NE(withParam(R"({"name": "n", "type": "i32", "divisibility": 0})")
+                .find("must be a power of two"),
+            std::string::npos);
+  EXPECT_NE(withParam(R"({"name": "n", "type": "i32", "divisibility": "16"})")
+                .find("must be a power of two"),
+            std::string::npos);
+  EXPECT_NE(withParam(R"({"name": "s", "type": "f32", "divisibility": 16})")
+                .find("\"divisibility\" applies to pointers and integers, "
+                      "not f32"),
+            std::string::npos);
+  EXPECT_NE(withParam(R"({"name": "p", "type": "*f32", "equal_to_1": true})")
+                .find("\"equal_to_1\" applies to integers, not *f32"),
+            std::string::npos);
+  EXPECT_NE(withParam(R"({"name": "n", "type": "i32", "equal_to_1": 1})")
+                .find("\"equal_to_1\" must be true or false"),
+            std::string::npos);
+  EXPECT_EQ(withParam(R"({"name": "n", "type": "i64", "divisibility": 1,
+                          "equal_to_1": false})"),
+            "<no error>");
+}

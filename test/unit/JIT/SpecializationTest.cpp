@@ -1,0 +1,171 @@
+//===- SpecializationTest.cpp - The JIT specializes on its arguments ------===//
+//
+// A kernel from tilec::Compiler picks, at each launch, the variant compiled
+// for what its arguments allow (as Triton does): integers that are multiples
+// of 16 or equal to 1, pointers aligned to 16 bytes. Each variant is
+// compiled once, on first use, and its metadata records the assumptions;
+// a pointer that is not 16-byte aligned gets a variant that assumes no
+// alignment instead of a misaligned access. With Options::specialize off
+// there is one variant, and a launch that breaks its assumptions throws.
+//
+// Runs on the fake CUDA driver in a child process (the whole load and launch
+// path without a GPU) and on a real GPU when there is one, where the results
+// are checked too.
+//
+//===----------------------------------------------------------------------===//
+
+#include "JITTestUtils.h"
+
+#include "../Runtime/ChildProcess.h"
+
+#include "tilec/tilec.h"
+
+#include <gtest/gtest.h>
+
+using namespace tilec;
+using namespace tilec::test;
+
+namespace {
+
+Compiler::Options memoryOnly() {
+  Compiler::Options options;
+  options.cacheDir = "";
+  return options;
+}
+
+/// out[i] = x[i] + y[i] for i < n, then compares when \p check.
+struct VectorAdd {
+  static constexpr int kSize = 4096 + 64;
+  Buffer<float> x, y, out;
+  std::vector<float> hx, hy;
+
+  explicit VectorAdd(Device &device)
+      : x(device.alloc<float>(kSize)), y(device.alloc<float>(kSize)),
+        out(device.alloc<float>(kSize)), hx(kSize), hy(kSize) {
+    for (int i = 0; i < kSize; ++i) {
+      hx[i] = 0.25f * i;
+      hy[i] = 3.0f - i;
+    }
+    x.copyFrom(hx);
+    y.copyFrom(hy);
+  }
+
+  /// Runs \p k on (x + xOffset, y, n) and checks out[0, n) when \p check.
+  void run(const Kernel &k, int xOffset, int n, bool check) {
+    out.poison();
+    k.launch({(n + 255) / 256}, out, x.data() + xOffset, y, n);
+    if (!check)
+      return;
+    std::vector<float> result = out.toVector();
+    for (int i = 0; i < n; ++i)
+      ASSERT_EQ(result[i], hx[i + xOffset] + hy[i]) << "i=" << i << " n=" << n;
+  }
+};
+
+void checkSpecialization(Device &device, bool check) {
+  Compiler cc(device, memoryOnly());
+  Kernel k = cc.compileFile(examplePath("vector_add.tile"), "vector_add",
+                            {{"BLOCK", 256}});
+  // The generic variant, compiled at once: aligned pointers, any n.
+  ASSERT_EQ(k.numVariants(), 1u);
+  EXPECT_EQ(k.info().params[0].divisibility, 16u);
+  EXPECT_EQ(k.info().params[3].divisibility, 1u);
+  VectorAdd data(device);
+
+  // n a multiple of 16: a variant that knows it, compiled on first use and
+  // shared by every such n.
+  Kernel div = k.specializedFor(data.out, data.x, data.y, 4096);
+  EXPECT_EQ(div.info().params[3].divisibility, 16u);
+  EXPECT_FALSE(div.info().params[3].equalToOne);
+  EXPECT_EQ(k.numVariants(), 2u);
+  data.run(k, 0, 4096, check);
+  data.run(k, 0, 4096 + 32, check);
+  EXPECT_EQ(k.numVariants(), 2u);
+
+  // A ragged n: the generic variant.
+  EXPECT_EQ(k.specializedFor(data.out, data.x, data.y, 1000).info(), k.info());
+  data.run(k, 0, 1000, check);
+  EXPECT_EQ(k.numVariants(), 2u);
+
+  // n == 1: specialized to the constant.
+  EXPECT_TRUE(k.specializedFor(data.out, data.x, data.y, 1)
+                  .info()
+                  .params[3]
+                  .equalToOne);
+  data.run(k, 0, 1, check);
+  EXPECT_EQ(k.numVariants(), 3u);
+
+  // x 4 bytes past an aligned address: no pointer alignment is assumed (the
+  // 16-byte accesses of the other variants would fault).
+  Kernel unaligned = k.specializedFor(data.out, data.x.data() + 1, data.y, 999);
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(unaligned.info().params[i].divisibility, 1u) << i;
+  data.run(k, 1, 999, check);
+  data.run(k, 3, 4096, check); // Unaligned x with a multiple of 16.
+  EXPECT_EQ(k.numVariants(), 5u);
+
+  // Copies share the variants.
+  Kernel copy = k;
+  data.run(copy, 0, 4096, check);
+  EXPECT_EQ(copy.numVariants(), 5u);
+  // A variant is a plain kernel.
+  EXPECT_EQ(div.numVariants(), 1u);
+  EXPECT_EQ(div.specializedFor(data.out, data.x, data.y, 7).info(), div.info());
+
+  // Wrong arguments are reported as by any kernel.
+  try {
+    k.launch({1}, data.out, data.x, 5);
+    ADD_FAILURE() << "no error for a missing argument";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find("takes 4 arguments, got 3"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(k.numVariants(), 5u);
+
+  // Without specialization: one variant, which refuses what it cannot run.
+  Compiler::Options options = memoryOnly();
+  options.specialize = false;
+  Compiler plain(device, options);
+  Kernel p = plain.compileFile(examplePath("vector_add.tile"), "vector_add",
+                               {{"BLOCK", 256}});
+  data.run(p, 0, 4096, check);
+  EXPECT_EQ(p.numVariants(), 1u);
+  try {
+    data.run(p, 1, 999, check);
+    ADD_FAILURE() << "no error for a misaligned pointer";
+  } catch (const Error &e) {
+    EXPECT_NE(std::string(e.what()).find(
+                  "argument 2 (x: *f32): DevicePtr<float> is not aligned to "
+                  "16 bytes, which the kernel was compiled to assume"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+} // namespace
+
+/// The child of Specialization.OnAFakeGpu.
+TEST(SpecializationFakeGpuChild, Variants) {
+  if (!isTestChild())
+    GTEST_SKIP() << "runs as a child of Specialization.OnAFakeGpu";
+  Device device = Device::open(0);
+  ASSERT_EQ(device.name(), "Fake GPU (tilec tests)");
+  checkSpecialization(device, /*check=*/false);
+}
+
+TEST(Specialization, OnAFakeGpu) {
+  ChildResult r = runSelf("SpecializationFakeGpuChild.*",
+                          {{"TILEC_CUDA_DRIVER", fakeCudaDriver()}});
+  EXPECT_CHILD_PASSED(r, 1);
+}
+
+TEST(Specialization, OnTheGpu) {
+  if (isTestChild())
+    GTEST_SKIP() << "a child process (its driver may be a fake)";
+  std::string why;
+  if (!Device::driverAvailable(&why) || Device::count() == 0)
+    GTEST_SKIP() << "no GPU: " << why;
+  Device device = Device::open(0);
+  checkSpecialization(device, /*check=*/true);
+}
