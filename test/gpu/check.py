@@ -156,11 +156,19 @@ kern("mm_f16_tt_trans_ring80", G + "dot.tile", "mm_f16_tt_trans", flags=SM80,
 kern("mm_tf32_nt_ring80", G + "dot.tile", "mm_tf32_nt", flags=SM80)
 kern("mm_f16_tma_mma_64x128x32_w8", G + "dot.tile", "mm_f16_async", nw=8,
      BM=64, BN=128, BK=32)
-# SASS of the tensor-core pipelines (test "sass"): cubins that
-# scripts/build-gpu-bundle.sh makes with ptxas (each PTX's .target), read
-# with cuobjdump -sass on the GPU machine: (variant, opcodes that must be
-# there, opcodes that must not). LDL/STL are local memory (spills).
+# SASS of the tensor-core pipelines and the memory-bound kernels (test
+# "sass"): cubins that scripts/build-gpu-bundle.sh makes with ptxas (each
+# PTX's .target), read with cuobjdump -sass on the GPU machine: (variant,
+# opcodes that must be there, opcodes that must not). A name without a dot
+# matches every form of the opcode (LDG: LDG.E, LDG.E.128, ...), one with
+# dots only that form (LDG.E is a 32-bit load, LDG.E.128 a 16-byte one).
+# LDL/STL are local memory (spills).
 SASS_CHECKS = (
+    # Rows and sizes known multiples of 16: every access is 16 bytes.
+    ("softmax_div", ("LDG.E.128", "STG.E.128", "SHFL.BFLY"),
+     ("LDL", "STL", "LDG.E", "STG.E")),
+    ("gelu_div", ("LDG.E.128", "STG.E.128"),
+     ("LDL", "STL", "LDG.E", "STG.E", "LDG.E.U16", "STG.E.U16")),
     ("mm_f16_async_128x128x64_w8_s3", ("HGMMA", "UTMALDG", "SYNCS"),
      ("LDL", "STL", "LDGSTS", "HMMA")),
     ("mm_f16_cpasync_128x128x64_w8_s3", ("HGMMA", "LDGSTS"), ("LDL", "STL")),
@@ -207,7 +215,10 @@ kern("softmax", E + "softmax.tile")
 kern("softmax_b2048", E + "softmax.tile", "softmax", BLOCK=2048)
 kern("softmax_w8", E + "softmax.tile", "softmax", nw=8)
 kern("softmax_w1", E + "softmax.tile", "softmax", nw=1, BLOCK=256)
+kern("softmax_div", E + "softmax.tile", "softmax",
+     flags=["--divisible=in_stride,out_stride,n_cols"])
 kern("gelu", E + "gelu.tile")
+kern("gelu_div", E + "gelu.tile", "gelu", flags=["--divisible=n"])
 kern("matmul", E + "matmul.tile")
 kern("matmul_64", E + "matmul.tile", "matmul", BLOCK_M=64, BLOCK_N=64,
      BLOCK_K=32, GROUP_M=4)
@@ -1154,10 +1165,12 @@ def t_sass(t):
         path = os.path.join(t.kdir, var + ".cubin")
         p = subprocess.run([tool, "-sass", path], capture_output=True,
                            text=True)
-        # "/*0090*/  @!P0 HGMMA.64x128x16.F32 ..." -> HGMMA
+        # "/*0090*/  @!P0 HGMMA.64x128x16.F32 ..." -> HGMMA.64x128x16.F32
         ops = re.findall(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P[T0-9]+\s+)?"
-                         r"([A-Z][A-Z0-9_]*)", p.stdout)
-        count = {op: ops.count(op) for op in need + forbid}
+                         r"([A-Z][A-Za-z0-9_.]*)", p.stdout)
+        count = {op: sum(1 for o in ops if o == op or
+                         ("." not in op and o.split(".")[0] == op))
+                 for op in need + forbid}
         ok = (p.returncode == 0 and all(count[op] > 0 for op in need)
               and not any(count[op] for op in forbid))
         t.record("%s: %s, no %s" % (var, "+".join(need), "/".join(forbid)),
@@ -1764,6 +1777,18 @@ def t_softmax(t):
         ref[:, :n_cols] = softmax_ref(x[:, :n_cols])
         t.close("%s rows=%d n_cols=%d" % (var, rows, n_cols), o, ref, 1e-5, where=cols)
         t.untouched("%s padding column untouched" % var, o, ~cols)
+    # --divisible=in_stride,out_stride,n_cols: 16-byte rows, no masking.
+    k = t.k("softmax_div")
+    rows, n_cols, si, so = 9, 1024, 1040, 1056
+    x = (3 * t.rng.standard_normal((rows, si))).astype(np.float32)
+    o = t.out((rows, so), np.float32)
+    k((rows,), out=o, inp=t.inp(x), in_stride=si, out_stride=so, n_cols=n_cols)
+    cols = np.broadcast_to(np.arange(so)[None, :] < n_cols, (rows, so))
+    ref = np.zeros((rows, so))
+    ref[:, :n_cols] = softmax_ref(x[:, :n_cols])
+    t.close("softmax_div rows=%d n_cols=%d" % (rows, n_cols), o, ref, 1e-5,
+            where=cols)
+    t.untouched("softmax_div padding columns untouched", o, ~cols)
 
 
 @test("examples", "gelu")
@@ -1776,6 +1801,14 @@ def t_gelu(t):
         v = x.astype(np.float64)
         ref = 0.5 * v * (1 + np.tanh(0.7978845608028654 * (v + 0.044715 * v ** 3)))
         t.close("n=%d f16" % n, o, ref, 2e-3, fmt="f16")
+    k = t.k("gelu_div")  # --divisible=n: sizes that are multiples of 16
+    for n in (16, 4096, 65536):
+        x = (2 * t.rng.standard_normal(n)).astype(np.float16)
+        o = t.out(n, np.float16)
+        k((cdiv(n, 1024),), out=o, inp=t.inp(x), n=n)
+        v = x.astype(np.float64)
+        ref = 0.5 * v * (1 + np.tanh(0.7978845608028654 * (v + 0.044715 * v ** 3)))
+        t.close("gelu_div n=%d f16" % n, o, ref, 2e-3, fmt="f16")
 
 
 @test("examples", "matmul")
