@@ -102,6 +102,53 @@ struct FastF32DivConversion : OpConversionPattern<arith::DivFOp> {
   }
 };
 
+/// `exp(x)` on f32 in 6 instructions (libdevice's `__nv_expf` takes about
+/// 10): 2^hi * e^r with hi = x * log2(e) rounded, whose rounding error
+/// r = x - hi * ln2 two fmas recover exactly enough (ln2 split in two f32s),
+/// so that e^r = 1 + r (|r| < 2^-17, r^2 / 2 far below an ulp):
+///   hi = x * L;  r = fma(-hi, LN2_HI, x);  r = fma(-hi, LN2_LO, r)
+///   result = fma(ex2.approx(hi), r, ex2.approx(hi))
+/// ex2.approx.ftz.f32 gives 0, inf and NaN for hi = -inf, +inf, NaN; r is
+/// then NaN, and min(r, 0.5) (PTX min returns the other operand of a NaN)
+/// turns it into 0.5, which keeps 0 * 0.5 + 0 = 0 and inf * 0.5 + inf = inf.
+/// Results below 2^-126 (x < -87.34) flush to 0: the subnormal-preserving
+/// ex2.approx.f32 costs ptxas a range check and a rescale per element and
+/// more registers (70 instead of 62 in the 16-warp softmax of 16384
+/// columns, which then fits one block per SM instead of two). The error is
+/// ex2.approx's plus one rounding; Triton's `ex2.approx(x * log2(e))` adds
+/// up to |x| / 2 ulp (its rounding of the product goes into the exponent).
+struct FastF32ExpConversion : OpConversionPattern<math::ExpOp> {
+  FastF32ExpConversion(const TypeConverter &converter, MLIRContext *context)
+      : OpConversionPattern(converter, context, /*benefit=*/12) {}
+  LogicalResult
+  matchAndRewrite(math::ExpOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    if (!op.getType().isF32())
+      return failure();
+    Location loc = op.getLoc();
+    Type f32 = rewriter.getF32Type();
+    auto constant = [&](float value) {
+      return LLVM::ConstantOp::create(rewriter, loc, f32,
+                                      rewriter.getF32FloatAttr(value));
+    };
+    Value x = adaptor.getOperand();
+    Value hi = LLVM::FMulOp::create(rewriter, loc, x,
+                                    constant(1.44269502162933349609375f));
+    Value minusHi = LLVM::FNegOp::create(rewriter, loc, hi);
+    Value r = LLVM::FMAOp::create(rewriter, loc, minusHi,
+                                  constant(0.693147182464599609375f), x);
+    r = LLVM::FMAOp::create(rewriter, loc, minusHi,
+                            constant(-1.9046542121259336e-09f), r);
+    r = LLVM::MinNumOp::create(rewriter, loc, r, constant(0.5f));
+    Value power = createInlineAsm(rewriter, loc, f32, ValueRange{hi},
+                                  "ex2.approx.ftz.f32 $0, $1;", "=f,f",
+                                  /*hasSideEffects=*/false)
+                      .getResult(0);
+    rewriter.replaceOp(op, LLVM::FMAOp::create(rewriter, loc, power, r, power));
+    return success();
+  }
+};
+
 /// An op applied to each register with a converted result element type.
 template <typename SourceOp, typename LLVMOp>
 struct PerRegisterCastConversion : OpConversionPattern<SourceOp> {
@@ -136,7 +183,7 @@ void mlir::tilegpu::populateElementwiseOpToLLVMPatterns(
   patterns.add<ElementwiseOpConversion>(converter, context);
   patterns.add<SplatConstantOpConversion>(converter, context,
                                           /*benefit=*/11);
-  patterns.add<FastF32DivConversion>(converter, context);
+  patterns.add<FastF32DivConversion, FastF32ExpConversion>(converter, context);
   patterns.add<PerRegisterCastConversion<tile::PtrToIntOp, LLVM::PtrToIntOp>,
                PerRegisterCastConversion<tile::IntToPtrOp, LLVM::IntToPtrOp>,
                PerRegisterCastConversion<tile::BitcastOp, LLVM::BitcastOp>>(
