@@ -37,6 +37,7 @@ void buildTilePipeline(OpPassManager &pm) {
   pm.addPass(createInlinerPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tile::createTileCombine());
+  pm.addPass(tile::createTileDivideByScalar());
   pm.addPass(tile::createTilePromoteOffsets());
   pm.addPass(createCSEPass());
   pm.addPass(createCanonicalizerPass());

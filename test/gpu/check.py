@@ -194,7 +194,7 @@ for _t in ("f16", "bf16", "f64"):
     for _f in UNARY_LOW:
         kern("u_%s_%s" % (_f, _t), G + "elementwise.tile")
 for _k in ("binary_f32", "binary_i32", "where_scalar", "arith_f32", "arith_i32",
-           "compare"):
+           "compare", "div_scalar"):
     kern(_k, G + "elementwise.tile")
 CAST_TYPES = "i8 i16 i32 i64 u32 f16 bf16 f32 f64".split()
 for _t in CAST_TYPES + ["i1"]:
@@ -1322,6 +1322,28 @@ def make_unary_test(f):
 
 for _f in UNARY_F32:
     test("elementwise", _f + " f32")(make_unary_test(_f))
+
+
+@test("elementwise", "x / scalar (reciprocal or division by the divisor)")
+def t_div_scalar(t):
+    k = t.k("div_scalar")
+    # |x| in [1.5, 2): every quotient below is a normal float or an infinity.
+    for s in (3.0, -0.7, 1e-30, 2.0 ** -126, 2.0 ** 126, 1e38, 1e-40, 0.0,
+              -0.0, np.inf, -np.inf, np.nan):
+        for n in (1000, 4096):
+            x = (t.rng.uniform(1.5, 2.0, n) *
+                 t.rng.choice([-1.0, 1.0], n)).astype(np.float32)
+            out = t.out(n, np.float32)
+            k((cdiv(n, 1024),), out=out, x=t.inp(x), s=s, n=n)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                ref = x.astype(np.float64) / np.float64(np.float32(s))
+            if np.isnan(s):
+                t.exact("s=nan n=%d" % n, out, np.full(n, np.nan, np.float32))
+            else:
+                # 2.5 ulp: div.full's 2, or 1/s and the product rounded once
+                # each (the ulp of a float64 reference).
+                t.close("s=%r n=%d" % (s, n), out, np.float32(ref), 1e-6,
+                        ulp=2.5)
 
 
 @test("elementwise", "exp f32 special values")

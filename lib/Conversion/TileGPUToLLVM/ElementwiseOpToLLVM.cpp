@@ -84,14 +84,16 @@ struct SplatConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
 };
 
 /// `a / b` on f32 scalars: `div.full.f32` (at most 2 ulp), as Triton divides
-/// by default; the IEEE-rounded division is several times longer.
+/// by default; the IEEE-rounded division is several times longer. A
+/// division marked `tile.ieee` (the reciprocal of tile-divide-by-scalar)
+/// is left to the upstream lowering: `div.rn.f32`.
 struct FastF32DivConversion : OpConversionPattern<arith::DivFOp> {
   FastF32DivConversion(const TypeConverter &converter, MLIRContext *context)
       : OpConversionPattern(converter, context, /*benefit=*/5) {}
   LogicalResult
   matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getType().isF32())
+    if (!op.getType().isF32() || op->hasAttr(tile::kIEEEDivAttrName))
       return failure();
     auto asmOp = createInlineAsm(rewriter, op.getLoc(), rewriter.getF32Type(),
                                  ValueRange{adaptor.getLhs(), adaptor.getRhs()},

@@ -58,3 +58,21 @@ module attributes {tilegpu.num_warps = 1 : i32} {
     return
   }
 }
+
+// -----
+
+// A scalar f32 division marked tile.ieee (tile-divide-by-scalar's
+// reciprocal) is correctly rounded: llvm.fdiv (div.rn / rcp.rn in PTX), not
+// div.full.
+module attributes {tilegpu.num_warps = 1 : i32} {
+  // CHECK-LABEL: llvm.func @ieee_reciprocal
+  func.func @ieee_reciprocal(%s: f32) attributes {tile.kernel} {
+    %one = arith.constant 1.0 : f32
+    // CHECK-NOT: div.full
+    // CHECK: llvm.fdiv %{{.*}}, %{{.*}} : f32
+    // CHECK-NOT: div.full
+    %r = arith.divf %one, %s {tile.ieee} : f32
+    tile.print "", %r : f32
+    return
+  }
+}

@@ -41,6 +41,9 @@ bool isZeroConstant(Attribute attr);
 inline constexpr llvm::StringLiteral kKernelAttrName = "tile.kernel";
 inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
 inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
+/// On a scalar f32 `arith.divf`: lower it correctly rounded (`div.rn.f32`),
+/// not with the 2-ulp `div.full.f32` that `/` gets.
+inline constexpr llvm::StringLiteral kIEEEDivAttrName = "tile.ieee";
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES

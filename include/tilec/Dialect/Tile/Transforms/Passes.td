@@ -81,4 +81,49 @@ def TilePromoteOffsets : Pass<"tile-promote-offsets"> {
   ];
 }
 
+def TileDivideByScalar : Pass<"tile-divide-by-scalar"> {
+  let summary = "Divide f32 tiles by a uniform divisor with one reciprocal";
+  let description = [{
+    `x / splat(s)` on an f32 tile of at least two elements per thread
+    divides every element by the same run-time scalar (softmax's `num / den`,
+    a normalization by a norm). Each element's `div.full.f32` (several
+    instructions, 2 ulp) becomes one multiplication by `1 / s`, computed
+    once and rounded correctly (`tile.ieee` asks the lowering for
+    `div.rn.f32`): at most one rounding of `1 / s` and one of the product,
+    within the 2 ulp of `div.full`. The reciprocal is exact enough only where
+    `s` and `1 / s` are normal floats, so a uniform branch keeps the division
+    for the rest (subnormal, huge, zero, infinite or NaN divisors):
+
+    ```mlir
+    %d = tile.splat %s : tensor<1024xf32>
+    %q = arith.divf %x, %d : tensor<1024xf32>
+    ```
+    becomes
+    ```mlir
+    %a = math.absf %s : f32
+    %lo = arith.cmpf oge, %a, %c2_pow_m126 : f32
+    %hi = arith.cmpf ole, %a, %c2_pow_126 : f32
+    %ok = arith.andi %lo, %hi : i1
+    %q = scf.if %ok -> (tensor<1024xf32>) {
+      %r = arith.divf %c1, %s {tile.ieee} : f32
+      %rs = tile.splat %r : tensor<1024xf32>
+      %m = arith.mulf %x, %rs : tensor<1024xf32>
+      scf.yield %m : tensor<1024xf32>
+    } else {
+      %dq = arith.divf %x, %d : tensor<1024xf32>
+      scf.yield %dq : tensor<1024xf32>
+    }
+    ```
+    Smaller tiles (fewer elements than twice the threads of `tile.num_warps`)
+    keep the division: the branch would cost more than it saves.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numDivisionsRewritten", "num-divisions-rewritten",
+              "Number of tile divisions by a scalar made multiplications">
+  ];
+}
+
 #endif // TILEC_DIALECT_TILE_TRANSFORMS_PASSES_TD

@@ -1,0 +1,54 @@
+// RUN: tile-opt %s -split-input-file -tile-divide-by-scalar | FileCheck %s --enable-var-scope
+// The tile-divide-by-scalar pass: an f32 tile divided by a splat scalar is
+// multiplied by the scalar's correctly rounded reciprocal when the scalar
+// and its reciprocal are normal floats, and divided otherwise.
+
+// CHECK-LABEL: func.func @softmax_row
+// CHECK-SAME: (%[[X:.*]]: tensor<1024xf32>, %[[S:.*]]: f32)
+func.func @softmax_row(%x: tensor<1024xf32>, %s: f32) -> tensor<1024xf32>
+    attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  // CHECK: %[[D:.*]] = tile.splat %[[S]] : tensor<1024xf32>
+  // CHECK: %[[A:.*]] = math.absf %[[S]] : f32
+  // CHECK: %[[TINY:.*]] = arith.constant 1.17549435E-38 : f32
+  // CHECK: %[[LO:.*]] = arith.cmpf oge, %[[A]], %[[TINY]] : f32
+  // CHECK: %[[HUGE:.*]] = arith.constant 8.50705917E+37 : f32
+  // CHECK: %[[HI:.*]] = arith.cmpf ole, %[[A]], %[[HUGE]] : f32
+  // CHECK: %[[OK:.*]] = arith.andi %[[LO]], %[[HI]] : i1
+  // CHECK: %[[Q:.*]] = scf.if %[[OK]] -> (tensor<1024xf32>) {
+  // CHECK:   %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+  // CHECK:   %[[R:.*]] = arith.divf %[[ONE]], %[[S]] {tile.ieee} : f32
+  // CHECK:   %[[RS:.*]] = tile.splat %[[R]] : tensor<1024xf32>
+  // CHECK:   %[[M:.*]] = arith.mulf %[[X]], %[[RS]] : tensor<1024xf32>
+  // CHECK:   scf.yield %[[M]] : tensor<1024xf32>
+  // CHECK: } else {
+  // CHECK:   %[[DQ:.*]] = arith.divf %[[X]], %[[D]] : tensor<1024xf32>
+  // CHECK:   scf.yield %[[DQ]] : tensor<1024xf32>
+  // CHECK: }
+  // CHECK: return %[[Q]]
+  %d = tile.splat %s : tensor<1024xf32>
+  %q = arith.divf %x, %d : tensor<1024xf32>
+  return %q : tensor<1024xf32>
+}
+
+// -----
+
+// Left alone: a divisor that is not a splat, f64 and f16 tiles, and a tile of
+// fewer than two elements per thread (8 warps: 512 threads, 256 elements).
+// CHECK-LABEL: func.func @unchanged
+func.func @unchanged(%x: tensor<1024xf32>, %y: tensor<1024xf32>, %z: tensor<1024xf64>,
+                     %h: tensor<1024xf16>, %w: tensor<256xf32>, %s: f32, %t: f64, %u: f16)
+    -> (tensor<1024xf32>, tensor<1024xf64>, tensor<1024xf16>, tensor<256xf32>)
+    attributes {tile.kernel, tile.num_warps = 8 : i32} {
+  // CHECK-NOT: scf.if
+  // CHECK-NOT: tile.ieee
+  // CHECK-COUNT-4: arith.divf
+  // CHECK-NOT: scf.if
+  %a = arith.divf %x, %y : tensor<1024xf32>
+  %ts = tile.splat %t : tensor<1024xf64>
+  %b = arith.divf %z, %ts : tensor<1024xf64>
+  %us = tile.splat %u : tensor<1024xf16>
+  %c = arith.divf %h, %us : tensor<1024xf16>
+  %ss = tile.splat %s : tensor<256xf32>
+  %e = arith.divf %w, %ss : tensor<256xf32>
+  return %a, %b, %c, %e : tensor<1024xf32>, tensor<1024xf64>, tensor<1024xf16>, tensor<256xf32>
+}
