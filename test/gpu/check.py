@@ -1354,6 +1354,17 @@ def t_exp_specials(t):
     out = t.out(x.size, np.float32)
     k((1,), out=out, x=t.inp(x), n=x.size)
     got = t.get(out)
+    # Past the overflow threshold (88.7228) every result is inf, whatever the
+    # sign of hi's rounding error (a negative one once gave inf * r + inf =
+    # NaN); below -87.34 every result is 0.
+    big = np.concatenate([np.linspace(88.723, 200.0, 4000),
+                          np.geomspace(200.0, 3e38, 96)]).astype(np.float32)
+    for what, xs, want in (("overflow", big, np.inf), ("underflow", -big, 0.0)):
+        o = t.out(xs.size, np.float32)
+        k((cdiv(xs.size, 1024),), out=o, x=t.inp(xs), n=xs.size)
+        t.exact("exp %s: %d values in [%g, %g]" % (what, xs.size, xs.min(),
+                                                 xs.max()),
+                o, np.full(xs.size, want, np.float32))
     # Exact: 0, inf and NaN at the ends; 1 at +-0; overflow past 88.7228;
     # results below 2^-126 (x < -87.3365) flush to 0.
     for i in (0, 1, 2, 3, 4, 8, 10, 11, 12, 13):

@@ -104,21 +104,24 @@ struct FastF32DivConversion : OpConversionPattern<arith::DivFOp> {
   }
 };
 
-/// `exp(x)` on f32 in 6 instructions (libdevice's `__nv_expf` takes about
-/// 10): 2^hi * e^r with hi = x * log2(e) rounded, whose rounding error
-/// r = x - hi * ln2 two fmas recover exactly enough (ln2 split in two f32s),
-/// so that e^r = 1 + r (|r| < 2^-17, r^2 / 2 far below an ulp):
-///   hi = x * L;  r = fma(-hi, LN2_HI, x);  r = fma(-hi, LN2_LO, r)
-///   result = fma(ex2.approx(hi), r, ex2.approx(hi))
-/// ex2.approx.ftz.f32 gives 0, inf and NaN for hi = -inf, +inf, NaN; r is
-/// then NaN, and min(r, 0.5) (PTX min returns the other operand of a NaN)
-/// turns it into 0.5, which keeps 0 * 0.5 + 0 = 0 and inf * 0.5 + inf = inf.
-/// Results below 2^-126 (x < -87.34) flush to 0: the subnormal-preserving
-/// ex2.approx.f32 costs ptxas a range check and a rescale per element and
-/// more registers (70 instead of 62 in the 16-warp softmax of 16384
-/// columns, which then fits one block per SM instead of two). The error is
-/// ex2.approx's plus one rounding; Triton's `ex2.approx(x * log2(e))` adds
-/// up to |x| / 2 ulp (its rounding of the product goes into the exponent).
+/// `exp(x)` on f32 in 7 instructions (libdevice's `__nv_expf` takes about
+/// 10): 2^hi * e^r with hi = x * L (L = log2(e) in f32) rounded, whose
+/// rounding error r = x - hi * ln2 two fmas recover (ln2 split in two f32s),
+/// and e^r = 1 + r since |r| < 2^-17 (r^2 / 2 is far below an ulp):
+///   xc = maximum(x, -104)                  (NaN-propagating max)
+///   hi = min(xc * L, 128 - 2^-17)          (the largest f32 below 128)
+///   r = fma(-hi, LN2_HI, x);  r = fma(-hi, LN2_LO, r)
+///   result = fma(ex2.approx.ftz(hi), r, ex2.approx.ftz(hi))
+/// The clamps keep 2^hi finite, so 0 * r and inf * r never meet: below -104
+/// 2^hi is 0 and the result 0 (exp(-inf) = 0); above 88.7228 (and for +inf)
+/// r > 0 pushes 2^hi * (1 + r) past the largest float, to inf; a NaN x gives
+/// a NaN r. Results below 2^-126 (x < -87.34) flush to 0: the
+/// subnormal-preserving ex2.approx.f32 costs ptxas a range check and a
+/// rescale per element and more registers (70 instead of 62 in the 16-warp
+/// softmax of 16384 columns, which then fits one block per SM instead of
+/// two). The error is ex2.approx's plus one rounding; Triton's
+/// `ex2.approx(x * log2(e))` adds up to |x| / 2 ulp (its rounding of the
+/// product goes into the exponent).
 struct FastF32ExpConversion : OpConversionPattern<math::ExpOp> {
   FastF32ExpConversion(const TypeConverter &converter, MLIRContext *context)
       : OpConversionPattern(converter, context, /*benefit=*/12) {}
@@ -133,15 +136,16 @@ struct FastF32ExpConversion : OpConversionPattern<math::ExpOp> {
       return LLVM::ConstantOp::create(rewriter, loc, f32,
                                       rewriter.getF32FloatAttr(value));
     };
-    Value x = adaptor.getOperand();
+    Value x = LLVM::MaximumOp::create(rewriter, loc, adaptor.getOperand(),
+                                      constant(-104.0f));
     Value hi = LLVM::FMulOp::create(rewriter, loc, x,
                                     constant(1.44269502162933349609375f));
+    hi = LLVM::MinNumOp::create(rewriter, loc, hi, constant(0x1.fffffep6f));
     Value minusHi = LLVM::FNegOp::create(rewriter, loc, hi);
     Value r = LLVM::FMAOp::create(rewriter, loc, minusHi,
                                   constant(0.693147182464599609375f), x);
     r = LLVM::FMAOp::create(rewriter, loc, minusHi,
                             constant(-1.9046542121259336e-09f), r);
-    r = LLVM::MinNumOp::create(rewriter, loc, r, constant(0.5f));
     Value power = createInlineAsm(rewriter, loc, f32, ValueRange{hi},
                                   "ex2.approx.ftz.f32 $0, $1;", "=f,f",
                                   /*hasSideEffects=*/false)

@@ -8,24 +8,26 @@ module attributes {tilegpu.num_warps = 1 : i32} {
   // CHECK-LABEL: llvm.func @ops
   // CHECK-SAME: attributes {nvvm.kernel, nvvm.reqntid = array<i32: 32, 1, 1>}
   func.func @ops(%s: f32) attributes {tile.kernel} {
-    // CHECK-DAG: %[[HALF:.*]] = llvm.mlir.constant(5.000000e-01 : f32) : f32
     // CHECK-DAG: %[[LN2LO:.*]] = llvm.mlir.constant(-1.90465421E-9 : f32) : f32
     // CHECK-DAG: %[[LN2HI:.*]] = llvm.mlir.constant(0.693147182 : f32) : f32
+    // CHECK-DAG: %[[HMAX:.*]] = llvm.mlir.constant(127.999992 : f32) : f32
     // CHECK-DAG: %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
+    // CHECK-DAG: %[[XMIN:.*]] = llvm.mlir.constant(-1.040000e+02 : f32) : f32
     // CHECK: %[[C:.*]] = llvm.mlir.constant(2.000000e+00 : f32) : f32
     %c = arith.constant dense<2.0> : tensor<64xf32, #b>
     %x = tile.splat %s : tensor<64xf32, #b>
     // CHECK-COUNT-2: llvm.fmul %{{.*}}, %[[C]] : f32
     %y = arith.mulf %x, %c : tensor<64xf32, #b>
     // f32 exp: 2^hi * (1 + r) with hi = x * log2(e) and r its rounding
-    // error (x - hi * ln2, ln2 in two halves); min(r, 0.5) turns the NaN r
-    // of an infinite hi into 0.5.
+    // error (x - hi * ln2, ln2 in two halves); x clamped below (NaN kept) and
+    // hi below 128, so that 2^hi stays finite.
     // CHECK-NOT: __nv_expf
-    // CHECK: %[[HI:.*]] = llvm.fmul %[[X:.*]], %[[LOG2E]] : f32
+    // CHECK: %[[X:.*]] = llvm.intr.maximum(%{{.*}}, %[[XMIN]])
+    // CHECK: %[[P0:.*]] = llvm.fmul %[[X]], %[[LOG2E]] : f32
+    // CHECK: %[[HI:.*]] = llvm.intr.minnum(%[[P0]], %[[HMAX]])
     // CHECK: %[[NHI:.*]] = llvm.fneg %[[HI]] : f32
     // CHECK: %[[R0:.*]] = llvm.intr.fma(%[[NHI]], %[[LN2HI]], %[[X]])
-    // CHECK: %[[R1:.*]] = llvm.intr.fma(%[[NHI]], %[[LN2LO]], %[[R0]])
-    // CHECK: %[[R:.*]] = llvm.intr.minnum(%[[R1]], %[[HALF]])
+    // CHECK: %[[R:.*]] = llvm.intr.fma(%[[NHI]], %[[LN2LO]], %[[R0]])
     // CHECK: %[[P:.*]] = llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f" %[[HI]]
     // CHECK: llvm.intr.fma(%[[P]], %[[R]], %[[P]])
     %e = math.exp %y : tensor<64xf32, #b>
