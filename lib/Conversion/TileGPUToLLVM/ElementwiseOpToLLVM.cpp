@@ -11,6 +11,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -84,17 +85,27 @@ struct SplatConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
 };
 
 /// `a / b` on f32 scalars: `div.full.f32` (at most 2 ulp), as Triton divides
-/// by default; the IEEE-rounded division is several times longer. A
-/// division marked `tile.ieee` (the reciprocal of tile-divide-by-scalar)
-/// is left to the upstream lowering: `div.rn.f32`.
+/// by default; the IEEE-rounded division is several times longer. The
+/// reciprocal of tile-divide-by-scalar (`1.0 / s` marked
+/// `tile.normal_reciprocal`: s and 1/s are normal) is `rcp.approx.ftz.f32`
+/// (1 ulp), so that x * (1/s) is within 1.5 ulp of x / s.
 struct FastF32DivConversion : OpConversionPattern<arith::DivFOp> {
   FastF32DivConversion(const TypeConverter &converter, MLIRContext *context)
       : OpConversionPattern(converter, context, /*benefit=*/5) {}
   LogicalResult
   matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!op.getType().isF32() || op->hasAttr(tile::kIEEEDivAttrName))
+    if (!op.getType().isF32())
       return failure();
+    if (op->hasAttr(tile::kNormalReciprocalAttrName) &&
+        matchPattern(op.getLhs(), m_OneFloat())) {
+      auto asmOp = createInlineAsm(rewriter, op.getLoc(), rewriter.getF32Type(),
+                                   ValueRange{adaptor.getRhs()},
+                                   "rcp.approx.ftz.f32 $0, $1;", "=f,f",
+                                   /*hasSideEffects=*/false);
+      rewriter.replaceOp(op, asmOp.getResult(0));
+      return success();
+    }
     auto asmOp = createInlineAsm(rewriter, op.getLoc(), rewriter.getF32Type(),
                                  ValueRange{adaptor.getLhs(), adaptor.getRhs()},
                                  "div.full.f32 $0, $1, $2;", "=f,f,f",

@@ -63,17 +63,16 @@ module attributes {tilegpu.num_warps = 1 : i32} {
 
 // -----
 
-// A scalar f32 division marked tile.ieee (tile-divide-by-scalar's
-// reciprocal) is correctly rounded: llvm.fdiv (div.rn / rcp.rn in PTX), not
-// div.full.
+// tile-divide-by-scalar's reciprocal (1.0 / s marked tile.normal_reciprocal:
+// s and 1/s are normal) is rcp.approx.ftz.f32, not div.full.
 module attributes {tilegpu.num_warps = 1 : i32} {
   // CHECK-LABEL: llvm.func @ieee_reciprocal
   func.func @ieee_reciprocal(%s: f32) attributes {tile.kernel} {
     %one = arith.constant 1.0 : f32
     // CHECK-NOT: div.full
-    // CHECK: llvm.fdiv %{{.*}}, %{{.*}} : f32
+    // CHECK: llvm.inline_asm asm_dialect = att "rcp.approx.ftz.f32 $0, $1;", "=f,f" %{{.*}} : (f32) -> f32
     // CHECK-NOT: div.full
-    %r = arith.divf %one, %s {tile.ieee} : f32
+    %r = arith.divf %one, %s {tile.normal_reciprocal} : f32
     tile.print "", %r : f32
     return
   }

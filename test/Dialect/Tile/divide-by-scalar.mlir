@@ -16,7 +16,7 @@ func.func @softmax_row(%x: tensor<1024xf32>, %s: f32) -> tensor<1024xf32>
   // CHECK: %[[OK:.*]] = arith.andi %[[LO]], %[[HI]] : i1
   // CHECK: %[[Q:.*]] = scf.if %[[OK]] -> (tensor<1024xf32>) {
   // CHECK:   %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
-  // CHECK:   %[[R:.*]] = arith.divf %[[ONE]], %[[S]] {tile.ieee} : f32
+  // CHECK:   %[[R:.*]] = arith.divf %[[ONE]], %[[S]] {tile.normal_reciprocal} : f32
   // CHECK:   %[[RS:.*]] = tile.splat %[[R]] : tensor<1024xf32>
   // CHECK:   %[[M:.*]] = arith.mulf %[[X]], %[[RS]] : tensor<1024xf32>
   // CHECK:   scf.yield %[[M]] : tensor<1024xf32>
@@ -33,14 +33,14 @@ func.func @softmax_row(%x: tensor<1024xf32>, %s: f32) -> tensor<1024xf32>
 // -----
 
 // Left alone: a divisor that is not a splat, f64 and f16 tiles, and a tile of
-// fewer than two elements per thread (8 warps: 512 threads, 256 elements).
+// fewer than four elements per thread (8 warps: 256 threads, 512 elements).
 // CHECK-LABEL: func.func @unchanged
 func.func @unchanged(%x: tensor<1024xf32>, %y: tensor<1024xf32>, %z: tensor<1024xf64>,
-                     %h: tensor<1024xf16>, %w: tensor<256xf32>, %s: f32, %t: f64, %u: f16)
-    -> (tensor<1024xf32>, tensor<1024xf64>, tensor<1024xf16>, tensor<256xf32>)
+                     %h: tensor<1024xf16>, %w: tensor<512xf32>, %s: f32, %t: f64, %u: f16)
+    -> (tensor<1024xf32>, tensor<1024xf64>, tensor<1024xf16>, tensor<512xf32>)
     attributes {tile.kernel, tile.num_warps = 8 : i32} {
   // CHECK-NOT: scf.if
-  // CHECK-NOT: tile.ieee
+  // CHECK-NOT: tile.normal_reciprocal
   // CHECK-COUNT-4: arith.divf
   // CHECK-NOT: scf.if
   %a = arith.divf %x, %y : tensor<1024xf32>
@@ -48,7 +48,7 @@ func.func @unchanged(%x: tensor<1024xf32>, %y: tensor<1024xf32>, %z: tensor<1024
   %b = arith.divf %z, %ts : tensor<1024xf64>
   %us = tile.splat %u : tensor<1024xf16>
   %c = arith.divf %h, %us : tensor<1024xf16>
-  %ss = tile.splat %s : tensor<256xf32>
-  %e = arith.divf %w, %ss : tensor<256xf32>
-  return %a, %b, %c, %e : tensor<1024xf32>, tensor<1024xf64>, tensor<1024xf16>, tensor<256xf32>
+  %ss = tile.splat %s : tensor<512xf32>
+  %e = arith.divf %w, %ss : tensor<512xf32>
+  return %a, %b, %c, %e : tensor<1024xf32>, tensor<1024xf64>, tensor<1024xf16>, tensor<512xf32>
 }

@@ -30,13 +30,18 @@ Value getSplattedScalar(Value divisor) {
   return splat.getSrc();
 }
 
+/// Elements per thread from which the branch and the reciprocal (about 6
+/// instructions and a branch, once) cost less than the divisions they save
+/// (a `div.full.f32` is several instructions more than a multiply).
+constexpr int64_t kMinElementsPerThread = 4;
+
 /// Whether `div` divides a large enough f32 tile by a splat scalar.
 bool isCandidate(arith::DivFOp div, int64_t numThreads) {
   auto type = dyn_cast<RankedTensorType>(div.getType());
   if (!type || !type.getElementType().isF32() ||
       !getSplattedScalar(div.getRhs()))
     return false;
-  return type.getNumElements() >= 2 * numThreads;
+  return type.getNumElements() >= kMinElementsPerThread * numThreads;
 }
 
 void rewrite(arith::DivFOp div) {
@@ -61,7 +66,7 @@ void rewrite(arith::DivFOp div) {
 
   builder.setInsertionPointToStart(branch.thenBlock());
   auto reciprocal = arith::DivFOp::create(builder, loc, constant(1.0f), scalar);
-  reciprocal->setAttr(kIEEEDivAttrName, builder.getUnitAttr());
+  reciprocal->setAttr(kNormalReciprocalAttrName, builder.getUnitAttr());
   Value splat = SplatOp::create(builder, loc, type, reciprocal);
   Value product = arith::MulFOp::create(builder, loc, div.getLhs(), splat,
                                         div.getFastmathAttr());

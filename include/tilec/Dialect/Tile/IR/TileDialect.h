@@ -41,9 +41,11 @@ bool isZeroConstant(Attribute attr);
 inline constexpr llvm::StringLiteral kKernelAttrName = "tile.kernel";
 inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
 inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
-/// On a scalar f32 `arith.divf`: lower it correctly rounded (`div.rn.f32`),
-/// not with the 2-ulp `div.full.f32` that `/` gets.
-inline constexpr llvm::StringLiteral kIEEEDivAttrName = "tile.ieee";
+/// On a scalar f32 `arith.divf 1.0, s` whose `s` and `1 / s` are known to be
+/// normal floats (tile-divide-by-scalar checks): lower it to
+/// `rcp.approx.ftz.f32` (1 ulp, one MUFU operation), not `div.full.f32`.
+inline constexpr llvm::StringLiteral kNormalReciprocalAttrName =
+    "tile.normal_reciprocal";
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES

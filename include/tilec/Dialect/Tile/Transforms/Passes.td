@@ -84,15 +84,15 @@ def TilePromoteOffsets : Pass<"tile-promote-offsets"> {
 def TileDivideByScalar : Pass<"tile-divide-by-scalar"> {
   let summary = "Divide f32 tiles by a uniform divisor with one reciprocal";
   let description = [{
-    `x / splat(s)` on an f32 tile of at least two elements per thread
+    `x / splat(s)` on an f32 tile of at least four elements per thread
     divides every element by the same run-time scalar (softmax's `num / den`,
     a normalization by a norm). Each element's `div.full.f32` (several
     instructions, 2 ulp) becomes one multiplication by `1 / s`, computed
-    once and rounded correctly (`tile.ieee` asks the lowering for
-    `div.rn.f32`): at most one rounding of `1 / s` and one of the product,
-    within the 2 ulp of `div.full`. The reciprocal is exact enough only where
-    `s` and `1 / s` are normal floats, so a uniform branch keeps the division
-    for the rest (subnormal, huge, zero, infinite or NaN divisors):
+    once (`tile.normal_reciprocal` asks the lowering for
+    `rcp.approx.ftz.f32`, 1 ulp): 1.5 ulp in all, within the 2 ulp of
+    `div.full`. That holds only where `s` and `1 / s` are normal floats, so
+    a uniform branch keeps the division for the rest (subnormal, huge, zero,
+    infinite or NaN divisors):
 
     ```mlir
     %d = tile.splat %s : tensor<1024xf32>
@@ -105,7 +105,7 @@ def TileDivideByScalar : Pass<"tile-divide-by-scalar"> {
     %hi = arith.cmpf ole, %a, %c2_pow_126 : f32
     %ok = arith.andi %lo, %hi : i1
     %q = scf.if %ok -> (tensor<1024xf32>) {
-      %r = arith.divf %c1, %s {tile.ieee} : f32
+      %r = arith.divf %c1, %s {tile.normal_reciprocal} : f32
       %rs = tile.splat %r : tensor<1024xf32>
       %m = arith.mulf %x, %rs : tensor<1024xf32>
       scf.yield %m : tensor<1024xf32>
@@ -114,8 +114,9 @@ def TileDivideByScalar : Pass<"tile-divide-by-scalar"> {
       scf.yield %dq : tensor<1024xf32>
     }
     ```
-    Smaller tiles (fewer elements than twice the threads of `tile.num_warps`)
-    keep the division: the branch would cost more than it saves.
+    Smaller tiles (fewer elements than four times the threads of
+    `tile.num_warps`) keep the division: the branch would cost more than it
+    saves.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect",
