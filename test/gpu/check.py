@@ -1818,11 +1818,14 @@ def softmax_ref(x):
 
 @test("examples", "softmax")
 def t_softmax(t):
-    for var, rows, n_cols in (("softmax", 37, 1000), ("softmax", 3, 1),
-                              ("softmax_b2048", 5, 1999), ("softmax_w8", 6, 777),
-                              ("softmax_w1", 4, 200)):
+    # (variant, rows, n_cols, in_stride, out_stride); softmax_div is compiled
+    # with --divisible=in_stride,out_stride,n_cols (16-byte rows, no masking).
+    for var, rows, n_cols, si, so in (
+            ("softmax", 37, 1000, 1003, 1001), ("softmax", 3, 1, 4, 2),
+            ("softmax_b2048", 5, 1999, 2002, 2000),
+            ("softmax_w8", 6, 777, 780, 778), ("softmax_w1", 4, 200, 203, 201),
+            ("softmax_div", 9, 1024, 1040, 1056)):
         k = t.k(var)
-        si, so = n_cols + 3, n_cols + 1
         x = (3 * t.rng.standard_normal((rows, si))).astype(np.float32)
         o = t.out((rows, so), np.float32)
         k((rows,), out=o, inp=t.inp(x), in_stride=si, out_stride=so, n_cols=n_cols)
@@ -1831,38 +1834,20 @@ def t_softmax(t):
         ref[:, :n_cols] = softmax_ref(x[:, :n_cols])
         t.close("%s rows=%d n_cols=%d" % (var, rows, n_cols), o, ref, 1e-5, where=cols)
         t.untouched("%s padding column untouched" % var, o, ~cols)
-    # --divisible=in_stride,out_stride,n_cols: 16-byte rows, no masking.
-    k = t.k("softmax_div")
-    rows, n_cols, si, so = 9, 1024, 1040, 1056
-    x = (3 * t.rng.standard_normal((rows, si))).astype(np.float32)
-    o = t.out((rows, so), np.float32)
-    k((rows,), out=o, inp=t.inp(x), in_stride=si, out_stride=so, n_cols=n_cols)
-    cols = np.broadcast_to(np.arange(so)[None, :] < n_cols, (rows, so))
-    ref = np.zeros((rows, so))
-    ref[:, :n_cols] = softmax_ref(x[:, :n_cols])
-    t.close("softmax_div rows=%d n_cols=%d" % (rows, n_cols), o, ref, 1e-5,
-            where=cols)
-    t.untouched("softmax_div padding columns untouched", o, ~cols)
 
 
 @test("examples", "gelu")
 def t_gelu(t):
-    k = t.k("gelu")
-    for n in t.sizes:
-        x = (2 * t.rng.standard_normal(n)).astype(np.float16)
-        o = t.out(n, np.float16)
-        k((cdiv(n, 1024),), out=o, inp=t.inp(x), n=n)
-        v = x.astype(np.float64)
-        ref = 0.5 * v * (1 + np.tanh(0.7978845608028654 * (v + 0.044715 * v ** 3)))
-        t.close("n=%d f16" % n, o, ref, 2e-3, fmt="f16")
-    k = t.k("gelu_div")  # --divisible=n: sizes that are multiples of 16
-    for n in (16, 4096, 65536):
-        x = (2 * t.rng.standard_normal(n)).astype(np.float16)
-        o = t.out(n, np.float16)
-        k((cdiv(n, 1024),), out=o, inp=t.inp(x), n=n)
-        v = x.astype(np.float64)
-        ref = 0.5 * v * (1 + np.tanh(0.7978845608028654 * (v + 0.044715 * v ** 3)))
-        t.close("gelu_div n=%d f16" % n, o, ref, 2e-3, fmt="f16")
+    # gelu_div is compiled with --divisible=n: sizes that are multiples of 16.
+    for var, sizes in (("gelu", t.sizes), ("gelu_div", (16, 4096, 65536))):
+        k = t.k(var)
+        for n in sizes:
+            x = (2 * t.rng.standard_normal(n)).astype(np.float16)
+            o = t.out(n, np.float16)
+            k((cdiv(n, 1024),), out=o, inp=t.inp(x), n=n)
+            v = x.astype(np.float64)
+            ref = 0.5 * v * (1 + np.tanh(0.7978845608028654 * (v + 0.044715 * v ** 3)))
+            t.close("%s n=%d f16" % (var, n), o, ref, 2e-3, fmt="f16")
 
 
 @test("examples", "matmul")
