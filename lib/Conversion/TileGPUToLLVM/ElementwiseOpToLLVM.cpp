@@ -97,18 +97,16 @@ struct FastF32DivConversion : OpConversionPattern<arith::DivFOp> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!op.getType().isF32())
       return failure();
+    SmallVector<Value, 2> operands = {adaptor.getLhs(), adaptor.getRhs()};
+    StringRef text = "div.full.f32 $0, $1, $2;", constraints = "=f,f,f";
     if (op->hasAttr(tile::kNormalReciprocalAttrName) &&
         matchPattern(op.getLhs(), m_OneFloat())) {
-      auto asmOp = createInlineAsm(rewriter, op.getLoc(), rewriter.getF32Type(),
-                                   ValueRange{adaptor.getRhs()},
-                                   "rcp.approx.ftz.f32 $0, $1;", "=f,f",
-                                   /*hasSideEffects=*/false);
-      rewriter.replaceOp(op, asmOp.getResult(0));
-      return success();
+      operands = {adaptor.getRhs()};
+      text = "rcp.approx.ftz.f32 $0, $1;";
+      constraints = "=f,f";
     }
     auto asmOp = createInlineAsm(rewriter, op.getLoc(), rewriter.getF32Type(),
-                                 ValueRange{adaptor.getLhs(), adaptor.getRhs()},
-                                 "div.full.f32 $0, $1, $2;", "=f,f,f",
+                                 operands, text, constraints,
                                  /*hasSideEffects=*/false);
     rewriter.replaceOp(op, asmOp.getResult(0));
     return success();
