@@ -238,13 +238,12 @@ struct KernelSpecializer {
   /// (key, variant), the generic one first. Few: one per kind of launch.
   std::vector<std::pair<std::string, Kernel>> variants;
 
-  /// The variant for \p key, or an empty Kernel.
-  Kernel find(const std::string &key) {
-    std::lock_guard<std::mutex> lock(mutex);
+  /// The variant for \p key, or null; the caller holds the mutex.
+  const Kernel *lookup(const std::string &key) const {
     for (const auto &[k, variant] : variants)
       if (k == key)
-        return variant;
-    return Kernel();
+        return &variant;
+    return nullptr;
   }
 };
 } // namespace tilec::detail
@@ -276,15 +275,17 @@ Kernel Kernel::specializedForArgs(const std::vector<HostArg> &args) const {
     return spec.variants.front().second;
   }
   std::string key = specializationKey(meta, args);
-  if (Kernel found = spec.find(key))
-    return found;
+  {
+    std::lock_guard<std::mutex> lock(spec.mutex);
+    if (const Kernel *found = spec.lookup(key))
+      return *found;
+  }
   // Compiled without the lock: another thread may compile the same key
   // meanwhile; the first one stored is kept.
   Kernel variant = spec.compile(key);
   std::lock_guard<std::mutex> lock(spec.mutex);
-  for (const auto &[k, existing] : spec.variants)
-    if (k == key)
-      return existing;
+  if (const Kernel *found = spec.lookup(key))
+    return *found;
   spec.variants.emplace_back(key, variant);
   return variant;
 }
