@@ -1327,11 +1327,16 @@ for _f in UNARY_F32:
 @test("elementwise", "x / scalar (reciprocal or division by the divisor)")
 def t_div_scalar(t):
     k = t.k("div_scalar")
-    # |x| in [1.5, 2): every quotient below is a normal float or an infinity.
-    for s in (3.0, -0.7, 1e-30, 2.0 ** -126, 2.0 ** 126, 1e38, 1e-40, 0.0,
-              -0.0, np.inf, -np.inf, np.nan):
+    # |x| in [1.5, 2) * xs: every quotient below is a normal float or an
+    # infinity. Subnormal and huge divisors take the reciprocal of s * 2^24
+    # or s / 4: also with x chosen so that the quotient is an ordinary number.
+    for s, xs in ((3.0, 1.0), (-0.7, 1.0), (1e-30, 1.0), (2.0 ** -126, 1.0),
+                  (2.0 ** 126, 1.0), (1e38, 1.0), (1e-40, 1.0), (1e-40, 2.0 ** -110),
+                  (-2.0 ** -149, 2.0 ** -126), (2.0 ** -149, 2.0 ** -140),
+                  (3e38, 2.0 ** 100), (-2.0 ** 127, 2.0 ** 10), (0.0, 1.0),
+                  (-0.0, 1.0), (np.inf, 1.0), (-np.inf, 1.0), (np.nan, 1.0)):
         for n in (1000, 4096):
-            x = (t.rng.uniform(1.5, 2.0, n) *
+            x = (t.rng.uniform(1.5, 2.0, n) * xs *
                  t.rng.choice([-1.0, 1.0], n)).astype(np.float32)
             out = t.out(n, np.float32)
             k((cdiv(n, 1024),), out=out, x=t.inp(x), s=s, n=n)
@@ -1342,8 +1347,8 @@ def t_div_scalar(t):
             else:
                 # 2.5 ulp: div.full's 2, or 1/s and the product rounded once
                 # each (the ulp of a float64 reference).
-                t.close("s=%r n=%d" % (s, n), out, np.float32(ref), 1e-6,
-                        ulp=2.5)
+                t.close("s=%r x~%r n=%d" % (s, xs, n), out, np.float32(ref),
+                        1e-6, ulp=2.5)
 
 
 @test("elementwise", "exp f32 special values")

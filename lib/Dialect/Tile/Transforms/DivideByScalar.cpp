@@ -1,8 +1,8 @@
 //===- DivideByScalar.cpp - The tile-divide-by-scalar pass ----------------===//
 //
-// `x / splat(s)` on f32 tiles becomes `x * splat(1 / s)` under a uniform
-// check that `s` and `1 / s` are normal floats; the division stays in the
-// other branch. See the pass description in Passes.td.
+// `x / splat(s)` on f32 tiles becomes `(x * splat(1 / (s * c))) * splat(c)`
+// with a power of two c that keeps `s * c` and its reciprocal normal. See
+// the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,30 +53,33 @@ void rewrite(arith::DivFOp div) {
     return arith::ConstantOp::create(builder, loc, f32,
                                      builder.getF32FloatAttr(value));
   };
-  // 2^-126 <= |s| <= 2^126: s and 1/s are normal. False for NaN.
+  // A power of two that brings s into [2^-126, 2^126], where s and 1/s are
+  // both normal: 2^24 for a subnormal s (or zero), 1/4 above 2^126 (or
+  // infinite), 1 otherwise (NaN included). Exact, and uniform: no branch.
   Value magnitude = math::AbsFOp::create(builder, loc, scalar);
-  Value notTiny = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGE,
-                                        magnitude, constant(0x1p-126f));
-  Value notHuge = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OLE,
-                                        magnitude, constant(0x1p126f));
-  Value normal = arith::AndIOp::create(builder, loc, notTiny, notHuge);
-  Type type = div.getType();
-  auto branch = scf::IfOp::create(builder, loc, type, normal,
-                                  /*withElseRegion=*/true);
-
-  builder.setInsertionPointToStart(branch.thenBlock());
-  auto reciprocal = arith::DivFOp::create(builder, loc, constant(1.0f), scalar);
+  Value tiny = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OLT,
+                                     magnitude, constant(0x1p-126f));
+  Value huge = arith::CmpFOp::create(builder, loc, arith::CmpFPredicate::OGT,
+                                     magnitude, constant(0x1p126f));
+  Value bigScale = arith::SelectOp::create(builder, loc, huge,
+                                           constant(0x1p-2f), constant(1.0f));
+  Value scale =
+      arith::SelectOp::create(builder, loc, tiny, constant(0x1p24f), bigScale);
+  Value scaled = arith::MulFOp::create(builder, loc, scalar, scale);
+  auto reciprocal = arith::DivFOp::create(builder, loc, constant(1.0f), scaled);
   reciprocal->setAttr(kNormalReciprocalAttrName, builder.getUnitAttr());
-  Value splat = SplatOp::create(builder, loc, type, reciprocal);
-  Value product = arith::MulFOp::create(builder, loc, div.getLhs(), splat,
-                                        div.getFastmathAttr());
-  scf::YieldOp::create(builder, loc, product);
 
-  builder.setInsertionPointToStart(branch.elseBlock());
-  Operation *fallback = builder.clone(*div);
-  scf::YieldOp::create(builder, loc, fallback->getResult(0));
-
-  div.replaceAllUsesWith(branch.getResult(0));
+  // x / s = (x * (1 / (s * scale))) * scale. The first product cannot
+  // overflow or underflow where the quotient does not (|x * r| is |x / s|
+  // times 2^-24, or times 4 where |s| > 2^126); the second is exact.
+  Type type = div.getType();
+  Value product = arith::MulFOp::create(
+      builder, loc, div.getLhs(),
+      SplatOp::create(builder, loc, type, reciprocal), div.getFastmathAttr());
+  Value quotient = arith::MulFOp::create(
+      builder, loc, product, SplatOp::create(builder, loc, type, scale),
+      div.getFastmathAttr());
+  div.replaceAllUsesWith(quotient);
   div.erase();
 }
 

@@ -87,12 +87,16 @@ def TileDivideByScalar : Pass<"tile-divide-by-scalar"> {
     `x / splat(s)` on an f32 tile of at least four elements per thread
     divides every element by the same run-time scalar (softmax's `num / den`,
     a normalization by a norm). Each element's `div.full.f32` (several
-    instructions, 2 ulp) becomes one multiplication by `1 / s`, computed
-    once (`tile.normal_reciprocal` asks the lowering for
-    `rcp.approx.ftz.f32`, 1 ulp): 1.5 ulp in all, within the 2 ulp of
-    `div.full`. That holds only where `s` and `1 / s` are normal floats, so
-    a uniform branch keeps the division for the rest (subnormal, huge, zero,
-    infinite or NaN divisors):
+    instructions, 2 ulp) becomes two multiplications: by the reciprocal of
+    `s * c`, computed once (`tile.normal_reciprocal` asks the lowering for
+    `rcp.approx.ftz.f32`, 1 ulp), then by `c`. The power of two `c` keeps
+    `s * c` and its reciprocal normal floats: 2^24 for a subnormal or zero
+    `s`, 1/4 above 2^126 (or infinite), 1 otherwise (NaN too), chosen by
+    uniform selects, with no branch (a branch with the division on the
+    other side made ptxas keep both paths' registers). The second product is
+    exact and the first cannot overflow or underflow where the quotient
+    does not: 1.5 ulp in all, within `div.full`'s 2; zero, infinite and NaN
+    divisors give IEEE's infinities, zeros and NaNs.
 
     ```mlir
     %d = tile.splat %s : tensor<1024xf32>
@@ -101,26 +105,23 @@ def TileDivideByScalar : Pass<"tile-divide-by-scalar"> {
     becomes
     ```mlir
     %a = math.absf %s : f32
-    %lo = arith.cmpf oge, %a, %c2_pow_m126 : f32
-    %hi = arith.cmpf ole, %a, %c2_pow_126 : f32
-    %ok = arith.andi %lo, %hi : i1
-    %q = scf.if %ok -> (tensor<1024xf32>) {
-      %r = arith.divf %c1, %s {tile.normal_reciprocal} : f32
-      %rs = tile.splat %r : tensor<1024xf32>
-      %m = arith.mulf %x, %rs : tensor<1024xf32>
-      scf.yield %m : tensor<1024xf32>
-    } else {
-      %dq = arith.divf %x, %d : tensor<1024xf32>
-      scf.yield %dq : tensor<1024xf32>
-    }
+    %tiny = arith.cmpf olt, %a, %c2_pow_m126 : f32
+    %huge = arith.cmpf ogt, %a, %c2_pow_126 : f32
+    %c0 = arith.select %huge, %cquarter, %c1 : f32
+    %c = arith.select %tiny, %c2_pow_24, %c0 : f32
+    %sc = arith.mulf %s, %c : f32
+    %r = arith.divf %c1, %sc {tile.normal_reciprocal} : f32
+    %rs = tile.splat %r : tensor<1024xf32>
+    %m = arith.mulf %x, %rs : tensor<1024xf32>
+    %cs = tile.splat %c : tensor<1024xf32>
+    %q = arith.mulf %m, %cs : tensor<1024xf32>
     ```
     Smaller tiles (fewer elements than four times the threads of
-    `tile.num_warps`) keep the division: the branch would cost more than it
-    saves.
+    `tile.num_warps`) keep the division: the reciprocal and the selects
+    would cost more than they save.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::math::MathDialect",
-                           "::mlir::scf::SCFDialect"];
+                           "::mlir::math::MathDialect"];
   let statistics = [
     Statistic<"numDivisionsRewritten", "num-divisions-rewritten",
               "Number of tile divisions by a scalar made multiplications">
