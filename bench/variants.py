@@ -24,8 +24,10 @@ CONV_DIV = "--divisible=C,K"
 
 
 # ---------------------------------------------------------------- sizes
+# 4096x4097 is the ragged row (odd stride: no 16-byte vectors, half the
+# BLOCK of 8192 masked off); 4096x4112 the next aligned size, same BLOCK.
 SOFTMAX_SIZES = [(4096, 256), (4096, 1024), (4096, 4096), (2048, 8192), (2048, 16384),
-                 (4096, 4097)]
+                 (4096, 4097), (4096, 4112)]
 GELU_SIZES = [1 << 20, 1 << 22, 1 << 24, 1 << 26, (1 << 24) + 123]
 MATMUL_F16 = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096),
               (8192, 8192, 8192), (4000, 4096, 4000)]
@@ -88,7 +90,7 @@ def variants():
               num_warps=4, flags=["--divisible=n"])]
     for n, block, div in [(256, 256, True), (1024, 1024, True), (4096, 4096, True),
                           (8192, 8192, True), (16384, 16384, True),
-                          (4097, 8192, False)]:
+                          (4097, 8192, False), (4112, 8192, True)]:
         v.append(dict(variant="softmax_%d" % n, tile="softmax.tile", kernel="softmax",
                       defines={"BLOCK": block}, num_warps=_softmax_nw(block),
                       flags=[SOFTMAX_DIV] if div else []))
@@ -104,8 +106,8 @@ def variants():
         v.append(dict(variant=name, tile="gelu.tile", kernel="gelu",
                       defines={"BLOCK": 1024}, num_warps=4, flags=flags))
         # Alternatives tile-bench also tries (GELU_bBLOCK_wW): more elements
-        # per thread or more warps per program.
-        for block, nw in ((2048, 4), (4096, 4), (4096, 8), (1024, 8)):
+        # per thread, more warps per program, or one 16-byte vector per thread.
+        for block, nw in ((2048, 4), (4096, 4), (4096, 8), (1024, 8), (512, 4)):
             v.append(dict(variant="%s_b%d_w%d" % (name, block, nw), tile="gelu.tile",
                           kernel="gelu", defines={"BLOCK": block}, num_warps=nw,
                           flags=flags))
