@@ -124,8 +124,10 @@ def variants():
                           defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
                                    "GROUP_M": 8},
                           num_warps=nw, num_stages=3, flags=[MATMUL_DIV]))
-    # Deeper cp.async rings (sm_90a): 4 stages.
-    for bm, bn, bk, nw in [(128, 128, 64, 4), (128, 256, 64, 8)]:
+    # Deeper cp.async rings (sm_90a): 4 stages; the half-size tiles fill
+    # more SMs at 1024^3 (64 tiles of 128x128 leave half of 132 idle).
+    for bm, bn, bk, nw in [(128, 128, 64, 4), (128, 256, 64, 8), (64, 128, 64, 4),
+                           (128, 64, 64, 4)]:
         v.append(dict(variant="matmul_f16_%dx%dx%d_w%d_s4" % (bm, bn, bk, nw),
                       tile="matmul.tile", kernel="matmul_f16",
                       defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
@@ -134,7 +136,8 @@ def variants():
     # Masked rows and columns instead of `% M` / `% N`: the loads are boxes
     # of A and B, copied by the copy engine (TMA) on sm_90a.
     for dt, bm, bn, bk, nw, ns in [("f16", 128, 256, 64, 8, 3), ("f16", 128, 256, 64, 8, 4),
-                                   ("f16", 128, 128, 64, 4, 4), ("f32", 128, 256, 32, 8, 3),
+                                   ("f16", 128, 128, 64, 4, 4), ("f16", 128, 64, 64, 4, 4),
+                                   ("f32", 128, 256, 32, 8, 3),
                                    ("f32", 128, 128, 32, 8, 3)]:
         v.append(dict(variant="matmul_%s_tma_%dx%dx%d_w%d_s%d" % (dt, bm, bn, bk, nw, ns),
                       tile="matmul.tile", kernel="matmul_%s_masked" % dt,
