@@ -10,7 +10,8 @@
 #   4. the benchmark: tile-bench (our kernels, compiled by the JIT) one
 #      process per family, then the peers (cuBLAS, cuDNN, torch, Triton:
 #      bench/run_bench.py --peers-only) in the same run, merged into one
-#      table with ratios, and a plot;
+#      table with ratios, and a plot; then softmax and GeLU head to head
+#      with Triton in one process (bench/head_to_head.py);
 # then prints the counts of each step, 'N passed, M failed' over all of them,
 # and the benchmark table last.
 #
@@ -167,7 +168,7 @@ if ! skip bench; then
       name=tile-bench-$fam${skipped:+-$try}
       timeout -k 5 "${TILE_BENCH_TIMEOUT:-150}" "$B/bin/tile-bench" --only="$fam" \
         --arch="$ARCH" --json="$LOGS/$name.json" ${skipped:+--skip="$skipped"} \
-        >"$LOGS/$name.log" 2>&1
+        --save-kernels="$LOGS/h2h/kernels" >"$LOGS/$name.log" 2>&1
       echo "   tile-bench --only=$fam${skipped:+ --skip=$skipped}: exit $? at" \
         "$((SECONDS - T0)) s; $(grep -E '^tile-bench: ' "$LOGS/$name.log" | tail -1)"
       [ -f "$LOGS/$name.json" ] && merge+=("$LOGS/$name.json")
@@ -196,10 +197,29 @@ if ! skip bench; then
   else
     bench_table=$(sed -n '/^==== tilec benchmark/,$p' "$LOGS/bench.log")
   fi
+  # softmax and GeLU again: the PTX tile-bench picked and Triton's kernel in
+  # one process, timed alike and interleaved (bench/head_to_head.py).
+  h2h=()
+  for fam in softmax gelu; do
+    [[ ",$BENCH_ONLY," == *",$fam,"* ]] && [ -f "$LOGS/tile-bench-$fam.json" ] &&
+      h2h+=("$LOGS/tile-bench-$fam.json")
+  done
+  if ((${#h2h[@]})); then
+    timeout -k 10 "${H2H_TIMEOUT:-240}" "$PY" "$B/bench/head_to_head.py" \
+      --bundle "$LOGS/h2h" --tile-bench "${h2h[@]}" --out "$LOGS/bench/h2h.json" \
+      >"$LOGS/h2h.log" 2>&1
+    rc=$?
+    p=$(grep -c '^| [a-z].*GB/s' "$LOGS/h2h.log") f=$(grep -c '^FAIL ' "$LOGS/h2h.log")
+    [ $rc = 0 ] || [ "$f" -gt 0 ] || f=1
+    record "head to head with Triton (same process)" "$p" "$f" \
+      "$([ $rc = 0 ] || echo "exit $rc")"
+    bench_table+=$'\n\n'$(sed -n '/^==== head to head/,$p' "$LOGS/h2h.log")
+    [ $rc = 0 ] || bench_table+=$'\n'"head_to_head.py: exit $rc; $(tail -3 "$LOGS/h2h.log")"
+  fi
 fi
 
 summarize
-for f in bench.json results.png; do
+for f in bench.json h2h.json results.png; do
   [ -f "$LOGS/bench/$f" ] && cp "$LOGS/bench/$f" "$OUT_DIR/"
 done
 tar -C "$WORK" -cJf "$OUT_DIR/logs.tar.xz" logs 2>/dev/null

@@ -92,8 +92,11 @@ struct CompileStats {
 /// cache's alone.
 class VariantCompiler {
 public:
-  VariantCompiler(std::string arch, std::string kernelDir,
-                  std::string cacheDir);
+  /// \p saveDir, when not empty, receives each compiled variant as
+  /// VARIANT.ptx and VARIANT.json (the metadata tilec writes), for tools that
+  /// launch the same PTX themselves (bench/head_to_head.py).
+  VariantCompiler(std::string arch, std::string kernelDir, std::string cacheDir,
+                  std::string saveDir = "");
   ~VariantCompiler();
 
   /// Compiles \p v (first a miss, then a disk hit and a memory hit).
@@ -106,7 +109,9 @@ private:
   tilec::KernelCompiler &compiler();
   std::string source(const std::string &tile);
 
-  std::string arch_, kernelDir_;
+  void save(const Variant &v, const tilec::CompiledKernel &kernel) const;
+
+  std::string arch_, kernelDir_, saveDir_;
   tilec::KernelCache cache_;
   std::unique_ptr<tilec::KernelCompiler> compiler_;
   std::map<std::string, std::string> sources_;

@@ -146,9 +146,9 @@ const Array &Config::sizesOf(const std::string &family) const {
 //===----------------------------------------------------------------------===//
 
 VariantCompiler::VariantCompiler(std::string arch, std::string kernelDir,
-                                 std::string cacheDir)
+                                 std::string cacheDir, std::string saveDir)
     : arch_(std::move(arch)), kernelDir_(std::move(kernelDir)),
-      cache_(std::move(cacheDir)) {}
+      saveDir_(std::move(saveDir)), cache_(std::move(cacheDir)) {}
 
 VariantCompiler::~VariantCompiler() = default;
 
@@ -202,7 +202,28 @@ tilec::CompiledKernel VariantCompiler::compile(const Variant &v,
   stats.memoryHitUs = msSince(start) * 1e3;
   if (misses > 1)
     stats.diskHitMs = -1; // Not cached on disk: no hit to report.
+  save(v, kernel);
   return kernel;
+}
+
+void VariantCompiler::save(const Variant &v,
+                           const tilec::CompiledKernel &kernel) const {
+  if (saveDir_.empty())
+    return;
+  auto write = [&](const char *ext, const std::string &text) {
+    std::string path = saveDir_ + "/" + v.name + ext;
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (!ec) {
+      os << text;
+      os.close();
+      ec = os.error();
+    }
+    if (ec)
+      throw tilec::Error("cannot write " + path + ": " + ec.message());
+  };
+  write(".ptx", kernel.binary);
+  write(".json", kernel.meta.toJson());
 }
 
 //===----------------------------------------------------------------------===//

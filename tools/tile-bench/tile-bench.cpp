@@ -73,6 +73,10 @@ cl::opt<std::string>
     cacheDir("cache-dir", cl::value_desc("DIR"), cl::cat(category),
              cl::desc("The kernel cache (default: a new temporary directory, "
                       "so that the first compile of each variant is cold)"));
+cl::opt<std::string> saveKernels(
+    "save-kernels", cl::value_desc("DIR"), cl::cat(category),
+    cl::desc("Also write each compiled variant to DIR as VARIANT.ptx and "
+             "VARIANT.json (tilec's metadata), for bench/head_to_head.py"));
 cl::opt<unsigned long long>
     seedOpt("seed", cl::cat(category),
             cl::desc("Seed of the random inputs (default: random, printed)"));
@@ -248,7 +252,7 @@ int runOnGpu(const Config &config, const std::vector<std::string> &families,
   std::string arch = archOpt;
   if (arch.empty())
     arch = device.arch() == "sm_90" ? "sm_90a" : device.arch();
-  VariantCompiler compiler(arch, kernelDir, cacheDir);
+  VariantCompiler compiler(arch, kernelDir, cacheDir, saveKernels);
   out.env()["device"] = device.name();
   out.env()["sm_count"] = device.multiprocessorCount();
   out.env()["arch"] = arch;
@@ -320,6 +324,11 @@ int main(int argc, char **argv) {
         throw tilec::Error("tile-bench: cannot make a temporary directory");
       cacheDir = tempCache = std::string(dir);
     }
+    if (!saveKernels.empty())
+      if (std::error_code ec =
+              llvm::sys::fs::create_directories(saveKernels.getValue()))
+        throw tilec::Error("cannot make " + saveKernels.getValue() + ": " +
+                           ec.message());
     Output out(jsonPath);
     out.env()["compiler"] = tilec::getVersionString();
     out.env()["variants"] = std::string(variantsPath);
@@ -328,7 +337,7 @@ int main(int argc, char **argv) {
     int status;
     if (compileOnly) {
       VariantCompiler compiler(archOpt.empty() ? "sm_90a" : archOpt.getValue(),
-                               kernelDir, cacheDir);
+                               kernelDir, cacheDir, saveKernels);
       status = compileAll(config, families, compiler, out);
     } else {
       status = runOnGpu(config, families, out, seed);
