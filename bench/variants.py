@@ -95,13 +95,13 @@ def variants():
                       defines={"BLOCK": block}, num_warps=_softmax_nw(block),
                       flags=[SOFTMAX_DIV] if div else []))
         # Alternatives tile-bench also tries (softmax_N_wW): other warp counts
-        # (a ragged row, scalar loads, runs fastest with 4 warps).
-        if n >= 4096:
-            for nw in (4, 8, 16, 32):
-                if nw != _softmax_nw(block) and block // (32 * nw) >= 4:
-                    v.append(dict(variant="softmax_%d_w%d" % (n, nw), tile="softmax.tile",
-                                  kernel="softmax", defines={"BLOCK": block}, num_warps=nw,
-                                  flags=[SOFTMAX_DIV] if div else []))
+        # (a ragged row, scalar loads, runs fastest with 4 warps), at least
+        # one 16-byte vector and at most 64 elements per thread.
+        for nw in (1, 2, 4, 8, 16, 32):
+            if nw != _softmax_nw(block) and 4 <= block // (32 * nw) <= 64:
+                v.append(dict(variant="softmax_%d_w%d" % (n, nw), tile="softmax.tile",
+                              kernel="softmax", defines={"BLOCK": block}, num_warps=nw,
+                              flags=[SOFTMAX_DIV] if div else []))
     for name, flags in (("gelu_div16", ["--divisible=n"]), ("gelu_ragged", [])):
         v.append(dict(variant=name, tile="gelu.tile", kernel="gelu",
                       defines={"BLOCK": 1024}, num_warps=4, flags=flags))
