@@ -30,9 +30,9 @@ Value getSplattedScalar(Value divisor) {
   return splat.getSrc();
 }
 
-/// Elements per thread from which the branch and the reciprocal (about 6
-/// instructions and a branch, once) cost less than the divisions they save
-/// (a `div.full.f32` is several instructions more than a multiply).
+/// Elements per thread from which the selects and the reciprocal (about 7
+/// instructions, once) and the second multiply per element cost less than
+/// the divisions they save (a `div.full.f32` is several instructions).
 constexpr int64_t kMinElementsPerThread = 4;
 
 /// Whether `div` divides a large enough f32 tile by a splat scalar.
