@@ -75,7 +75,14 @@ def main():
         var = picked.get((kernel, shape))
         if var is None:
             continue
-        k = Ours(cp, a.bundle, {"variant": var})
+        try:
+            k = Ours(cp, a.bundle, {"variant": var})
+        except Exception as ex:  # noqa: BLE001 (a missing or unloadable PTX)
+            failed += 1
+            rows.append(dict(kernel=kernel, shape=shape, variant=var, ok=False,
+                             relerr={"load": str(ex)[:200]}))
+            print("FAIL %s %s: cannot load %s: %s" % (kernel, shape, var, ex), flush=True)
+            continue
         torch.manual_seed(0)
         if kernel == "softmax":
             M, N = s["M"], s["N"]
