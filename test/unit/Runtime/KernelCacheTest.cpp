@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -241,15 +242,25 @@ TEST(KernelCache, LookupsAreFast) {
   KernelCache writer(dir);
   ASSERT_TRUE(writer.store(key, sampleKernel(256 * 1024)));
   using Clock = std::chrono::steady_clock;
-  // Cold: from disk (256 KiB of PTX), checksum included.
-  KernelCache cold(dir);
-  auto t0 = Clock::now();
-  ASSERT_TRUE(cold.lookup(key));
-  double diskMs =
-      std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  // Cold: from disk (256 KiB of PTX), checksum included; each lookup through
+  // a new cache (empty memory tier). The median of 5, so that one
+  // descheduling of a loaded CI machine (once 30 ms) does not decide.
+  std::vector<double> diskTimes;
+  for (int i = 0; i < 5; ++i) {
+    KernelCache fresh(dir);
+    auto start = Clock::now();
+    ASSERT_TRUE(fresh.lookup(key));
+    diskTimes.push_back(
+        std::chrono::duration<double, std::milli>(Clock::now() - start)
+            .count());
+  }
+  std::sort(diskTimes.begin(), diskTimes.end());
+  double diskMs = diskTimes[diskTimes.size() / 2];
   // Warm: key computation plus a memory hit.
+  KernelCache cold(dir);
+  ASSERT_TRUE(cold.lookup(key));
   CompileRequest request = sampleRequest();
-  t0 = Clock::now();
+  auto t0 = Clock::now();
   for (int i = 0; i < 100; ++i)
     ASSERT_TRUE(cold.lookup(cacheKey(request, "v1")));
   double warmMs =
