@@ -18,7 +18,7 @@
 #include "tilec/Runtime/Error.h"
 #include "tilec/Runtime/KernelCache.h"
 #include "tilec/Runtime/KernelMetadata.h"
-#include "tilec/Runtime/Types.h"
+#include "tilec/Support/Types.h"
 
 #include <array>
 #include <cstddef>

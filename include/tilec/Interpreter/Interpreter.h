@@ -22,7 +22,7 @@
 
 #include "tilec/Frontend/Sema.h"
 #include "tilec/Runtime/KernelMetadata.h"
-#include "tilec/Runtime/Types.h"
+#include "tilec/Support/Types.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"

@@ -12,7 +12,7 @@
 #define TILEC_RUNTIME_ARGUMENTS_H
 
 #include "tilec/Runtime/KernelMetadata.h"
-#include "tilec/Runtime/Types.h"
+#include "tilec/Support/Types.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -15,7 +15,7 @@
 #define TILEC_RUNTIME_COMPILERBACKEND_H
 
 #include "tilec/Runtime/KernelMetadata.h"
-#include "tilec/Runtime/Types.h"
+#include "tilec/Support/Types.h"
 
 #include <functional>
 #include <string>

@@ -11,7 +11,7 @@
 #ifndef TILEC_RUNTIME_KERNELMETADATA_H
 #define TILEC_RUNTIME_KERNELMETADATA_H
 
-#include "tilec/Runtime/Types.h"
+#include "tilec/Support/Types.h"
 
 #include <cstdint>
 #include <string>

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Runtime/Types.h"
+#include "tilec/Support/Types.h"
 
 #include <charconv>
 #include <cmath>

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_RUNTIME_TYPES_H
-#define TILEC_RUNTIME_TYPES_H
+#ifndef TILEC_SUPPORT_TYPES_H
+#define TILEC_SUPPORT_TYPES_H
 
 #include <cstdint>
 #include <map>
@@ -174,4 +174,4 @@ template <typename T> constexpr ScalarType scalarTypeOf() {
 
 } // namespace tilec
 
-#endif // TILEC_RUNTIME_TYPES_H
+#endif // TILEC_SUPPORT_TYPES_H
