@@ -8,6 +8,8 @@
 
 #include "SemaImpl.h"
 
+#include "tilec/Support/CompileOptions.h"
+
 #include "llvm/ADT/StringExtras.h"
 
 using namespace tilec;
@@ -140,14 +142,14 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
   result.loc = kernel.loc;
   result.numWarps = bindings.numWarps.value_or(kernel.numWarps.value_or(4));
   result.numStages = bindings.numStages.value_or(kernel.numStages.value_or(3));
-  if (result.numWarps < 1 || result.numWarps > 32 ||
-      !llvm::isPowerOf2_64(result.numWarps))
-    error(kernel.loc, "num_warps must be a power of two between 1 and 32; "
-                      "got " +
+  if (!CompileOptions::isValidNumWarps(result.numWarps))
+    error(kernel.loc, "num_warps must be a power of two between 1 and " +
+                          llvm::Twine(CompileOptions::kMaxNumWarps) + "; got " +
                           llvm::Twine(result.numWarps));
-  if (result.numStages < 1 || result.numStages > 16)
-    error(kernel.loc, "num_stages must be between 1 and 16; got " +
-                          llvm::Twine(result.numStages));
+  if (!CompileOptions::isValidNumStages(result.numStages))
+    error(kernel.loc, "num_stages must be between 1 and " +
+                          llvm::Twine(CompileOptions::kMaxNumStages) +
+                          "; got " + llvm::Twine(result.numStages));
 
   Frame kernelFrame;
   kernelFrame.fn = &kernel;

@@ -43,7 +43,6 @@ std::string detail::tuneRecordPath(const CompilerOptions &options,
     hash.update("\n");
   };
   field("v", "tilec-autotune-1");
-  field("arch", arch);
   field("file", file);
   // The source text too: an edited kernel is tuned again.
   std::ifstream in(file, std::ios::binary);
@@ -53,9 +52,9 @@ std::string detail::tuneRecordPath(const CompilerOptions &options,
   field("source", source.str());
   field("kernel", kernel);
   field("key", key);
-  field("options", std::to_string(options.numWarps) + "," +
-                       std::to_string(options.numStages) + "," +
-                       std::to_string(options.optLevel));
+  CompileOptions compile = options;
+  compile.arch = arch;
+  field("options", compile.getKeyText());
   for (const TuneConfig &config : configs)
     field("config", config.str());
   return options.cacheDir + "/autotune/" + hash.hexDigest() + ".txt";

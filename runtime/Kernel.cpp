@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceState.h"
+#include "tilec/Support/Target.h"
 
 #include "tilec/tilec.h"
 
@@ -46,23 +47,6 @@ BinaryKind classify(std::string_view binary) {
   return BinaryKind::Ptx;
 }
 
-/// The number in "sm_90a" (90) and whether it has the "a" suffix; -1 when
-/// \p arch is not of that form.
-int archNumber(const std::string &arch, bool &archSpecific) {
-  archSpecific = false;
-  if (arch.compare(0, 3, "sm_") != 0)
-    return -1;
-  std::size_t i = 3;
-  int number = 0;
-  while (i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i])) &&
-         number < 100000)
-    number = number * 10 + (arch[i++] - '0');
-  if (i == 3)
-    return -1;
-  archSpecific = i < arch.size() && arch[i] == 'a';
-  return number;
-}
-
 std::string readBinaryFile(const std::string &path, const char *what) {
   errno = 0;
   std::ifstream in(path, std::ios::binary);
@@ -89,13 +73,12 @@ void checkAgainstDevice(const KernelMetadata &meta, const DeviceState &device) {
                 " is outside [1, " +
                 std::to_string(device.maxThreadsPerBlock / 32) + "] on " +
                 device.describe());
-  bool archSpecific = false;
-  int number = archNumber(meta.arch, archSpecific);
-  int deviceNumber = device.ccMajor * 10 + device.ccMinor;
-  if (number > deviceNumber || (archSpecific && number != deviceNumber))
+  std::optional<Target> target = Target::parseAny(meta.arch);
+  if (target && !target->canRunOn(device.ccMajor, device.ccMinor))
     throw Error(who + " was compiled for " + meta.arch + ", which " +
                 device.describe() + " cannot run; recompile with --arch=sm_" +
-                std::to_string(deviceNumber) + " (or --arch=native)");
+                std::to_string(device.ccMajor * 10 + device.ccMinor) +
+                " (or --arch=native)");
   if (meta.sharedBytes >
       static_cast<std::uint64_t>(device.maxSharedPerBlockOptin))
     throw Error(who + " needs " + std::to_string(meta.sharedBytes) +

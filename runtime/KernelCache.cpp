@@ -133,22 +133,11 @@ std::string tilec::defaultCacheDir() {
 std::string tilec::cacheKey(const CompileRequest &request,
                             std::string_view compilerVersion) {
   Sha256 hash;
-  hash.update("tilec-cache-key-v1\n");
+  hash.update("tilec-cache-key-v2\n");
   addField(hash, "compiler", compilerVersion);
   addField(hash, "source", request.source);
   addField(hash, "kernel", request.kernel);
-  addField(hash, "arch", request.arch);
-  addField(hash, "num_warps", std::to_string(request.numWarps));
-  addField(hash, "num_stages", std::to_string(request.numStages));
-  addField(hash, "opt", std::to_string(request.optLevel));
-  addField(hash, "pointer_alignment", std::to_string(request.pointerAlignment));
-  addField(hash, "divisible", std::to_string(request.divisibleParams.size()));
-  for (const std::string &name : request.divisibleParams)
-    addField(hash, "name", name);
-  addField(hash, "unit", std::to_string(request.unitParams.size()));
-  for (const std::string &name : request.unitParams)
-    addField(hash, "name", name);
-  addField(hash, "fp_fusion", request.fpFusion ? "1" : "0");
+  hash.update(request.options.getKeyText());
   addField(hash, "constexprs", std::to_string(request.constexprs.size()));
   for (const auto &[name, value] : request.constexprs) {
     addField(hash, "name", name);

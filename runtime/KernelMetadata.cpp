@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime/KernelMetadata.h"
+#include "tilec/Support/Target.h"
 
 #include "Json.h"
 #include "tilec/Runtime/Error.h"
@@ -35,20 +36,6 @@ bool isIdentifier(std::string_view name) {
   return true;
 }
 
-/// "sm_" followed by digits and an optional letter suffix ("sm_90a").
-bool isArch(std::string_view arch) {
-  if (arch.substr(0, 3) != "sm_" || arch.size() < 4)
-    return false;
-  std::size_t i = 3;
-  while (i < arch.size() && std::isdigit(static_cast<unsigned char>(arch[i])))
-    ++i;
-  if (i == 3)
-    return false;
-  while (i < arch.size() && std::isalpha(static_cast<unsigned char>(arch[i])))
-    ++i;
-  return i == arch.size();
-}
-
 std::string constexprJson(const ConstexprValue &value) {
   if (value.isFloat() && !std::isfinite(value.asFloat()))
     return json::quote(value.str()); // "inf", "-inf", "nan"
@@ -70,7 +57,7 @@ public:
     if (!isIdentifier(meta.kernel))
       fail("\"kernel\": \"" + meta.kernel + "\" is not a valid kernel name");
     meta.arch = string("arch", false);
-    if (!meta.arch.empty() && !isArch(meta.arch))
+    if (!meta.arch.empty() && !Target::parseAny(meta.arch))
       fail("\"arch\": \"" + meta.arch +
            "\" is not a target like \"sm_80\" or \"sm_90a\"");
     meta.numWarps = static_cast<int>(integer("num_warps", true, 1, 32, 4));

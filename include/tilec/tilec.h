@@ -18,6 +18,7 @@
 #include "tilec/Runtime/Error.h"
 #include "tilec/Runtime/KernelCache.h"
 #include "tilec/Runtime/KernelMetadata.h"
+#include "tilec/Support/CompileOptions.h"
 #include "tilec/Support/Types.h"
 
 #include <array>
@@ -409,30 +410,25 @@ private:
 /// so that later loads skip the JIT. Throws tilec::Error with the JIT log.
 std::string compilePtxToCubin(Device &device, std::string_view ptx);
 
-/// The options of a Compiler.
-struct CompilerOptions {
-  /// The target ("sm_80", "sm_90", "sm_90a", ...); empty: exactly the
-  /// device's arch() ("sm_90" on an H100), or "sm_90" for a Compiler made
-  /// without a device.
-  std::string arch;
-  /// Overrides of `@kernel(num_warps=, num_stages=)`; 0 keeps the kernel's.
-  /// num_warps must be a power of two from 1 to 32.
-  int numWarps = 0;
-  int numStages = 0;
+/// The options of a Compiler: the compile options of every kernel it
+/// compiles (CompileOptions: arch, numWarps, numStages, optLevel, fpFusion,
+/// ...; validated by the Compiler's constructor) and how it caches and
+/// specializes them. An empty arch means the device's best target
+/// (Target::forDevice: sm_90a on an H100, as `tilec --arch=native`) for a
+/// Compiler made with a device, or the default target (sm_90) for one made
+/// without.
+struct CompilerOptions : CompileOptions {
   /// The disk cache; default `$TILEC_CACHE_DIR`, else `~/.cache/tilec`;
   /// empty: memory only.
   std::string cacheDir = defaultCacheDir();
-  /// 0 or 3.
-  int optLevel = 3;
   /// Argument specialization, as Triton's: compiled kernels pick at each
   /// launch the variant for what the arguments allow (pointers aligned to
   /// 16 bytes, integers that are multiples of 16 or equal to 1), compiled
-  /// on first use. false: one variant, which assumes 16-byte aligned
-  /// pointers and nothing of integers (a launch with a less aligned
-  /// pointer throws).
+  /// on first use; the variants override pointerAlignment, divisibleParams
+  /// and unitParams. false: one variant, with the options as given (by
+  /// default 16-byte aligned pointers and nothing assumed of integers; a
+  /// launch with a less aligned pointer throws).
   bool specialize = true;
-  /// Fuse multiplies and adds into fma (tilec --fp-fusion).
-  bool fpFusion = true;
 };
 
 /// Compiles `.tile` kernels, through an in-memory and an on-disk cache, and
@@ -447,7 +443,8 @@ class Compiler {
 public:
   using Options = CompilerOptions;
 
-  /// A compiler for \p device; an empty options.arch means device.arch().
+  /// A compiler for \p device; an empty options.arch means the device's
+  /// target (Target::forDevice: sm_90a on an H100).
   /// Throws tilec::Error on invalid options or an unopened device.
   explicit Compiler(Device device, Options options = Options());
   /// A compiler without a GPU: it compiles to PTX (compileFileToPTX,

@@ -1,22 +1,20 @@
 //===- Interpreter.cpp - Run tile IR on the CPU ---------------------------===//
 //
-// The driver of the reference interpreter: compiles a `.tile` kernel to tile
-// IR (as `tilec --emit=tile`), checks the launch arguments, lays the buffers
-// out in the interpreter's address space and runs every program of the
-// grid in turn. Each program walks the function's ops in order; `scf.for`,
-// `scf.while` and `scf.if` run their regions here, every other op goes to
-// its family (ArithOps.cpp, TileOps.cpp, MemoryOps.cpp).
+// The entry of the reference interpreter: checks the launch arguments of a
+// tile-IR kernel, lays the buffers out in the interpreter's address space
+// and runs every program of the grid in turn (KernelInterpreter, in the
+// driver, compiles a `.tile` kernel to the tile IR this runs). Each program
+// walks the function's ops in order; `scf.for`, `scf.while` and `scf.if` run
+// their regions here, every other op goes to its family (ArithOps.cpp,
+// TileOps.cpp, MemoryOps.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Executor.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
-#include "tilec/Frontend/MLIRGen.h"
-#include "tilec/Pipeline/Pipeline.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -376,61 +374,4 @@ LogicalResult tilec::interpretFunction(func::FuncOp func,
         if (failed(exec.runProgram(func, values, {x, y, z})))
           return failure();
   return success();
-}
-
-//===----------------------------------------------------------------------===//
-// KernelInterpreter
-//===----------------------------------------------------------------------===//
-
-KernelInterpreter::KernelInterpreter(TileSource &source) : source(source) {}
-
-KernelInterpreter::~KernelInterpreter() = default;
-
-std::unique_ptr<KernelInterpreter>
-KernelInterpreter::create(TileSource &source, llvm::StringRef kernel,
-                          const ConstexprBindings &bindings,
-                          llvm::raw_ostream &diagOS) {
-  DiagnosticEngine diags(source.getSourceMgr(), diagOS);
-  std::optional<checked::CheckedKernel> checked =
-      checkKernel(source.getModule(), kernel, bindings, diags);
-  if (!checked || diags.hasErrors())
-    return nullptr;
-
-  std::unique_ptr<KernelInterpreter> result(new KernelInterpreter(source));
-  DialectRegistry registry;
-  registerTilecDialects(registry);
-  result->context =
-      std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
-  result->context->loadAllAvailableDialects();
-  SourceMgrDiagnosticHandler handler(source.getSourceMgr(),
-                                     result->context.get(), diagOS);
-  result->module = mlirGen(*result->context, *checked);
-  if (!result->module)
-    return nullptr;
-  PassManager pm(result->context.get(), ModuleOp::getOperationName());
-  buildTilePipeline(pm);
-  if (failed(pm.run(*result->module)))
-    return nullptr;
-  for (const checked::KernelParam &param : checked->params) {
-    std::optional<ParamType> type = ParamType::parse(param.type.str());
-    result->params.push_back({param.name, type ? *type : ParamType{}});
-  }
-  return result;
-}
-
-bool KernelInterpreter::run(llvm::ArrayRef<InterpreterArg> args,
-                            const InterpreterOptions &options,
-                            llvm::raw_ostream &diagOS) {
-  SourceMgrDiagnosticHandler handler(source.getSourceMgr(), context.get(),
-                                     diagOS);
-  func::FuncOp func;
-  module->walk([&](func::FuncOp candidate) {
-    if (!func && candidate->hasAttr(mlir::tile::kKernelAttrName))
-      func = candidate;
-  });
-  if (!func) {
-    diagOS << "error: the module has no kernel function\n";
-    return false;
-  }
-  return succeeded(interpretFunction(func, args, params, options));
 }

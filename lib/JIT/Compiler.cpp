@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Driver/Pipeline.h"
 #include "tilec/tilec.h"
 
 #include <cerrno>
@@ -58,17 +58,9 @@ const std::string &compilerVersion() {
 }
 
 void checkOptions(const CompilerOptions &options) {
-  if (options.numWarps < 0 || options.numWarps > 32 ||
-      (options.numWarps & (options.numWarps - 1)) != 0)
-    throw Error("tilec: Compiler option numWarps = " +
-                std::to_string(options.numWarps) +
-                " is not 0 or a power of two from 1 to 32");
-  if (options.numStages < 0)
-    throw Error("tilec: Compiler option numStages = " +
-                std::to_string(options.numStages) + " is negative");
-  if (options.optLevel != 0 && options.optLevel != 3)
-    throw Error("tilec: Compiler option optLevel = " +
-                std::to_string(options.optLevel) + " is not 0 or 3");
+  std::string error = options.validate();
+  if (!error.empty())
+    throw Error("tilec: Compiler option " + error);
 }
 
 std::string readSourceFile(const std::string &path) {
@@ -93,7 +85,10 @@ std::string readSourceFile(const std::string &path) {
 struct Compiler::Impl {
   Device device;
   bool hasDevice = false;
+  /// The options as given.
   Options options;
+  /// The target kernels are compiled for: options.arch, or when that is
+  /// empty the device's (or the default one).
   std::string arch;
   std::shared_ptr<KernelCache> cache;
 
@@ -105,11 +100,8 @@ struct Compiler::Impl {
     request.sourceName = std::move(sourceName);
     request.kernel = kernel;
     request.constexprs = constexprs;
-    request.arch = arch;
-    request.numWarps = options.numWarps;
-    request.numStages = options.numStages;
-    request.optLevel = options.optLevel;
-    request.fpFusion = options.fpFusion;
+    request.options = options;
+    request.options.arch = arch;
     return request;
   }
 
@@ -121,17 +113,18 @@ struct Compiler::Impl {
                                    const std::vector<KernelParam> &params,
                                    const std::string &key) {
     bool aligned = true;
-    request.divisibleParams.clear();
-    request.unitParams.clear();
+    CompileOptions &options = request.options;
+    options.divisibleParams.clear();
+    options.unitParams.clear();
     for (std::size_t i = 0; i < params.size() && i < key.size(); ++i) {
       if (params[i].type.isPointer)
         aligned = aligned && key[i] == 'A';
       else if (key[i] == 'D')
-        request.divisibleParams.push_back(params[i].name);
+        options.divisibleParams.push_back(params[i].name);
       else if (key[i] == 'U')
-        request.unitParams.push_back(params[i].name);
+        options.unitParams.push_back(params[i].name);
     }
-    request.pointerAlignment = aligned ? 16 : 1;
+    options.pointerAlignment = aligned ? 16 : 1;
     return request;
   }
 
@@ -190,11 +183,13 @@ Compiler::Compiler(Device device, Options options) : impl_(new Impl) {
     throw Error("tilec: Compiler(Device): the device is not open (call "
                 "Device::open first; to compile to PTX without a GPU, use "
                 "Compiler(Options))");
-  // The device's own architecture, with Hopper's wgmma (sm_90a) on sm_90,
-  // as tilec --arch=native.
-  impl_->arch = options.arch.empty() ? device.arch() : options.arch;
-  if (options.arch.empty() && impl_->arch == "sm_90")
-    impl_->arch = "sm_90a";
+  // The device's own target, with Hopper's wgmma (sm_90a) on sm_90, as
+  // tilec --arch=native.
+  impl_->arch = options.arch;
+  if (impl_->arch.empty()) {
+    auto [major, minor] = device.computeCapability();
+    impl_->arch = Target::forDevice(major, minor).str();
+  }
   impl_->device = std::move(device);
   impl_->hasDevice = true;
   impl_->cache = cacheFor(options.cacheDir);
@@ -203,7 +198,8 @@ Compiler::Compiler(Device device, Options options) : impl_(new Impl) {
 
 Compiler::Compiler(Options options) : impl_(new Impl) {
   checkOptions(options);
-  impl_->arch = options.arch.empty() ? "sm_90" : options.arch;
+  impl_->arch =
+      options.arch.empty() ? Target::getDefault().str() : options.arch;
   impl_->cache = cacheFor(options.cacheDir);
   impl_->options = std::move(options);
 }

@@ -20,9 +20,9 @@ struct SupportedTarget {
   int minPTXVersion;
 };
 
-constexpr SupportedTarget kSupportedTargets[] = {
-    {"sm_80", 70}, {"sm_86", 71}, {"sm_87", 74},
-    {"sm_89", 78}, {"sm_90", 78}, {"sm_90a", 80}};
+constexpr SupportedTarget kSupportedTargets[] = {{"sm_80", 70}, {"sm_86", 71},
+                                                 {"sm_87", 74}, {"sm_89", 78},
+                                                 {"sm_90", 78}, {"sm_90a", 80}};
 
 const SupportedTarget *findSupported(const std::string &name) {
   for (const SupportedTarget &target : kSupportedTargets)

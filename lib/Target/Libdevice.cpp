@@ -12,6 +12,7 @@
 
 #include "Libdevice.h"
 
+#include "tilec/Target/CudaToolkit.h"
 #include "tilec/Target/PTX.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -32,57 +33,6 @@
 using namespace llvm;
 
 namespace tilec {
-
-static constexpr const char *kLibdeviceFile = "libdevice.10.bc";
-
-/// The candidate places of libdevice, in search order, as (description,
-/// path) pairs. A path may name the file or a folder holding it.
-static SmallVector<std::pair<std::string, std::string>> libdeviceCandidates() {
-  SmallVector<std::pair<std::string, std::string>> candidates;
-  auto addEnv = [&](const char *var, StringRef suffix) {
-    if (std::optional<std::string> value = sys::Process::GetEnv(var)) {
-      if (value->empty())
-        return;
-      SmallString<256> path(*value);
-      if (!suffix.empty())
-        sys::path::append(path, suffix);
-      candidates.emplace_back("$" + std::string(var), std::string(path));
-    }
-  };
-  addEnv("TILEC_LIBDEVICE", "");
-  addEnv("CUDA_HOME", "nvvm/libdevice");
-  addEnv("CUDA_PATH", "nvvm/libdevice");
-  candidates.emplace_back("", "/usr/local/cuda/nvvm/libdevice");
-  return candidates;
-}
-
-/// Resolves `path` (a file, or a folder holding libdevice.10.bc) to an
-/// existing file, or returns an empty string.
-static std::string resolveLibdevice(StringRef path) {
-  if (sys::fs::is_directory(path)) {
-    SmallString<256> file(path);
-    sys::path::append(file, kLibdeviceFile);
-    return sys::fs::is_regular_file(file) ? std::string(file) : "";
-  }
-  return sys::fs::is_regular_file(path) ? std::string(path) : "";
-}
-
-std::string findLibdevice() {
-  for (const auto &[what, path] : libdeviceCandidates())
-    if (std::string file = resolveLibdevice(path); !file.empty())
-      return file;
-  return "";
-}
-
-std::string describeLibdeviceSearchPath() {
-  std::string text;
-  for (const auto &[what, path] : libdeviceCandidates()) {
-    if (!text.empty())
-      text += ", ";
-    text += what.empty() ? path : what + " (" + path + ")";
-  }
-  return text;
-}
 
 namespace detail {
 

@@ -93,20 +93,6 @@ static void initializeNVPTXTarget() {
   });
 }
 
-namespace {
-/// A GPU tilec emits PTX for and the oldest PTX ISA version (times ten)
-/// that can target it.
-struct ArchInfo {
-  llvm::StringLiteral name;
-  int minPTXVersion;
-};
-} // namespace
-
-/// The GPUs tilec emits PTX for; all are served by PTX ISA 8.4.
-static constexpr ArchInfo kSupportedArchs[] = {{"sm_80", 70}, {"sm_86", 71},
-                                               {"sm_87", 74}, {"sm_89", 78},
-                                               {"sm_90", 78}, {"sm_90a", 80}};
-
 /// The PTX ISA versions (times ten) the NVPTX backend of LLVM 22 knows,
 /// from 7.0 on.
 static constexpr int kKnownPTXVersions[] = {
@@ -150,16 +136,12 @@ struct CollectingDiagnosticHandler : public llvm::DiagnosticHandler {
 static std::unique_ptr<llvm::TargetMachine>
 createNVPTXTargetMachine(ModuleOp module, const PTXOptions &opts) {
   initializeNVPTXTarget();
-  const ArchInfo *arch =
-      llvm::find_if(kSupportedArchs, [&](const ArchInfo &info) {
-        return info.name == opts.arch;
-      });
-  if (arch == std::end(kSupportedArchs)) {
-    InFlightDiagnostic diag = emitError(module.getLoc())
-                              << "unsupported GPU architecture '" << opts.arch
-                              << "'; expected one of";
-    for (const ArchInfo &info : kSupportedArchs)
-      diag << " " << info.name;
+  std::optional<Target> arch = Target::parse(opts.arch);
+  if (!arch) {
+    std::string expected = Target::getSupportedNames();
+    llvm::erase(expected, ',');
+    emitError(module.getLoc()) << "unsupported GPU architecture '" << opts.arch
+                               << "'; expected one of " << expected;
     return nullptr;
   }
   if (opts.optLevel < 0 || opts.optLevel > 3) {
@@ -173,12 +155,12 @@ createNVPTXTargetMachine(ModuleOp module, const PTXOptions &opts) {
                                << "; expected 70 to 90 (7.0 to 9.0)";
     return nullptr;
   }
-  if (ptxVersion < arch->minPTXVersion) {
+  if (ptxVersion < arch->getMinPTXVersion()) {
+    int minVersion = arch->getMinPTXVersion();
     emitError(module.getLoc())
         << "PTX version " << ptxVersion / 10 << "." << ptxVersion % 10
-        << " cannot target " << opts.arch << " (it needs "
-        << arch->minPTXVersion / 10 << "." << arch->minPTXVersion % 10
-        << " or newer)";
+        << " cannot target " << opts.arch << " (it needs " << minVersion / 10
+        << "." << minVersion % 10 << " or newer)";
     return nullptr;
   }
 

@@ -10,7 +10,9 @@
 
 #include "Bench.h"
 
+#include "tilec/Driver/Pipeline.h"
 #include "tilec/JIT/TileBackend.h"
+#include "tilec/Support/Random.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -155,9 +157,7 @@ VariantCompiler::~VariantCompiler() = default;
 tilec::KernelCompiler &VariantCompiler::compiler() {
   if (!compiler_) {
     std::uint64_t start = nowNs();
-    tilec::CompileOptions options;
-    options.arch = arch_;
-    compiler_ = std::make_unique<tilec::KernelCompiler>(options);
+    compiler_ = std::make_unique<tilec::KernelCompiler>();
     setupMs_ += msSince(start);
   }
   return *compiler_;
@@ -177,10 +177,10 @@ tilec::CompiledKernel VariantCompiler::compile(const Variant &v,
   request.sourceName = v.tile;
   request.kernel = v.kernel;
   request.constexprs = v.defines;
-  request.arch = arch_;
-  request.numWarps = v.numWarps;
-  request.numStages = v.numStages;
-  request.divisibleParams = v.divisible;
+  request.options.arch = arch_;
+  request.options.numWarps = v.numWarps;
+  request.options.numStages = v.numStages;
+  request.options.divisibleParams = v.divisible;
   std::string version = tilec::getVersionString();
   tilec::KernelCompiler &compiler = this->compiler();
   int misses = 0;
@@ -322,11 +322,8 @@ void tilebench::parallelFor(
 
 float tilebench::uniformAt(std::uint64_t seed, std::uint64_t i, float lo,
                            float hi) {
-  // splitmix64 of (seed, i): independent of the thread that asks.
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + i + 1;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
+  // Element i of the seed's sequence: independent of the thread that asks.
+  std::uint64_t z = tilec::randomAt(seed, i);
   return lo + (hi - lo) * float((z >> 40) * (1.0 / (1ull << 24)));
 }
 

@@ -17,7 +17,7 @@
 
 #include "Bench.h"
 
-#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Driver/Pipeline.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -250,8 +250,10 @@ int runOnGpu(const Config &config, const std::vector<std::string> &families,
   }
   tilec::Device device = tilec::Device::open(deviceOrdinal);
   std::string arch = archOpt;
-  if (arch.empty())
-    arch = device.arch() == "sm_90" ? "sm_90a" : device.arch();
+  if (arch.empty()) {
+    auto [major, minor] = device.computeCapability();
+    arch = tilec::Target::forDevice(major, minor).str();
+  }
   VariantCompiler compiler(arch, kernelDir, cacheDir, saveKernels);
   out.env()["device"] = device.name();
   out.env()["sm_count"] = device.multiprocessorCount();

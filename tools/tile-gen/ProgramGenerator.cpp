@@ -24,10 +24,7 @@ using namespace tilec::gen::detail;
 uint64_t SeededChoices::below(uint64_t bound) {
   if (bound <= 1)
     return 0;
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return (z ^ (z >> 31)) % bound;
+  return random.next() % bound;
 }
 
 uint64_t ByteChoices::below(uint64_t bound) {

@@ -15,6 +15,8 @@
 #ifndef TILEC_TOOLS_TILE_GEN_PROGRAMGENERATOR_H
 #define TILEC_TOOLS_TILE_GEN_PROGRAMGENERATOR_H
 
+#include "tilec/Support/Random.h"
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -42,11 +44,11 @@ public:
 /// program on every platform.
 class SeededChoices : public ChoiceSource {
 public:
-  explicit SeededChoices(uint64_t seed) : state(seed) {}
+  explicit SeededChoices(uint64_t seed) : random(seed) {}
   uint64_t below(uint64_t bound) override;
 
 private:
-  uint64_t state;
+  tilec::SplitMix64 random;
 };
 
 /// Decisions read from bytes (a libFuzzer input): one byte per decision of

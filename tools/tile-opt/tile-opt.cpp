@@ -12,7 +12,7 @@
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
-#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Driver/Pipeline.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/IR/DialectRegistry.h"

@@ -14,7 +14,7 @@
 
 #include "ProgramGenerator.h"
 
-#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Driver/KernelCompiler.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -57,17 +57,13 @@ void checkMetadata(const tilec::gen::GeneratedProgram &program,
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  // One compiler per target for many inputs, made anew now and then (an
-  // MLIR context keeps every type and attribute it has seen).
+  // One compiler for many inputs, made anew now and then (an MLIR context
+  // keeps every type and attribute it has seen).
   static const char *const archs[] = {"sm_90a", "sm_80"};
-  static std::unique_ptr<tilec::KernelCompiler> compilers[2];
+  static std::unique_ptr<tilec::KernelCompiler> compiler;
   static unsigned uses = 0;
-  if (!compilers[0] || ++uses % 1000 == 0)
-    for (int i = 0; i < 2; ++i) {
-      tilec::CompileOptions options;
-      options.arch = archs[i];
-      compilers[i] = std::make_unique<tilec::KernelCompiler>(options);
-    }
+  if (!compiler || ++uses % 1000 == 0)
+    compiler = std::make_unique<tilec::KernelCompiler>();
   tilec::gen::ByteChoices choices(data, size);
   tilec::gen::GeneratedProgram program =
       tilec::gen::generateProgram(choices, tilec::gen::GenOptions());
@@ -79,8 +75,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!source)
       fail(program, archs[i], "a generated program does not parse",
            diagnostics);
-    std::optional<tilec::CompileResult> result = compilers[i]->compile(
-        *source, program.run.kernel, {}, tilec::EmitStage::PTX, os);
+    tilec::CompileOptions options;
+    options.arch = archs[i];
+    std::optional<tilec::CompileResult> result = compiler->compile(
+        *source, program.run.kernel, {}, options, tilec::Stage::PTX, os);
     if (!result)
       fail(program, archs[i], "a generated program does not compile",
            diagnostics);

@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Driver/KernelCompiler.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -23,11 +23,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // now and then: the context keeps every type and attribute it has seen.
   static std::unique_ptr<tilec::KernelCompiler> compiler;
   static unsigned uses = 0;
-  if (!compiler || ++uses % 2000 == 0) {
-    tilec::CompileOptions options;
-    options.arch = "sm_90a";
-    compiler = std::make_unique<tilec::KernelCompiler>(options);
-  }
+  if (!compiler || ++uses % 2000 == 0)
+    compiler = std::make_unique<tilec::KernelCompiler>();
+  tilec::CompileOptions options;
+  options.arch = "sm_90a";
   llvm::StringRef text(reinterpret_cast<const char *>(data), size);
   std::string sink;
   llvm::raw_string_ostream os(sink);
@@ -40,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (kernels.size() > 2)
     kernels.resize(2);
   for (const std::string &kernel : kernels)
-    (void)compiler->compile(*source, kernel, {}, tilec::EmitStage::PTX, os);
+    (void)compiler->compile(*source, kernel, {}, options, tilec::Stage::PTX,
+                            os);
   return 0;
 }

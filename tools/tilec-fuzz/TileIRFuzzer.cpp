@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Driver/Pipeline.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -135,7 +135,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   uint32_t hash = 2166136261u;
   for (size_t i = 0; i < size; ++i)
     hash = (hash ^ data[i]) * 16777619u;
-  llvm::StringRef arch = hash % 3 == 0 ? "sm_80" : "sm_90a";
+  tilec::Target arch =
+      *tilec::Target::parse(hash % 3 == 0 ? "sm_80" : "sm_90a");
   PassManager pm(context.get(), ModuleOp::getOperationName());
   pm.enableVerifier(false);
   pm.addInstrumentation(std::make_unique<AbortOnInvalidIR>(diagnostics));

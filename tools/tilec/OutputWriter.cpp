@@ -1,17 +1,17 @@
 //===- OutputWriter.cpp - Where tilec writes its results ------------------===//
 //
-// Output naming (SPEC section 3) and the binary formats: PTX text, cubin
-// through ptxas, and an ahead-of-time C++ header embedding the image with a
-// typed launch function.
+// Output naming (SPEC section 3) and the output formats: PTX text, the cubin
+// (made by the compile's Cubin stage), and an ahead-of-time C++ header
+// embedding the image with a typed launch function.
 //
 //===----------------------------------------------------------------------===//
 
 #include "OutputWriter.h"
+#include "tilec/Driver/Pipeline.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tilec;
@@ -42,42 +42,6 @@ int writeFile(llvm::StringRef path, llvm::StringRef contents) {
     return kEnvError;
   }
   os << contents;
-  return kSuccess;
-}
-
-/// Runs ptxas on `ptx`; the cubin bytes, or an error message.
-int runPtxas(const CompileResult &kernel, std::string &cubin) {
-  std::string ptxas = findPtxas();
-  if (ptxas.empty()) {
-    llvm::errs() << "error: --emit=cubin needs ptxas (CUDA toolkit); set "
-                    "$TILEC_PTXAS or add it to PATH\n";
-    return kEnvError;
-  }
-  llvm::SmallString<128> ptxPath, cubinPath;
-  llvm::sys::fs::createTemporaryFile("tilec", "ptx", ptxPath);
-  llvm::sys::fs::createTemporaryFile("tilec", "cubin", cubinPath);
-  if (int code = writeFile(ptxPath, kernel.text))
-    return code;
-  std::string arch = "-arch=" + kernel.metadata.arch;
-  std::string output = cubinPath.str().str();
-  llvm::SmallVector<llvm::StringRef> args{ptxas, arch, ptxPath, "-o", output};
-  std::string message;
-  int rc =
-      llvm::sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0, &message);
-  llvm::sys::fs::remove(ptxPath);
-  if (rc != 0) {
-    llvm::errs() << "error: ptxas failed on kernel '" << kernel.metadata.kernel
-                 << "'" << (message.empty() ? "" : ": " + message) << "\n";
-    llvm::sys::fs::remove(cubinPath);
-    return kEnvError;
-  }
-  auto buffer = llvm::MemoryBuffer::getFile(cubinPath);
-  llvm::sys::fs::remove(cubinPath);
-  if (!buffer) {
-    llvm::errs() << "error: cannot read ptxas output\n";
-    return kEnvError;
-  }
-  cubin = (*buffer)->getBuffer().str();
   return kSuccess;
 }
 
@@ -216,27 +180,6 @@ std::string makeHeader(const CompileResult &kernel, llvm::StringRef image,
 }
 } // namespace
 
-std::string tilec::findPtxas() {
-  if (const char *env = std::getenv("TILEC_PTXAS")) {
-    // TILEC_PTXAS=none: act as if there were no ptxas (headers embed PTX).
-    if (llvm::StringRef(env) == "none")
-      return "";
-    if (llvm::sys::fs::can_execute(env))
-      return env;
-  }
-  if (auto found = llvm::sys::findProgramByName("ptxas"))
-    return *found;
-  for (const char *var : {"CUDA_HOME", "CUDA_PATH"})
-    if (const char *root = std::getenv(var)) {
-      std::string candidate = std::string(root) + "/bin/ptxas";
-      if (llvm::sys::fs::can_execute(candidate))
-        return candidate;
-    }
-  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/ptxas"))
-    return "/usr/local/cuda/bin/ptxas";
-  return "";
-}
-
 int tilec::writeTextOutput(llvm::StringRef text, llvm::StringRef output) {
   if (output.empty() || output == "-") {
     llvm::outs() << text;
@@ -248,19 +191,12 @@ int tilec::writeTextOutput(llvm::StringRef text, llvm::StringRef output) {
 int tilec::writeKernelOutput(const CompileResult &kernel, BinaryKind kind,
                              llvm::StringRef output, bool multiple) {
   std::string contents = kernel.text;
-  if (kind != BinaryKind::PTX) {
-    std::string cubin;
-    bool haveCubin = false;
-    if (kind == BinaryKind::Cubin || !findPtxas().empty()) {
-      if (int code = runPtxas(kernel, cubin))
-        return code;
-      haveCubin = true;
-    }
+  bool haveCubin = !kernel.cubin.empty();
+  if (kind == BinaryKind::Cubin)
+    contents = kernel.cubin;
+  else if (kind == BinaryKind::Header)
     contents =
-        kind == BinaryKind::Cubin
-            ? cubin
-            : makeHeader(kernel, haveCubin ? cubin : kernel.text, haveCubin);
-  }
+        makeHeader(kernel, haveCubin ? kernel.cubin : kernel.text, haveCubin);
   if (output == "-") {
     llvm::outs() << contents;
     return kSuccess;

@@ -1,15 +1,15 @@
 //===- OutputWriter.h - Where tilec writes its results ----------*- C++ -*-===//
 //
 // Decides the output files of a compile (`-o FILE`, `-o DIR/`, `-o -`, or
-// KERNEL.ext in the current directory) and writes PTX, cubins (through
-// ptxas), AOT headers and the metadata JSON beside them.
+// KERNEL.ext in the current directory) and writes PTX, cubins, AOT headers
+// and the metadata JSON beside them.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_TOOLS_TILEC_OUTPUTWRITER_H
 #define TILEC_TOOLS_TILEC_OUTPUTWRITER_H
 
-#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Driver/KernelCompiler.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -31,9 +31,6 @@ int writeKernelOutput(const CompileResult &kernel, BinaryKind kind,
 
 /// Writes text (IR of a stage) to `output` ("" or "-": stdout).
 int writeTextOutput(llvm::StringRef text, llvm::StringRef output);
-
-/// Finds ptxas: $TILEC_PTXAS, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin.
-std::string findPtxas();
 
 } // namespace tilec
 

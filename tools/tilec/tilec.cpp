@@ -12,8 +12,10 @@
 #include "Interpret.h"
 #include "OutputWriter.h"
 
+#include "tilec/Driver/KernelCompiler.h"
+#include "tilec/Driver/Pipeline.h"
 #include "tilec/Frontend/Sema.h"
-#include "tilec/Pipeline/Pipeline.h"
+#include "tilec/Target/CudaToolkit.h"
 #include "tilec/tilec.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -40,7 +42,7 @@ cl::list<std::string> defines("D", cl::Prefix,
                               cl::value_desc("NAME=VALUE"), cl::cat(category));
 cl::opt<std::string>
     arch("arch", cl::desc("Target GPU: sm_80, sm_90, sm_90a or native"),
-         cl::init("sm_90"), cl::cat(category));
+         cl::init(Target::getDefault().str()), cl::cat(category));
 cl::opt<int> numWarps("num-warps",
                       cl::desc("Warps per program (overrides @kernel)"),
                       cl::init(0), cl::cat(category));
@@ -156,16 +158,15 @@ int runInterpretCommand(TileSource &source,
   return runInterpret(source, kernels.front(), bindings, request);
 }
 
-/// Resolves --arch=native through the driver; exit code 3 without a GPU.
+/// Resolves --arch (native: the target of GPU 0, through the driver; exit
+/// code 3 without a GPU).
 int resolveArch(std::string &resolved) {
   resolved = arch;
   if (arch != "native") {
-    for (const char *known :
-         {"sm_80", "sm_86", "sm_87", "sm_89", "sm_90", "sm_90a"})
-      if (arch == known)
-        return kSuccess;
-    llvm::errs() << "error: unknown --arch '" << arch
-                 << "' (sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a or native)\n";
+    if (Target::parse(arch))
+      return kSuccess;
+    llvm::errs() << "error: unknown --arch '" << arch << "' ("
+                 << Target::getSupportedNames() << " or native)\n";
     return kUsageError;
   }
   std::string why;
@@ -174,15 +175,35 @@ int resolveArch(std::string &resolved) {
     return kEnvError;
   }
   try {
-    Device device = Device::open(0);
-    resolved = device.arch();
-    if (resolved == "sm_90")
-      resolved = "sm_90a";
+    auto [major, minor] = Device::open(0).computeCapability();
+    resolved = Target::forDevice(major, minor).str();
   } catch (const std::exception &e) {
     llvm::errs() << "error: --arch=native: " << e.what() << "\n";
     return kEnvError;
   }
   return kSuccess;
+}
+
+/// The stage that makes what --emit asks for.
+Stage getStage(Emit kind) {
+  switch (kind) {
+  case Emit::AST:
+    return Stage::AST;
+  case Emit::Tile:
+    return Stage::Tile;
+  case Emit::TileGPU:
+    return Stage::TileGPU;
+  case Emit::LLVM:
+    return Stage::LLVM;
+  case Emit::PTX:
+    return Stage::PTX;
+  case Emit::Cubin:
+    return Stage::Cubin;
+  case Emit::Header:
+    // A header embeds the cubin when ptxas is there, else the PTX.
+    return findPtxas().empty() ? Stage::PTX : Stage::Cubin;
+  }
+  return Stage::PTX;
 }
 
 int run(int argc, char **argv) {
@@ -208,19 +229,6 @@ int run(int argc, char **argv) {
   }
   if (int code = checkInterpretUsage())
     return code;
-  if (optLevel != 0 && optLevel != 3) {
-    llvm::errs() << "error: -O" << optLevel
-                 << " is not supported (-O0 or -O3)\n";
-    return kUsageError;
-  }
-  if (numWarps < 0 || numWarps > 32 || (numWarps & (numWarps - 1)) != 0) {
-    llvm::errs() << "error: --num-warps must be a power of two from 1 to 32\n";
-    return kUsageError;
-  }
-  if (numStages.getNumOccurrences() && (numStages < 1 || numStages > 16)) {
-    llvm::errs() << "error: --num-stages must be from 1 to 16\n";
-    return kUsageError;
-  }
   ConstexprBindings bindings;
   for (const std::string &define : defines) {
     std::string error;
@@ -238,16 +246,16 @@ int run(int argc, char **argv) {
   options.numWarps = numWarps;
   options.numStages = numStages;
   options.optLevel = optLevel;
-  if (pointerAlignment == 0 || (pointerAlignment & (pointerAlignment - 1))) {
-    llvm::errs() << "error: --pointer-alignment must be a power of two\n";
-    return kUsageError;
-  }
   options.pointerAlignment = pointerAlignment;
   options.divisibleParams.assign(divisible.begin(), divisible.end());
   options.unitParams.assign(unitParams.begin(), unitParams.end());
   options.fpFusion = fpFusion;
   options.printIRAfterAll = printIRAfterAll;
   options.timing = timing;
+  if (std::string error = options.validate(); !error.empty()) {
+    llvm::errs() << "error: " << error << "\n";
+    return kUsageError;
+  }
 
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
   if (!buffer) {
@@ -274,41 +282,28 @@ int run(int argc, char **argv) {
   if (interpret)
     return runInterpretCommand(*source, kernels, bindings);
 
-  EmitStage stage = EmitStage::PTX;
-  switch (emit) {
-  case Emit::AST:
-    stage = EmitStage::AST;
-    break;
-  case Emit::Tile:
-    stage = EmitStage::Tile;
-    break;
-  case Emit::TileGPU:
-    stage = EmitStage::TileGPU;
-    break;
-  case Emit::LLVM:
-    stage = EmitStage::LLVM;
-    break;
-  default:
-    break;
-  }
-  KernelCompiler compiler(options);
-  if (stage == EmitStage::AST) {
-    auto result = compiler.compile(*source, kernels.front(), bindings, stage,
-                                   llvm::errs());
+  Stage stage = getStage(emit);
+  KernelCompiler compiler;
+  if (stage == Stage::AST) {
+    auto result = compiler.compile(*source, kernels.front(), bindings, options,
+                                   stage, llvm::errs());
     return result ? writeTextOutput(result->text, outputFile) : kInputError;
   }
   bool multiple = kernels.size() > 1;
   int status = kSuccess;
   std::string combined;
   for (const std::string &kernel : kernels) {
-    auto result =
-        compiler.compile(*source, kernel, bindings, stage, llvm::errs());
+    CompileFailure failure;
+    auto result = compiler.compile(*source, kernel, bindings, options, stage,
+                                   llvm::errs(), &failure);
     if (!result) {
+      if (failure == CompileFailure::Environment)
+        return kEnvError;
       status = kInputError;
       continue;
     }
-    if (stage != EmitStage::PTX) {
-      combined += result->text;
+    if (stage < Stage::PTX) {
+      combined += printModule(*result->module);
       continue;
     }
     BinaryKind kind = emit == Emit::Cubin    ? BinaryKind::Cubin
@@ -317,7 +312,7 @@ int run(int argc, char **argv) {
     if (int code = writeKernelOutput(*result, kind, outputFile, multiple))
       return code;
   }
-  if (status == kSuccess && stage != EmitStage::PTX)
+  if (status == kSuccess && stage < Stage::PTX)
     return writeTextOutput(combined, outputFile);
   return status;
 }

@@ -20,8 +20,6 @@
 #ifndef TILEC_INTERPRETER_INTERPRETER_H
 #define TILEC_INTERPRETER_INTERPRETER_H
 
-#include "tilec/Frontend/Sema.h"
-#include "tilec/Runtime/KernelMetadata.h"
 #include "tilec/Support/Types.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -47,8 +45,6 @@ class raw_ostream;
 } // namespace llvm
 
 namespace tilec {
-
-class TileSource;
 
 /// One argument of an interpreted launch: a buffer of raw bytes (for a
 /// pointer parameter) or a scalar. Buffers are read and written in place;
@@ -105,37 +101,6 @@ mlir::LogicalResult interpretFunction(mlir::func::FuncOp func,
                                       llvm::ArrayRef<InterpreterArg> args,
                                       llvm::ArrayRef<KernelParam> params,
                                       const InterpreterOptions &options);
-
-/// A kernel of a `.tile` source compiled to tile IR, ready to interpret.
-class KernelInterpreter {
-public:
-  /// Checks `kernel` of `source` with `bindings` and runs MLIRGen and the
-  /// tile pipeline (as `tilec --emit=tile`). Diagnostics go to `diagOS`;
-  /// returns null after an error. `source` must outlive the result.
-  static std::unique_ptr<KernelInterpreter>
-  create(TileSource &source, llvm::StringRef kernel,
-         const ConstexprBindings &bindings, llvm::raw_ostream &diagOS);
-  ~KernelInterpreter();
-
-  /// The kernel's run-time parameters (no constexprs), in order.
-  llvm::ArrayRef<KernelParam> getParams() const { return params; }
-  /// The tile IR that runs.
-  mlir::ModuleOp getModule() { return *module; }
-
-  /// Runs every program of `options.grid`. Errors are printed clang-style
-  /// against the `.tile` source to `diagOS`; returns false after the first
-  /// (buffers keep what the programs wrote before it).
-  bool run(llvm::ArrayRef<InterpreterArg> args,
-           const InterpreterOptions &options, llvm::raw_ostream &diagOS);
-
-private:
-  KernelInterpreter(TileSource &source);
-
-  TileSource &source;
-  std::unique_ptr<mlir::MLIRContext> context;
-  mlir::OwningOpRef<mlir::ModuleOp> module;
-  std::vector<KernelParam> params;
-};
 
 } // namespace tilec
 

@@ -15,6 +15,7 @@
 #define TILEC_RUNTIME_COMPILERBACKEND_H
 
 #include "tilec/Runtime/KernelMetadata.h"
+#include "tilec/Support/CompileOptions.h"
 #include "tilec/Support/Types.h"
 
 #include <functional>
@@ -23,8 +24,9 @@
 
 namespace tilec {
 
-/// Everything that determines a compiled kernel. Every field takes part in
-/// the cache key (together with the compiler version).
+/// Everything that determines a compiled kernel. Every field but
+/// sourceName takes part in the cache key (together with the compiler
+/// version).
 struct CompileRequest {
   /// The `.tile` source text.
   std::string source;
@@ -34,22 +36,9 @@ struct CompileRequest {
   std::string kernel;
   /// Values for the kernel's constexpr parameters.
   Constexprs constexprs;
-  /// The target: "sm_80", "sm_90", "sm_90a".
-  std::string arch;
-  /// Overrides of the kernel's `@kernel(num_warps=, num_stages=)`; 0 keeps
-  /// the kernel's own value.
-  int numWarps = 0;
-  int numStages = 0;
-  /// 0 or 3 (-O0 / -O3).
-  int optLevel = 3;
-  /// Argument specialization (tilec --pointer-alignment, --divisible,
-  /// --unit): pointer arguments are aligned to this many bytes (1: nothing
-  /// assumed); the named integer parameters are multiples of 16, or 1.
-  unsigned pointerAlignment = 16;
-  std::vector<std::string> divisibleParams;
-  std::vector<std::string> unitParams;
-  /// Fuse multiplies and adds into fma (tilec --fp-fusion).
-  bool fpFusion = true;
+  /// Target, overrides of `@kernel(num_warps=, num_stages=)`, optimization
+  /// level, argument specialization, fp fusion.
+  CompileOptions options;
 };
 
 /// A compiled kernel: the binary and the metadata that says how to launch it.

@@ -20,24 +20,6 @@
 
 namespace tilec {
 
-/// One runtime (non-constexpr) kernel parameter, in PTX entry order.
-struct KernelParam {
-  std::string name;
-  ParamType type;
-  /// What the code was compiled to assume of the argument (argument
-  /// specialization; a launch that breaks it is refused). For a pointer:
-  /// its address is a multiple of this many bytes; for an integer: its
-  /// value is a multiple of this. 1 assumes nothing.
-  std::uint32_t divisibility = 1;
-  /// An integer the code was compiled to assume equal to 1.
-  bool equalToOne = false;
-
-  bool operator==(const KernelParam &other) const {
-    return name == other.name && type == other.type &&
-           divisibility == other.divisibility && equalToOne == other.equalToOne;
-  }
-};
-
 /// The SPEC section 2 metadata of one compiled kernel:
 /// `{"kernel", "arch", "num_warps", "num_stages", "threads_per_block",
 ///   "shared_bytes", "params": [{"name", "type"}], "constexprs": {...},

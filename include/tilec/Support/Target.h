@@ -72,8 +72,7 @@ public:
   bool canRunOn(int major, int minor) const;
 
   bool operator==(const Target &other) const {
-    return capability == other.capability &&
-           archSpecific == other.archSpecific;
+    return capability == other.capability && archSpecific == other.archSpecific;
   }
   bool operator!=(const Target &other) const { return !(*this == other); }
 

@@ -2,7 +2,8 @@
 //
 // The value types shared by the kernel metadata, the argument checker and the
 // host API: the scalar element types of the `.tile` language (`i32`, `f16`,
-// ...), a kernel parameter type (`*f32`, `i64`), host-side storage types for
+// ...), a kernel parameter type (`*f32`, `i64`) and a named parameter with
+// what the code assumes of it (KernelParam), host-side storage types for
 // the 16-bit floats (tilec::f16, tilec::bf16), and the value of a constexpr
 // parameter (an integer, a float or a bool). Nothing here needs a GPU.
 //
@@ -17,6 +18,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace tilec {
 
@@ -66,6 +68,24 @@ struct ParamType {
 
   bool operator==(const ParamType &other) const {
     return isPointer == other.isPointer && elem == other.elem;
+  }
+};
+
+/// One runtime (non-constexpr) kernel parameter, in PTX entry order.
+struct KernelParam {
+  std::string name;
+  ParamType type;
+  /// What the code was compiled to assume of the argument (argument
+  /// specialization; a launch that breaks it is refused). For a pointer:
+  /// its address is a multiple of this many bytes; for an integer: its
+  /// value is a multiple of this. 1 assumes nothing.
+  std::uint32_t divisibility = 1;
+  /// An integer the code was compiled to assume equal to 1.
+  bool equalToOne = false;
+
+  bool operator==(const KernelParam &other) const {
+    return name == other.name && type == other.type &&
+           divisibility == other.divisibility && equalToOne == other.equalToOne;
   }
 };
 

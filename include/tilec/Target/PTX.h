@@ -12,6 +12,8 @@
 #ifndef TILEC_TARGET_PTX_H
 #define TILEC_TARGET_PTX_H
 
+#include "tilec/Support/Target.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 #include "mlir/Support/Timing.h"
@@ -56,7 +58,7 @@ struct PTXOptions {
 
 /// The PTX ISA version emitted by default (8.4): accepted by CUDA 12.4+ and
 /// CUDA 13 ptxas and drivers, and enough for every sm_90a feature.
-constexpr int kDefaultPTXVersion = 84;
+constexpr int kDefaultPTXVersion = Target::kDefaultPTXVersion;
 
 /// The LLVM target triple of the generated code.
 constexpr const char *kNVPTXTriple = "nvptx64-nvidia-cuda";
@@ -78,14 +80,6 @@ mlir::FailureOr<std::string>
 translateToPTX(mlir::ModuleOp module, const PTXOptions &opts,
                std::string *llvmIROut = nullptr,
                mlir::TimingScope *timing = nullptr);
-
-/// Finds libdevice.10.bc: `$TILEC_LIBDEVICE` (a file, or a folder holding
-/// it), then `$CUDA_HOME/nvvm/libdevice`, `$CUDA_PATH/nvvm/libdevice` and
-/// `/usr/local/cuda/nvvm/libdevice`. Returns an empty string if none exists.
-std::string findLibdevice();
-
-/// The places `findLibdevice()` looks, in order, for error messages.
-std::string describeLibdeviceSearchPath();
 
 /// Registers the LLVM IR translation interfaces of the builtin, LLVM and
 /// NVVM dialects.

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "InterpreterTestUtils.h"
+#include "tilec/Driver/Pipeline.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"

@@ -8,8 +8,8 @@
 #ifndef TILEC_TEST_UNIT_INTERPRETER_INTERPRETERTESTUTILS_H
 #define TILEC_TEST_UNIT_INTERPRETER_INTERPRETERTESTUTILS_H
 
+#include "tilec/Driver/KernelInterpreter.h"
 #include "tilec/Interpreter/Interpreter.h"
-#include "tilec/Pipeline/Pipeline.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"

@@ -44,7 +44,7 @@ CompileRequest sampleRequest() {
   r.sourceName = "k.tile";
   r.kernel = "k";
   r.constexprs = {{"BLOCK", 128}};
-  r.arch = "sm_90";
+  r.options.arch = "sm_90";
   return r;
 }
 
@@ -95,19 +95,19 @@ TEST(CacheKey, DependsOnEveryInput) {
   variants[1].kernel = "k2";
   variants[2].constexprs["BLOCK"] = 256;
   variants[3].constexprs["BLOCK"] = 128.0; // Same number, another kind.
-  variants[4].arch = "sm_90a";
-  variants[5].numWarps = 8;
-  variants[6].numStages = 4;
-  variants[7].optLevel = 0;
-  variants[8].pointerAlignment = 1;
-  variants[9].divisibleParams = {"n"};
-  variants[10].unitParams = {"n"};
-  variants[11].fpFusion = false;
+  variants[4].options.arch = "sm_90a";
+  variants[5].options.numWarps = 8;
+  variants[6].options.numStages = 4;
+  variants[7].options.optLevel = 0;
+  variants[8].options.pointerAlignment = 1;
+  variants[9].options.divisibleParams = {"n"};
+  variants[10].options.unitParams = {"n"};
+  variants[11].options.fpFusion = false;
   // Which list a name is in matters, not only the names.
-  variants[12].divisibleParams = {"a"};
-  variants[12].unitParams = {"b"};
+  variants[12].options.divisibleParams = {"a"};
+  variants[12].options.unitParams = {"b"};
   CompileRequest swapped = variants[12];
-  std::swap(swapped.divisibleParams, swapped.unitParams);
+  std::swap(swapped.options.divisibleParams, swapped.options.unitParams);
   EXPECT_NE(cacheKey(swapped, "v1"), cacheKey(variants[12], "v1"));
   for (std::size_t i = 0; i < variants.size(); ++i)
     EXPECT_NE(cacheKey(variants[i], "v1"), key) << i;

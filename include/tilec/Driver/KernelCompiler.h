@@ -1,0 +1,123 @@
+//===- KernelCompiler.h - Every stage of compiling a kernel -----*- C++ -*-===//
+//
+// The one compile driver: a .tile kernel goes through every stage, frontend
+// (parse, check, MLIRGen) -> tile IR -> tilegpu IR -> LLVM + NVVM -> PTX ->
+// cubin, and the caller says where to stop and gets that stage's module (or
+// text). The `tilec` CLI (`--emit=*`), the JIT host API, tile-bench and the
+// interpreter (KernelInterpreter) all compile through it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DRIVER_KERNELCOMPILER_H
+#define TILEC_DRIVER_KERNELCOMPILER_H
+
+#include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Sema.h"
+#include "tilec/Runtime/KernelMetadata.h"
+#include "tilec/Support/CompileOptions.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class MLIRContext;
+} // namespace mlir
+
+namespace tilec {
+
+/// A parsed .tile file: its source manager and AST.
+class TileSource {
+public:
+  /// Parses `buffer` (named `name`); diagnostics go to `diagOS`. Returns
+  /// null if the file has errors.
+  static std::unique_ptr<TileSource>
+  parse(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream &diagOS);
+
+  llvm::SourceMgr &getSourceMgr() { return srcMgr; }
+  const ast::Module &getModule() const { return *module; }
+  std::vector<std::string> getKernelNames() const;
+  /// The source text.
+  llvm::StringRef getText() const;
+
+private:
+  llvm::SourceMgr srcMgr;
+  std::unique_ptr<ast::Module> module;
+};
+
+/// The stages of a compile, in order; a compile stops after the one asked
+/// for.
+enum class Stage {
+  /// The parsed syntax tree of the whole file (no checks).
+  AST,
+  /// tile IR after the tile pipeline.
+  Tile,
+  /// tilegpu IR: layouts assigned, shared memory allocated.
+  TileGPU,
+  /// LLVM + NVVM dialect IR.
+  LLVM,
+  /// PTX text.
+  PTX,
+  /// A cubin, through the CUDA toolkit's ptxas.
+  Cubin,
+};
+
+/// The result of compiling one kernel to some stage.
+struct CompileResult {
+  /// The module of the last IR stage reached (Tile, TileGPU or LLVM; for PTX
+  /// and Cubin, the LLVM-dialect module they were made from).
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  /// AST: its dump; PTX and Cubin: the PTX.
+  std::string text;
+  /// Cubin: the ELF image.
+  std::string cubin;
+  /// The kernel's name, parameters and constexpr values from Tile on; the
+  /// launch fields (arch, num_warps, shared memory, hashes) from PTX on.
+  KernelMetadata metadata;
+};
+
+/// Why a compile failed.
+enum class CompileFailure {
+  /// The input (source, constexprs, options) is wrong; diagnostics say how.
+  Input,
+  /// The environment: the CUDA toolkit's ptxas is missing or failed.
+  Environment,
+};
+
+/// Compiles kernels of parsed sources. Keeps one MLIR context with every
+/// dialect loaded, so compiles after the first start warm. Not thread-safe:
+/// use one per thread.
+class KernelCompiler {
+public:
+  KernelCompiler();
+  ~KernelCompiler();
+
+  /// Compiles `kernel` of `source` with `options` (validated by the caller)
+  /// up to `stage`. Diagnostics (clang style, pointing into the .tile
+  /// source) go to `diagOS`; returns std::nullopt after an error, with its
+  /// kind in `*failure` when given.
+  std::optional<CompileResult> compile(TileSource &source,
+                                       llvm::StringRef kernel,
+                                       const ConstexprBindings &bindings,
+                                       const CompileOptions &options,
+                                       Stage stage, llvm::raw_ostream &diagOS,
+                                       CompileFailure *failure = nullptr);
+
+  /// The context every module of this compiler lives in.
+  mlir::MLIRContext &getContext() { return *context; }
+
+private:
+  std::unique_ptr<mlir::MLIRContext> context;
+};
+
+/// Prints `module` as text (the `--emit=tile|tilegpu|llvm` output).
+std::string printModule(mlir::ModuleOp module);
+
+} // namespace tilec
+
+#endif // TILEC_DRIVER_KERNELCOMPILER_H

@@ -1,0 +1,45 @@
+//===- CudaToolkit.h - The CUDA toolkit's files and tools -------*- C++ -*-===//
+//
+// The one place that locates the (optional) CUDA toolkit: its root folders,
+// libdevice.10.bc (linked when a kernel calls `__nv_*` math functions) and
+// ptxas (the cubin stage), and that runs ptxas on PTX.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_TARGET_CUDATOOLKIT_H
+#define TILEC_TARGET_CUDATOOLKIT_H
+
+#include "tilec/Support/Target.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace tilec {
+
+/// Finds libdevice.10.bc: `$TILEC_LIBDEVICE` (a file, or a folder holding
+/// it), then `nvvm/libdevice` under each toolkit root ($CUDA_HOME,
+/// $CUDA_PATH, /usr/local/cuda). Returns an empty string if none exists.
+std::string findLibdevice();
+
+/// Resolves `path` (libdevice.10.bc, or a folder holding it) to an
+/// existing file, or returns an empty string.
+std::string resolveLibdevice(llvm::StringRef path);
+
+/// The places `findLibdevice()` looks, in order, for error messages.
+std::string describeLibdeviceSearchPath();
+
+/// Finds ptxas: `$TILEC_PTXAS` (`none`: act as if there were none), PATH,
+/// then `bin/ptxas` under each toolkit root. Empty if none is found.
+std::string findPtxas();
+
+/// Assembles `ptx` (of kernel `kernelName`, for messages) for `target` with
+/// ptxas into a cubin (ELF) image. Fails with a message when ptxas is
+/// missing or rejects the PTX.
+llvm::Expected<std::string> assembleCubin(llvm::StringRef ptx, Target target,
+                                          llvm::StringRef kernelName);
+
+} // namespace tilec
+
+#endif // TILEC_TARGET_CUDATOOLKIT_H

@@ -1,0 +1,291 @@
+//===- KernelCompiler.cpp - Every stage of compiling a kernel -------------===//
+//
+// The whole compile of one kernel: semantic checks, MLIRGen, argument
+// specialization, the pass pipelines (Pipeline.cpp) up to the requested
+// stage, PTX through NVPTX, the cubin through ptxas, and the metadata the
+// runtime launches it with. Every error, from the frontend or from deep in
+// the pipeline, is printed clang-style against the .tile source.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Driver/KernelCompiler.h"
+#include "tilec/Analysis/AxisInfo.h"
+
+#include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tilec/Driver/Pipeline.h"
+#include "tilec/Frontend/MLIRGen.h"
+#include "tilec/Frontend/Parser.h"
+#include "tilec/Runtime/Hash.h"
+#include "tilec/Target/CudaToolkit.h"
+#include "tilec/Target/PTX.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE "tilec-kernel-compiler"
+
+using namespace mlir;
+using namespace tilec;
+
+std::unique_ptr<TileSource>
+TileSource::parse(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                  llvm::raw_ostream &diagOS) {
+  std::unique_ptr<TileSource> source(new TileSource());
+  source->srcMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  DiagnosticEngine diags(source->srcMgr, diagOS);
+  source->module = parseModule(source->srcMgr, diags);
+  if (!source->module || diags.hasErrors())
+    return nullptr;
+  return source;
+}
+
+std::vector<std::string> TileSource::getKernelNames() const {
+  return listKernels(*module);
+}
+
+llvm::StringRef TileSource::getText() const {
+  return srcMgr.getMemoryBuffer(srcMgr.getMainFileID())->getBuffer();
+}
+
+KernelCompiler::KernelCompiler() {
+  DialectRegistry registry;
+  registerTilecDialects(registry);
+  registerTilecTranslations(registry);
+  context =
+      std::make_unique<MLIRContext>(registry, MLIRContext::Threading::DISABLED);
+  context->loadAllAvailableDialects();
+}
+
+KernelCompiler::~KernelCompiler() = default;
+
+std::string tilec::printModule(ModuleOp module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
+namespace {
+/// The runtime's ParamType of a checked kernel parameter type.
+ParamType toParamType(const TType &type) {
+  std::optional<ParamType> parsed = ParamType::parse(type.str());
+  return parsed ? *parsed : ParamType{};
+}
+
+ConstexprValue toConstexprValue(const ConstValue &value) {
+  if (value.isBool())
+    return ConstexprValue(value.intValue != 0);
+  if (value.isFloat())
+    return ConstexprValue(value.floatValue);
+  return ConstexprValue(static_cast<std::int64_t>(value.intValue));
+}
+
+/// Whether `options` specialize the integer `param` to 1.
+bool isAssumedOne(const CompileOptions &options,
+                  const checked::KernelParam &param) {
+  return param.type.isInteger() &&
+         llvm::is_contained(options.unitParams, param.name);
+}
+
+/// What `options` let the code assume `param` (a pointer's address or an
+/// integer's value) to be a multiple of; 1 for nothing.
+int64_t getAssumedDivisibility(const CompileOptions &options,
+                               const checked::KernelParam &param) {
+  if (param.type.isPointer)
+    return options.pointerAlignment;
+  if (param.type.isInteger() &&
+      llvm::is_contained(options.divisibleParams, param.name))
+    return 16;
+  return 1;
+}
+
+/// Marks the kernel's arguments with what `options` let the code assume:
+/// unit integers become the constant 1, divisibilities become argument
+/// attributes the axis analysis reads.
+void applySpecialization(ModuleOp module, const checked::CheckedKernel &kernel,
+                         const CompileOptions &options) {
+  OpBuilder builder(module.getContext());
+  module.walk([&](func::FuncOp func) {
+    for (auto [i, param] : llvm::enumerate(kernel.params)) {
+      if (isAssumedOne(options, param)) {
+        BlockArgument arg = func.getArgument(i);
+        builder.setInsertionPointToStart(&func.front());
+        Value one = arith::ConstantOp::create(
+            builder, arg.getLoc(), builder.getIntegerAttr(arg.getType(), 1));
+        arg.replaceAllUsesWith(one);
+        continue;
+      }
+      int64_t divisibility = getAssumedDivisibility(options, param);
+      if (divisibility > 1)
+        func.setArgAttr(i, mlir::tilegpu::kDivisibilityArgAttrName,
+                        builder.getI32IntegerAttr(divisibility));
+    }
+  });
+}
+
+/// Fails with a diagnostic at the kernel when its blocks need more shared
+/// memory than `target` has.
+LogicalResult checkSharedMemory(ModuleOp module, llvm::StringRef kernel,
+                                Target target) {
+  auto attr =
+      module->getAttrOfType<IntegerAttr>(mlir::tilegpu::kSharedBytesAttrName);
+  int64_t limit = target.getSharedMemoryPerBlock();
+  if (!attr || attr.getInt() <= limit)
+    return success();
+  Location loc = module.getLoc();
+  if (auto func = module.lookupSymbol<func::FuncOp>(kernel))
+    loc = func.getLoc();
+  return emitError(loc)
+         << "kernel '" << kernel << "' needs " << attr.getInt()
+         << " bytes of shared memory per block; " << target.str()
+         << " has at most " << limit
+         << " (smaller blocks or a smaller num_stages need less)";
+}
+
+/// The kernel's name, parameters (with the assumptions `options` make) and
+/// constexpr values.
+void describeKernel(const checked::CheckedKernel &checked,
+                    const CompileOptions &options, KernelMetadata &meta) {
+  meta.kernel = checked.name;
+  meta.numStages = checked.numStages;
+  for (const checked::KernelParam &param : checked.params) {
+    KernelParam &out = meta.params.emplace_back();
+    out.name = param.name;
+    out.type = toParamType(param.type);
+    out.equalToOne = isAssumedOne(options, param);
+    if (!out.equalToOne)
+      out.divisibility =
+          static_cast<uint32_t>(getAssumedDivisibility(options, param));
+  }
+  for (const checked::ConstexprParam &param : checked.constexprs)
+    meta.constexprs[param.name] = toConstexprValue(param.value);
+}
+
+/// The launch fields of the metadata, from the compiled module.
+void describeLaunch(ModuleOp module, TileSource &source, Target target,
+                    KernelMetadata &meta) {
+  meta.arch = target.str();
+  meta.numWarps = tilegpu::getNumWarps(module);
+  meta.threadsPerBlock = 32 * meta.numWarps;
+  if (auto shared =
+          module->getAttrOfType<IntegerAttr>(tilegpu::kSharedBytesAttrName))
+    meta.sharedBytes = shared.getInt();
+  meta.sourceHash = sha256Hex(source.getText().str());
+  meta.compilerVersion = getVersionString();
+}
+
+/// Adds the passes from tile IR to `stage` to `pm`.
+void buildPasses(PassManager &pm, Stage stage, unsigned numWarps,
+                 const CompileOptions &options) {
+  buildTilePipeline(pm);
+  if (stage >= Stage::TileGPU)
+    buildTileGPUPipeline(pm, numWarps, options.getTarget());
+  if (stage >= Stage::PTX && options.optLevel > 0)
+    buildLLVMPipeline(pm, LLVMCleanup::BeforeLLVMOptimization);
+  else if (stage >= Stage::LLVM)
+    buildLLVMPipeline(pm);
+}
+} // namespace
+
+std::optional<CompileResult>
+KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
+                        const ConstexprBindings &bindings,
+                        const CompileOptions &options, Stage stage,
+                        llvm::raw_ostream &diagOS, CompileFailure *failure) {
+  if (failure)
+    *failure = CompileFailure::Input;
+  CompileResult result;
+  if (stage == Stage::AST) {
+    llvm::raw_string_ostream os(result.text);
+    ast::dumpAST(source.getModule(), os);
+    return result;
+  }
+  LLVM_DEBUG(llvm::dbgs() << "compiling '" << kernel << "' for "
+                          << options.getTarget().str() << " to stage "
+                          << static_cast<int>(stage) << "\n");
+
+  DefaultTimingManager timing;
+  timing.setEnabled(options.timing);
+  TimingScope root = timing.getRootScope();
+
+  ConstexprBindings effective = bindings;
+  if (options.numWarps > 0)
+    effective.numWarps = options.numWarps;
+  if (options.numStages > 0)
+    effective.numStages = options.numStages;
+  DiagnosticEngine diags(source.getSourceMgr(), diagOS);
+  std::optional<checked::CheckedKernel> checked;
+  {
+    TimingScope scope = root.nest("check (sema)");
+    checked = checkKernel(source.getModule(), kernel, effective, diags);
+  }
+  if (!checked || diags.hasErrors())
+    return std::nullopt;
+  describeKernel(*checked, options, result.metadata);
+
+  SourceMgrDiagnosticHandler handler(source.getSourceMgr(), context.get(),
+                                     diagOS);
+  {
+    TimingScope scope = root.nest("mlirgen");
+    result.module = mlirGen(*context, *checked);
+  }
+  if (!result.module)
+    return std::nullopt;
+  ModuleOp module = *result.module;
+  applySpecialization(module, *checked, options);
+
+  PassManager pm(context.get(), ModuleOp::getOperationName());
+  if (options.printIRAfterAll)
+    pm.enableIRPrinting(
+        /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
+        /*shouldPrintAfterPass=*/[](Pass *, Operation *) { return true; },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+  TimingScope passScope = root.nest("passes");
+  if (options.timing)
+    pm.enableTiming(passScope);
+  buildPasses(pm, stage, checked->numWarps, options);
+  if (failed(pm.run(module)))
+    return std::nullopt;
+  passScope.stop();
+  Target target = options.getTarget();
+  if (stage >= Stage::LLVM &&
+      failed(checkSharedMemory(module, checked->name, target)))
+    return std::nullopt;
+  if (stage < Stage::PTX)
+    return result;
+
+  PTXOptions ptxOptions;
+  ptxOptions.arch = target.str();
+  ptxOptions.optLevel = options.optLevel;
+  ptxOptions.fpFusion = options.fpFusion;
+  FailureOr<std::string> ptx;
+  {
+    TimingScope scope = root.nest("llvm + ptx");
+    ptx = translateToPTX(module, ptxOptions, /*llvmIROut=*/nullptr, &scope);
+  }
+  if (failed(ptx))
+    return std::nullopt;
+  result.text = std::move(*ptx);
+  describeLaunch(module, source, target, result.metadata);
+  if (stage < Stage::Cubin)
+    return result;
+
+  TimingScope scope = root.nest("ptxas");
+  llvm::Expected<std::string> cubin =
+      assembleCubin(result.text, target, checked->name);
+  if (!cubin) {
+    diagOS << "error: " << llvm::toString(cubin.takeError()) << "\n";
+    if (failure)
+      *failure = CompileFailure::Environment;
+    return std::nullopt;
+  }
+  result.cubin = std::move(*cubin);
+  return result;
+}

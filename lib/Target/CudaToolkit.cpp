@@ -1,0 +1,161 @@
+//===- CudaToolkit.cpp - The CUDA toolkit's files and tools ---------------===//
+//
+// Toolkit roots, in search order: $CUDA_HOME, $CUDA_PATH, /usr/local/cuda.
+// libdevice and ptxas each have an environment variable of their own that
+// comes first ($TILEC_LIBDEVICE, $TILEC_PTXAS); ptxas is also looked up on
+// PATH before the roots.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Target/CudaToolkit.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace tilec {
+
+namespace {
+constexpr const char *kLibdeviceFile = "libdevice.10.bc";
+
+/// A place to look: how to name it in messages ("$CUDA_HOME", or empty for
+/// a fixed path) and the folder.
+struct Candidate {
+  std::string what;
+  std::string path;
+};
+
+/// The toolkit roots with `suffix` appended, in search order.
+SmallVector<Candidate> toolkitFolders(StringRef suffix) {
+  SmallVector<Candidate> candidates;
+  for (const char *var : {"CUDA_HOME", "CUDA_PATH"}) {
+    std::optional<std::string> value = sys::Process::GetEnv(var);
+    if (!value || value->empty())
+      continue;
+    SmallString<256> path(*value);
+    sys::path::append(path, suffix);
+    candidates.push_back({"$" + std::string(var), std::string(path)});
+  }
+  SmallString<256> fixed("/usr/local/cuda");
+  sys::path::append(fixed, suffix);
+  candidates.push_back({"", std::string(fixed)});
+  return candidates;
+}
+
+/// The places of libdevice: $TILEC_LIBDEVICE, then the toolkit's. A path may
+/// name the file or a folder holding it.
+SmallVector<Candidate> libdeviceCandidates() {
+  SmallVector<Candidate> candidates;
+  std::optional<std::string> env = sys::Process::GetEnv("TILEC_LIBDEVICE");
+  if (env && !env->empty())
+    candidates.push_back({"$TILEC_LIBDEVICE", *env});
+  candidates.append(toolkitFolders("nvvm/libdevice"));
+  return candidates;
+}
+
+} // namespace
+
+std::string resolveLibdevice(StringRef path) {
+  if (sys::fs::is_directory(path)) {
+    SmallString<256> file(path);
+    sys::path::append(file, kLibdeviceFile);
+    return sys::fs::is_regular_file(file) ? std::string(file) : "";
+  }
+  return sys::fs::is_regular_file(path) ? std::string(path) : "";
+}
+std::string findLibdevice() {
+  for (const Candidate &candidate : libdeviceCandidates())
+    if (std::string file = resolveLibdevice(candidate.path); !file.empty())
+      return file;
+  return "";
+}
+
+std::string describeLibdeviceSearchPath() {
+  std::string text;
+  for (const Candidate &candidate : libdeviceCandidates()) {
+    if (!text.empty())
+      text += ", ";
+    text += candidate.what.empty()
+                ? candidate.path
+                : candidate.what + " (" + candidate.path + ")";
+  }
+  return text;
+}
+
+std::string findPtxas() {
+  if (std::optional<std::string> env = sys::Process::GetEnv("TILEC_PTXAS")) {
+    if (*env == "none")
+      return "";
+    if (sys::fs::can_execute(*env))
+      return *env;
+  }
+  if (ErrorOr<std::string> found = sys::findProgramByName("ptxas"))
+    return *found;
+  for (const Candidate &candidate : toolkitFolders("bin")) {
+    SmallString<256> path(candidate.path);
+    sys::path::append(path, "ptxas");
+    if (sys::fs::can_execute(path))
+      return std::string(path);
+  }
+  return "";
+}
+
+Expected<std::string> assembleCubin(StringRef ptx, Target target,
+                                    StringRef kernelName) {
+  std::string ptxas = findPtxas();
+  if (ptxas.empty())
+    return createStringError("--emit=cubin needs ptxas (CUDA toolkit); set "
+                             "$TILEC_PTXAS or add it to PATH");
+  SmallString<128> ptxPath, cubinPath;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("tilec", "ptx", ptxPath))
+    return createStringError("cannot create a temporary file: " + ec.message());
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("tilec", "cubin", cubinPath)) {
+    sys::fs::remove(ptxPath);
+    return createStringError("cannot create a temporary file: " + ec.message());
+  }
+  auto cleanUp = [&] {
+    sys::fs::remove(ptxPath);
+    sys::fs::remove(cubinPath);
+  };
+  {
+    std::error_code ec;
+    raw_fd_ostream os(ptxPath, ec, sys::fs::OF_None);
+    if (!ec) {
+      os << ptx;
+      os.close();
+      ec = os.error();
+    }
+    if (ec) {
+      cleanUp();
+      return createStringError("cannot write '" + ptxPath.str().str() +
+                               "': " + ec.message());
+    }
+  }
+  std::string arch = "-arch=" + target.str();
+  std::string output = cubinPath.str().str();
+  SmallVector<StringRef> args{ptxas, arch, ptxPath, "-o", output};
+  std::string message;
+  int rc = sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0, &message);
+  if (rc != 0) {
+    cleanUp();
+    return createStringError("ptxas failed on kernel '" + kernelName.str() +
+                             "'" + (message.empty() ? "" : ": " + message));
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
+      MemoryBuffer::getFile(cubinPath);
+  cleanUp();
+  if (!buffer)
+    return createStringError("cannot read ptxas output");
+  return (*buffer)->getBuffer().str();
+}
+
+} // namespace tilec
