@@ -4,7 +4,7 @@
 // line (or the IR's location) and a false result, never a crash. Covers
 // argument mismatches, out-of-bounds and misaligned accesses, ops the
 // interpreter lacks, the operation limit, and a sweep that runs every
-// kernel of examples/ and test/frontend/ with made-up arguments.
+// kernel of examples/ and test/Frontend/ with made-up arguments.
 //
 //===----------------------------------------------------------------------===//
 
@@ -267,7 +267,7 @@ TEST(InterpreterBadInputTest, EveryExampleKernelRunsOrFailsCleanly) {
 }
 
 TEST(InterpreterBadInputTest, EveryFrontendTestKernelRunsOrFailsCleanly) {
-  sweep("test/frontend");
+  sweep("test/Frontend");
 }
 
 } // namespace
