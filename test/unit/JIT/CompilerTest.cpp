@@ -10,7 +10,9 @@
 
 #include "JITTestUtils.h"
 
-#include "../Runtime/TimingBounds.h"
+#include "TestSupport/Contains.h"
+#include "TestSupport/HostApi.h"
+#include "TestSupport/TimingBounds.h"
 
 #include "tilec/tilec.h"
 
@@ -41,25 +43,14 @@ Compiler::Options memoryOnly(std::string arch = "sm_90") {
   return options;
 }
 
-/// The what() of the tilec::Error \p run throws ("" if none).
-template <typename F> std::string errorOf(F &&run) {
-  try {
-    run();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a tilec::Error";
-  return "";
-}
-
 } // namespace
 
 TEST(Compiler, CompileSourceToPTX) {
   Compiler cc(memoryOnly());
   EXPECT_EQ(cc.arch(), "sm_90");
   CompiledKernel k = cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy");
-  EXPECT_NE(k.binary.find(".visible .entry axpy("), std::string::npos);
-  EXPECT_NE(k.binary.find(".target sm_90"), std::string::npos);
+  EXPECT_TRUE(contains(k.binary, ".visible .entry axpy("));
+  EXPECT_TRUE(contains(k.binary, ".target sm_90"));
   EXPECT_EQ(k.meta.kernel, "axpy");
   EXPECT_EQ(k.meta.arch, "sm_90");
   EXPECT_EQ(k.meta.numWarps, 4);
@@ -79,7 +70,7 @@ TEST(Compiler, CompileFileToPTX) {
   Compiler cc(memoryOnly());
   CompiledKernel k =
       cc.compileFileToPTX(examplePath("softmax.tile"), "softmax");
-  EXPECT_NE(k.binary.find(".visible .entry softmax("), std::string::npos);
+  EXPECT_TRUE(contains(k.binary, ".visible .entry softmax("));
   EXPECT_EQ(k.meta.params.size(), 5u);
   EXPECT_EQ(k.meta.constexprs.at("BLOCK").asInt(), 1024);
 }
@@ -100,7 +91,7 @@ TEST(Compiler, Options) {
   Compiler cc(options);
   CompiledKernel k = cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy");
   EXPECT_EQ(k.meta.arch, "sm_80");
-  EXPECT_NE(k.binary.find(".target sm_80"), std::string::npos);
+  EXPECT_TRUE(contains(k.binary, ".target sm_80"));
   EXPECT_EQ(k.meta.numWarps, 8);
   EXPECT_EQ(k.meta.threadsPerBlock, 256);
   EXPECT_EQ(k.meta.numStages, 2);
@@ -109,25 +100,23 @@ TEST(Compiler, Options) {
 TEST(Compiler, InvalidOptions) {
   Compiler::Options options = memoryOnly();
   options.numWarps = 3;
-  EXPECT_NE(errorOf([&] { Compiler cc(options); }).find("numWarps = 3"),
-            std::string::npos);
+  EXPECT_TRUE(
+      contains(messageOf([&] { Compiler cc(options); }), "numWarps = 3"));
   options.numWarps = 0;
   options.optLevel = 2;
-  EXPECT_NE(errorOf([&] { Compiler cc(options); }).find("optLevel = 2"),
-            std::string::npos);
+  EXPECT_TRUE(
+      contains(messageOf([&] { Compiler cc(options); }), "optLevel = 2"));
   options.optLevel = 3;
   options.numStages = -1;
-  EXPECT_NE(errorOf([&] { Compiler cc(options); }).find("numStages = -1"),
-            std::string::npos);
+  EXPECT_TRUE(
+      contains(messageOf([&] { Compiler cc(options); }), "numStages = -1"));
 }
 
 TEST(Compiler, UnsupportedArch) {
   Compiler cc(memoryOnly("sm_70"));
   std::string what =
-      errorOf([&] { cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy"); });
-  EXPECT_NE(what.find("unsupported GPU architecture 'sm_70'"),
-            std::string::npos)
-      << what;
+      messageOf([&] { cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy"); });
+  EXPECT_TRUE(contains(what, "unsupported GPU architecture 'sm_70'"));
 }
 
 TEST(Compiler, ErrorsHoldDiagnostics) {
@@ -137,16 +126,16 @@ TEST(Compiler, ErrorsHoldDiagnostics) {
                        "    x = undefined_name + 1\n"
                        "    store(out, x)\n";
   std::string what =
-      errorOf([&] { cc.compileSourceToPTX(source, "bad.tile", "bad"); });
-  EXPECT_NE(what.find("bad.tile:3:9: error:"), std::string::npos) << what;
-  EXPECT_NE(what.find("undefined_name"), std::string::npos) << what;
+      messageOf([&] { cc.compileSourceToPTX(source, "bad.tile", "bad"); });
+  EXPECT_TRUE(contains(what, "bad.tile:3:9: error:"));
+  EXPECT_TRUE(contains(what, "undefined_name"));
   // The source line and a caret, like clang.
-  EXPECT_NE(what.find("    x = undefined_name + 1\n"), std::string::npos)
-      << what;
-  EXPECT_NE(what.find("^"), std::string::npos) << what;
+  EXPECT_TRUE(contains(what, "    x = undefined_name + 1\n"));
+  EXPECT_TRUE(contains(what, "^"));
   // Errors are not cached: the same request fails again, the same way.
-  EXPECT_EQ(errorOf([&] { cc.compileSourceToPTX(source, "bad.tile", "bad"); }),
-            what);
+  EXPECT_EQ(
+      messageOf([&] { cc.compileSourceToPTX(source, "bad.tile", "bad"); }),
+      what);
 }
 
 TEST(Compiler, SyntaxErrorsHoldDiagnostics) {
@@ -155,9 +144,9 @@ TEST(Compiler, SyntaxErrorsHoldDiagnostics) {
                        "def bad(out: *f32:\n"
                        "    pass\n";
   std::string what =
-      errorOf([&] { cc.compileSourceToPTX(source, "syntax.tile", "bad"); });
-  EXPECT_NE(what.find("syntax.tile:2:"), std::string::npos) << what;
-  EXPECT_NE(what.find("error:"), std::string::npos) << what;
+      messageOf([&] { cc.compileSourceToPTX(source, "syntax.tile", "bad"); });
+  EXPECT_TRUE(contains(what, "syntax.tile:2:"));
+  EXPECT_TRUE(contains(what, "error:"));
 }
 
 TEST(Compiler, ShapeErrorFromDeepInThePipeline) {
@@ -169,29 +158,26 @@ TEST(Compiler, ShapeErrorFromDeepInThePipeline) {
                        "    acc = dot(a, b)\n"
                        "    store(c + arange(0, 16), sum(acc, axis=1))\n";
   std::string what =
-      errorOf([&] { cc.compileSourceToPTX(source, "mm.tile", "mm"); });
-  EXPECT_NE(what.find("mm.tile:5:"), std::string::npos) << what;
+      messageOf([&] { cc.compileSourceToPTX(source, "mm.tile", "mm"); });
+  EXPECT_TRUE(contains(what, "mm.tile:5:"));
 }
 
 TEST(Compiler, UnknownKernel) {
   Compiler cc(memoryOnly());
-  std::string what = errorOf(
+  std::string what = messageOf(
       [&] { cc.compileSourceToPTX(kAxpy, "axpy.tile", "no_such_kernel"); });
-  EXPECT_NE(what.find("no_such_kernel"), std::string::npos) << what;
-  EXPECT_NE(what.find("axpy"), std::string::npos) << what; // The known one.
-  EXPECT_NE(errorOf([&] {
-              cc.compileSourceToPTX(kAxpy, "axpy.tile", "");
-            }).find("no kernel name"),
-            std::string::npos);
+  EXPECT_TRUE(contains(what, "no_such_kernel"));
+  EXPECT_TRUE(contains(what, "axpy")); // The known one.
+  EXPECT_TRUE(contains(
+      messageOf([&] { cc.compileSourceToPTX(kAxpy, "axpy.tile", ""); }),
+      "no kernel name"));
 }
 
 TEST(Compiler, MissingFile) {
   Compiler cc(memoryOnly());
   std::string what =
-      errorOf([&] { cc.compileFileToPTX("/nonexistent/dir/k.tile", "k"); });
-  EXPECT_NE(what.find("cannot read '/nonexistent/dir/k.tile'"),
-            std::string::npos)
-      << what;
+      messageOf([&] { cc.compileFileToPTX("/nonexistent/dir/k.tile", "k"); });
+  EXPECT_TRUE(contains(what, "cannot read '/nonexistent/dir/k.tile'"));
 }
 
 TEST(Compiler, ConstexprWithoutValue) {
@@ -200,9 +186,9 @@ TEST(Compiler, ConstexprWithoutValue) {
                        "def k(out: *f32, BLOCK: constexpr):\n"
                        "    store(out + arange(0, BLOCK), 1.0)\n";
   std::string what =
-      errorOf([&] { cc.compileSourceToPTX(source, "k.tile", "k"); });
-  EXPECT_NE(what.find("k.tile:"), std::string::npos) << what;
-  EXPECT_NE(what.find("BLOCK"), std::string::npos) << what;
+      messageOf([&] { cc.compileSourceToPTX(source, "k.tile", "k"); });
+  EXPECT_TRUE(contains(what, "k.tile:"));
+  EXPECT_TRUE(contains(what, "BLOCK"));
   CompiledKernel k =
       cc.compileSourceToPTX(source, "k.tile", "k", {{"BLOCK", 64}});
   EXPECT_EQ(k.meta.constexprs.at("BLOCK").asInt(), 64);
@@ -212,16 +198,16 @@ TEST(Compiler, NoDevice) {
   // A Compiler without a device compiles but cannot load.
   Compiler cc(memoryOnly());
   std::string what =
-      errorOf([&] { cc.compileSource(kAxpy, "axpy.tile", "axpy"); });
-  EXPECT_NE(what.find("has no device"), std::string::npos) << what;
+      messageOf([&] { cc.compileSource(kAxpy, "axpy.tile", "axpy"); });
+  EXPECT_TRUE(contains(what, "has no device"));
   // An unopened Device is refused up front.
-  what = errorOf([&] { Compiler bad{Device()}; });
-  EXPECT_NE(what.find("not open"), std::string::npos) << what;
+  what = messageOf([&] { Compiler bad{Device()}; });
+  EXPECT_TRUE(contains(what, "not open"));
   // Opening a GPU where there is none says why.
   std::string why;
   if (!Device::driverAvailable(&why)) {
-    what = errorOf([] { Device::open(0); });
-    EXPECT_NE(what.find("CUDA driver"), std::string::npos) << what;
+    what = messageOf([] { Device::open(0); });
+    EXPECT_TRUE(contains(what, "CUDA driver"));
   }
 }
 
@@ -231,7 +217,7 @@ TEST(Compiler, AutotuneNeedsADevice) {
                                      {{{"BLOCK", 256}}, 8, 0}};
   EXPECT_EQ(configs[1].str(), "BLOCK=256,num_warps=8");
   DevicePtr<float> out, x, y;
-  std::string what = errorOf([&] {
+  std::string what = messageOf([&] {
     autotune(
         cc, examplePath("vector_add.tile"), "vector_add", configs, "n=4096",
         [](const TuneConfig &c) {
@@ -239,13 +225,12 @@ TEST(Compiler, AutotuneNeedsADevice) {
         },
         out, x, y, 4096);
   });
-  EXPECT_NE(what.find("needs a Compiler made with a Device"), std::string::npos)
-      << what;
-  EXPECT_NE(errorOf([&] {
-              autotune(cc, "k.tile", "k", {}, "",
-                       [](const TuneConfig &) { return Grid(1); });
-            }).find("no configs"),
-            std::string::npos);
+  EXPECT_TRUE(contains(what, "needs a Compiler made with a Device"));
+  EXPECT_TRUE(contains(messageOf([&] {
+                         autotune(cc, "k.tile", "k", {}, "",
+                                  [](const TuneConfig &) { return Grid(1); });
+                       }),
+                       "no configs"));
 }
 
 TEST(Compiler, ThreadsCompileAtOnce) {

@@ -1,7 +1,8 @@
 //===- JITTestUtils.h - Helpers shared by the JIT unit tests ----*- C++ -*-===//
 //
 // Paths of the example kernels, fresh cache directories, file helpers and a
-// wall-clock stopwatch for the tests of tilec::Compiler.
+// wall-clock stopwatch for the tests of tilec::Compiler (the helpers the
+// runtime tests share too are in TestSupport/HostApi.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,9 +27,6 @@ std::string readFile(const std::string &path);
 void writeFile(const std::string &path, const std::string &text);
 /// The names in \p dir, sorted; no "." and "..".
 std::vector<std::string> listDir(const std::string &dir);
-/// The fake CUDA driver of test/unit/Runtime ($TILEC_TEST_FAKE_CUDA_DRIVER
-/// if set, else the one built beside the tests).
-std::string fakeCudaDriver();
 
 /// Milliseconds since construction.
 class Stopwatch {
