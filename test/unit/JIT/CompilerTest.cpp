@@ -35,18 +35,17 @@ def axpy(out: *f32, x: *f32, alpha: f32, n: i32, BLOCK: constexpr = 256):
     store(out + offs, alpha * load(x + offs, mask=mask), mask=mask)
 )";
 
-/// Options with a memory-only cache, so each test starts cold.
-Compiler::Options memoryOnly(std::string arch = "sm_90") {
-  Compiler::Options options;
-  options.arch = std::move(arch);
-  options.cacheDir = "";
-  return options;
+/// The error of compiling kernel \p kernel of \p source (named \p file) to
+/// PTX with \p cc ("<no error>" if it compiles).
+std::string ptxError(Compiler &cc, const std::string &source,
+                     const std::string &file, const std::string &kernel) {
+  return messageOf([&] { cc.compileSourceToPTX(source, file, kernel); });
 }
 
 } // namespace
 
 TEST(Compiler, CompileSourceToPTX) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   EXPECT_EQ(cc.arch(), "sm_90");
   CompiledKernel k = cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy");
   EXPECT_TRUE(contains(k.binary, ".visible .entry axpy("));
@@ -67,7 +66,7 @@ TEST(Compiler, CompileSourceToPTX) {
 }
 
 TEST(Compiler, CompileFileToPTX) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   CompiledKernel k =
       cc.compileFileToPTX(examplePath("softmax.tile"), "softmax");
   EXPECT_TRUE(contains(k.binary, ".visible .entry softmax("));
@@ -98,7 +97,7 @@ TEST(Compiler, Options) {
 }
 
 TEST(Compiler, InvalidOptions) {
-  Compiler::Options options = memoryOnly();
+  Compiler::Options options = memoryOnly("sm_90");
   options.numWarps = 3;
   EXPECT_TRUE(
       contains(messageOf([&] { Compiler cc(options); }), "numWarps = 3"));
@@ -114,79 +113,72 @@ TEST(Compiler, InvalidOptions) {
 
 TEST(Compiler, UnsupportedArch) {
   Compiler cc(memoryOnly("sm_70"));
-  std::string what =
-      messageOf([&] { cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy"); });
+  std::string what = ptxError(cc, kAxpy, "axpy.tile", "axpy");
   EXPECT_TRUE(contains(what, "unsupported GPU architecture 'sm_70'"));
 }
 
 TEST(Compiler, ErrorsHoldDiagnostics) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::string source = "@kernel\n"
                        "def bad(out: *f32, n: i32):\n"
                        "    x = undefined_name + 1\n"
                        "    store(out, x)\n";
-  std::string what =
-      messageOf([&] { cc.compileSourceToPTX(source, "bad.tile", "bad"); });
+  std::string what = ptxError(cc, source, "bad.tile", "bad");
   EXPECT_TRUE(contains(what, "bad.tile:3:9: error:"));
   EXPECT_TRUE(contains(what, "undefined_name"));
   // The source line and a caret, like clang.
   EXPECT_TRUE(contains(what, "    x = undefined_name + 1\n"));
   EXPECT_TRUE(contains(what, "^"));
   // Errors are not cached: the same request fails again, the same way.
-  EXPECT_EQ(
-      messageOf([&] { cc.compileSourceToPTX(source, "bad.tile", "bad"); }),
-      what);
+  EXPECT_EQ(ptxError(cc, source, "bad.tile", "bad"), what);
 }
 
 TEST(Compiler, SyntaxErrorsHoldDiagnostics) {
-  Compiler cc(memoryOnly());
-  std::string source = "@kernel\n"
-                       "def bad(out: *f32:\n"
-                       "    pass\n";
-  std::string what =
-      messageOf([&] { cc.compileSourceToPTX(source, "syntax.tile", "bad"); });
+  Compiler cc(memoryOnly("sm_90"));
+  std::string what = ptxError(cc,
+                              "@kernel\n"
+                              "def bad(out: *f32:\n"
+                              "    pass\n",
+                              "syntax.tile", "bad");
   EXPECT_TRUE(contains(what, "syntax.tile:2:"));
   EXPECT_TRUE(contains(what, "error:"));
 }
 
 TEST(Compiler, ShapeErrorFromDeepInThePipeline) {
-  Compiler cc(memoryOnly());
-  std::string source = "@kernel\n"
-                       "def mm(c: *f32):\n"
-                       "    a = zeros((16, 32), dtype=float32)\n"
-                       "    b = zeros((16, 16), dtype=float32)\n"
-                       "    acc = dot(a, b)\n"
-                       "    store(c + arange(0, 16), sum(acc, axis=1))\n";
+  Compiler cc(memoryOnly("sm_90"));
   std::string what =
-      messageOf([&] { cc.compileSourceToPTX(source, "mm.tile", "mm"); });
+      ptxError(cc,
+               "@kernel\n"
+               "def mm(c: *f32):\n"
+               "    a = zeros((16, 32), dtype=float32)\n"
+               "    b = zeros((16, 16), dtype=float32)\n"
+               "    acc = dot(a, b)\n"
+               "    store(c + arange(0, 16), sum(acc, axis=1))\n",
+               "mm.tile", "mm");
   EXPECT_TRUE(contains(what, "mm.tile:5:"));
 }
 
 TEST(Compiler, UnknownKernel) {
-  Compiler cc(memoryOnly());
-  std::string what = messageOf(
-      [&] { cc.compileSourceToPTX(kAxpy, "axpy.tile", "no_such_kernel"); });
+  Compiler cc(memoryOnly("sm_90"));
+  std::string what = ptxError(cc, kAxpy, "axpy.tile", "no_such_kernel");
   EXPECT_TRUE(contains(what, "no_such_kernel"));
   EXPECT_TRUE(contains(what, "axpy")); // The known one.
-  EXPECT_TRUE(contains(
-      messageOf([&] { cc.compileSourceToPTX(kAxpy, "axpy.tile", ""); }),
-      "no kernel name"));
+  EXPECT_TRUE(contains(ptxError(cc, kAxpy, "axpy.tile", ""), "no kernel name"));
 }
 
 TEST(Compiler, MissingFile) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::string what =
       messageOf([&] { cc.compileFileToPTX("/nonexistent/dir/k.tile", "k"); });
   EXPECT_TRUE(contains(what, "cannot read '/nonexistent/dir/k.tile'"));
 }
 
 TEST(Compiler, ConstexprWithoutValue) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::string source = "@kernel\n"
                        "def k(out: *f32, BLOCK: constexpr):\n"
                        "    store(out + arange(0, BLOCK), 1.0)\n";
-  std::string what =
-      messageOf([&] { cc.compileSourceToPTX(source, "k.tile", "k"); });
+  std::string what = ptxError(cc, source, "k.tile", "k");
   EXPECT_TRUE(contains(what, "k.tile:"));
   EXPECT_TRUE(contains(what, "BLOCK"));
   CompiledKernel k =
@@ -196,7 +188,7 @@ TEST(Compiler, ConstexprWithoutValue) {
 
 TEST(Compiler, NoDevice) {
   // A Compiler without a device compiles but cannot load.
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::string what =
       messageOf([&] { cc.compileSource(kAxpy, "axpy.tile", "axpy"); });
   EXPECT_TRUE(contains(what, "has no device"));
@@ -212,7 +204,7 @@ TEST(Compiler, NoDevice) {
 }
 
 TEST(Compiler, AutotuneNeedsADevice) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::vector<TuneConfig> configs = {{{{"BLOCK", 128}}, 4, 0},
                                      {{{"BLOCK", 256}}, 8, 0}};
   EXPECT_EQ(configs[1].str(), "BLOCK=256,num_warps=8");
@@ -236,7 +228,7 @@ TEST(Compiler, AutotuneNeedsADevice) {
 TEST(Compiler, ThreadsCompileAtOnce) {
   // Each thread gets its own KernelCompiler; the results match a serial
   // compile.
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::vector<std::string> names = {"vector_add", "softmax", "gelu",
                                     "layernorm"};
   std::vector<std::string> ptx(names.size()), errors(names.size());

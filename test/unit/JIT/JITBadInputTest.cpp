@@ -30,12 +30,6 @@ using namespace tilec::test;
 
 namespace {
 
-Compiler::Options memoryOnly() {
-  Compiler::Options options;
-  options.cacheDir = "";
-  return options;
-}
-
 /// Compiling through a Compiler with \p device: files and kernels that are
 /// not there, sources that do not compile.
 void checkBadCompiles(Device &device) {
@@ -76,43 +70,50 @@ void checkBadLaunches(Device &device) {
                 c = device.alloc<float>(1000);
   Buffer<double> d = device.alloc<double>(1000);
 
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, a, b); }),
-            "kernel 'vector_add' takes 4 arguments, got 3; its signature is " +
-                sig);
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, a, b, 1000, 1); }),
-            "kernel 'vector_add' takes 4 arguments, got 5; its signature is " +
-                sig);
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, d, b, 1000); }),
-            "kernel 'vector_add': argument 2 (x: *f32): expected a "
-            "Buffer<float> or DevicePtr<float>, got Buffer<double>");
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, a, b, 1000.0f); }),
-            "kernel 'vector_add': argument 4 (n: i32): expected an integer, "
-            "got float 1000");
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, a, 7, 1000); }),
-            "kernel 'vector_add': argument 3 (y: *f32): expected a "
-            "Buffer<float> or DevicePtr<float>, got int32_t 7");
   Buffer<float> empty;
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, a, empty, 1000); }),
-            "kernel 'vector_add': argument 3 (y: *f32): Buffer<float> is null "
-            "(an empty or moved-from Buffer); pass a Buffer<float> or "
-            "DevicePtr<float> holding device memory");
-  EXPECT_EQ(messageOf([&] { k.launch({4}, DevicePtr<float>(), a, b, 1000); }),
-            "kernel 'vector_add': argument 1 (out: *f32): DevicePtr<float> is "
-            "null (a null device address); pass a Buffer<float> or "
-            "DevicePtr<float> holding device memory");
   std::array<std::int64_t, 3> max = device.maxGridSize();
-  EXPECT_EQ(messageOf([&] { k.launch({0}, c, a, b, 1000); }),
-            "kernel 'vector_add': invalid grid (0, 1, 1): grid.x must be in "
-            "[1, " +
-                std::to_string(max[0]) + "] on " + describe(device));
-  EXPECT_EQ(messageOf([&] { k.launch({1, 1, max[2] + 1}, c, a, b, 1000); }),
-            "kernel 'vector_add': invalid grid (1, 1, " +
-                std::to_string(max[2] + 1) + "): grid.z must be in [1, " +
-                std::to_string(max[2]) + "] on " + describe(device));
-  EXPECT_EQ(messageOf([&] { k.launch({max[0] + 1}, c, a, b, 1000); }),
-            "kernel 'vector_add': invalid grid (" + std::to_string(max[0] + 1) +
-                ", 1, 1): grid.x must be in [1, " + std::to_string(max[0]) +
-                "] on " + describe(device));
+  const std::string where = describe(device);
+  const std::string holding =
+      "; pass a Buffer<float> or DevicePtr<float> holding device memory";
+  struct Case {
+    std::function<void()> launch;
+    std::string message;
+  } cases[] = {
+      {[&] { k.launch({4}, c, a, b); },
+       "kernel 'vector_add' takes 4 arguments, got 3; its signature is " + sig},
+      {[&] { k.launch({4}, c, a, b, 1000, 1); },
+       "kernel 'vector_add' takes 4 arguments, got 5; its signature is " + sig},
+      {[&] { k.launch({4}, c, d, b, 1000); },
+       "kernel 'vector_add': argument 2 (x: *f32): expected a Buffer<float> "
+       "or DevicePtr<float>, got Buffer<double>"},
+      {[&] { k.launch({4}, c, a, b, 1000.0f); },
+       "kernel 'vector_add': argument 4 (n: i32): expected an integer, got "
+       "float 1000"},
+      {[&] { k.launch({4}, c, a, 7, 1000); },
+       "kernel 'vector_add': argument 3 (y: *f32): expected a Buffer<float> "
+       "or DevicePtr<float>, got int32_t 7"},
+      {[&] { k.launch({4}, c, a, empty, 1000); },
+       "kernel 'vector_add': argument 3 (y: *f32): Buffer<float> is null (an "
+       "empty or moved-from Buffer)" +
+           holding},
+      {[&] { k.launch({4}, DevicePtr<float>(), a, b, 1000); },
+       "kernel 'vector_add': argument 1 (out: *f32): DevicePtr<float> is null "
+       "(a null device address)" +
+           holding},
+      {[&] { k.launch({0}, c, a, b, 1000); },
+       "kernel 'vector_add': invalid grid (0, 1, 1): grid.x must be in [1, " +
+           std::to_string(max[0]) + "] on " + where},
+      {[&] { k.launch({1, 1, max[2] + 1}, c, a, b, 1000); },
+       "kernel 'vector_add': invalid grid (1, 1, " +
+           std::to_string(max[2] + 1) + "): grid.z must be in [1, " +
+           std::to_string(max[2]) + "] on " + where},
+      {[&] { k.launch({max[0] + 1}, c, a, b, 1000); },
+       "kernel 'vector_add': invalid grid (" + std::to_string(max[0] + 1) +
+           ", 1, 1): grid.x must be in [1, " + std::to_string(max[0]) +
+           "] on " + where},
+  };
+  for (const Case &bad : cases)
+    EXPECT_EQ(messageOf(bad.launch), bad.message);
 }
 
 /// The same with a good launch after the bad ones, and its result checked

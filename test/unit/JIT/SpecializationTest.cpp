@@ -32,12 +32,6 @@ using namespace tilec::test;
 
 namespace {
 
-Compiler::Options memoryOnly() {
-  Compiler::Options options;
-  options.cacheDir = "";
-  return options;
-}
-
 /// out[i] = x[i] + y[i] for i < n, then compares when \p check.
 struct VectorAdd {
   static constexpr int kSize = 4096 + 64;
