@@ -44,7 +44,7 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-allow_user_poisoning=0}
 
 tile_seeds() { # .tile seeds into $1
   cp examples/*.tile test/gpu/*.tile "$1/"
-  for f in test/frontend/*.tile; do cp "$f" "$1/fe_$(basename "$f")"; done
+  for f in test/Frontend/*.tile; do cp "$f" "$1/fe_$(basename "$f")"; done
   "$BIN/tile-gen" --seed=1 --count=40 -o "$SEEDS/gen/" >/dev/null
   for f in "$SEEDS"/gen/*.tile; do cp "$f" "$1/"; done
 }

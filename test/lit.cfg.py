@@ -27,7 +27,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tilec_tools_dir, config.llvm_tools_dir]
-tools = ["tile-opt", "tile-translate", "tile-gen"]
+tools = ["tile-opt", "tile-translate", "tile-gen", "tile-run"]
 if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec")):
     tools.append("tilec")
     config.available_features.add("tilec")

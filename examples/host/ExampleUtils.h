@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <initializer_list>
 #include <random>
 #include <string>
 #include <vector>
@@ -36,6 +37,12 @@ inline std::string tilePath(const std::string &file) {
   return std::string(TILEC_EXAMPLES_DIR) + "/" + file;
 }
 
+/// Command-line argument \p i as an integer; \p fallback when there are
+/// fewer arguments.
+inline int intArg(int argc, char **argv, int i, int fallback) {
+  return argc > i ? std::atoi(argv[i]) : fallback;
+}
+
 /// Opens GPU 0, or prints why not and returns false.
 inline bool openDevice(tilec::Device &device) {
   std::string why;
@@ -48,6 +55,32 @@ inline bool openDevice(tilec::Device &device) {
   std::printf("device: %s (%s)\n", device.name().c_str(),
               device.arch().c_str());
   return true;
+}
+
+/// The start of every example's main(): with bad arguments (\p argsOk
+/// false) prints `usage: PROGRAM USAGE` and returns 2; without a GPU
+/// returns kSkipped; else opens GPU 0 into \p device and returns 0.
+inline int start(const char *program, const char *usage, bool argsOk,
+                 tilec::Device &device) {
+  if (!argsOk) {
+    std::fprintf(stderr, "usage: %s %s\n", program, usage);
+    return 2;
+  }
+  return openDevice(device) ? 0 : kSkipped;
+}
+
+/// start() for an example whose arguments are sizes: argv[1], argv[2], ...
+/// replace the defaults in \p sizes, in order, and must be positive.
+inline int startWithSizes(int argc, char **argv, const char *usage,
+                          std::initializer_list<int *> sizes,
+                          tilec::Device &device) {
+  bool positive = true;
+  int i = 1;
+  for (int *size : sizes) {
+    *size = intArg(argc, argv, i++, *size);
+    positive = positive && *size > 0;
+  }
+  return start(argv[0], usage, positive, device);
 }
 
 /// \p n uniform random numbers in [lo, hi), the same on every run.
@@ -138,11 +171,13 @@ inline float timeLaunches(tilec::Device &device,
   return times[times.size() / 2];
 }
 
-/// Compiles with \p cc and reports the cold compile and a cache hit.
+/// Compiles \p kernel of examples/\p tileFile with \p cc and reports the
+/// cold compile and a cache hit.
 inline tilec::Kernel compileAndReport(tilec::Compiler &cc,
-                                      const std::string &file,
+                                      const std::string &tileFile,
                                       const std::string &kernel,
                                       const tilec::Constexprs &constexprs) {
+  const std::string file = tilePath(tileFile);
   tilec::Kernel k;
   double first = wallMs([&] { k = cc.compileFile(file, kernel, constexprs); });
   double hit = wallMs([&] { cc.compileFile(file, kernel, constexprs); });
@@ -154,6 +189,29 @@ inline tilec::Kernel compileAndReport(tilec::Compiler &cc,
               hit, k.numRegisters(),
               static_cast<unsigned long long>(k.info().sharedBytes));
   return k;
+}
+
+/// The softmax examples' run: \p launch(y, x) on the rows of \p x (`rows`
+/// x `cols`, \p stride apart) once, checked against softmaxReference with
+/// \p atol (and a relative 1e-4), then timed; prints the median time and
+/// the bandwidth of \p passes passes over the rows. Whether y was right.
+inline bool runSoftmax(
+    tilec::Device &device, const char *name, const std::vector<float> &x,
+    int rows, int cols, int stride, double atol, double passes,
+    const std::function<void(tilec::Buffer<float> &y, tilec::Buffer<float> &x)>
+        &launch) {
+  tilec::Buffer<float> dx = device.alloc<float>(x.size()),
+                       dy = device.alloc<float>(x.size());
+  dx.copyFrom(x);
+  dy.poison();
+  launch(dy, dx);
+  std::vector<float> y = dy.toVector();
+  std::vector<float> want = softmaxReference(x, rows, cols, stride);
+  bool ok = check(name, y, want, atol, 1e-4);
+  float ms = timeLaunches(device, [&] { launch(dy, dx); });
+  std::printf("%s %dx%d: %.3f ms, %.0f GB/s\n", name, rows, cols, ms,
+              passes * rows * cols * sizeof(float) / (ms * 1e-3) / 1e9);
+  return ok;
 }
 
 } // namespace example

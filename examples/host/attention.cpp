@@ -14,22 +14,20 @@
 #include "ExampleUtils.h"
 
 int main(int argc, char **argv) try {
-  const int BH = argc > 1 ? std::atoi(argv[1]) : 32;
-  const int seq = argc > 2 ? std::atoi(argv[2]) : 1024;
-  const bool causal = argc > 3 && std::atoi(argv[3]) != 0;
+  const int BH = example::intArg(argc, argv, 1, 32);
+  const int seq = example::intArg(argc, argv, 2, 1024);
+  const bool causal = example::intArg(argc, argv, 3, 0) != 0;
   const int D = 64;
-  if (BH <= 0 || seq <= 0 || std::int64_t(seq) * D > (1 << 30)) {
-    std::fprintf(stderr, "usage: %s [BATCH_HEADS [SEQ [CAUSAL]]]\n", argv[0]);
-    return 2;
-  }
   tilec::Device dev;
-  if (!example::openDevice(dev))
-    return example::kSkipped;
+  if (int status = example::start(
+          argv[0], "[BATCH_HEADS [SEQ [CAUSAL]]]",
+          BH > 0 && seq > 0 && std::int64_t(seq) * D <= (1 << 30), dev))
+    return status;
 
   const int BM = 64, BN = 64;
   tilec::Compiler cc(dev);
   tilec::Kernel k = example::compileAndReport(
-      cc, example::tilePath("attention.tile"), "attention",
+      cc, "attention.tile", "attention",
       {{"HEAD_DIM", D}, {"BLOCK_M", BM}, {"BLOCK_N", BN}, {"CAUSAL", causal}});
 
   const std::size_t size = std::size_t(BH) * seq * D;

@@ -11,25 +11,22 @@
 #include "ExampleUtils.h"
 
 int main(int argc, char **argv) try {
-  const int N = argc > 1 ? std::atoi(argv[1]) : 16;
-  const int H = argc > 2 ? std::atoi(argv[2]) : 56, W = H;
-  const int C = argc > 3 ? std::atoi(argv[3]) : 64;
-  const int K = argc > 4 ? std::atoi(argv[4]) : 64;
-  if (N <= 0 || H <= 0 || C <= 0 || K <= 0) {
-    std::fprintf(stderr, "usage: %s [N [H [C [K]]]]\n", argv[0]);
-    return 2;
-  }
+  const int N = example::intArg(argc, argv, 1, 16);
+  const int H = example::intArg(argc, argv, 2, 56), W = H;
+  const int C = example::intArg(argc, argv, 3, 64);
+  const int K = example::intArg(argc, argv, 4, 64);
+  const bool argsOk = N > 0 && H > 0 && C > 0 && K > 0;
   const int R = 3, S = 3, strideH = 1, strideW = 1, padH = 1, padW = 1;
   const int P = (H + 2 * padH - R) / strideH + 1;
   const int Q = (W + 2 * padW - S) / strideW + 1;
   tilec::Device dev;
-  if (!example::openDevice(dev))
-    return example::kSkipped;
+  if (int status = example::start(argv[0], "[N [H [C [K]]]]", argsOk, dev))
+    return status;
 
   const int BM = 64, BN = 64, BC = 32;
   tilec::Compiler cc(dev);
   tilec::Kernel k = example::compileAndReport(
-      cc, example::tilePath("conv2d.tile"), "conv2d",
+      cc, "conv2d.tile", "conv2d",
       {{"R", R}, {"S", S}, {"BLOCK_M", BM}, {"BLOCK_N", BN}, {"BLOCK_C", BC}});
 
   std::vector<float> x =

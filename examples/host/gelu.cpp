@@ -11,19 +11,15 @@
 #include "ExampleUtils.h"
 
 int main(int argc, char **argv) try {
-  const int n = argc > 1 ? std::atoi(argv[1]) : 1 << 24;
-  if (n <= 0) {
-    std::fprintf(stderr, "usage: %s [N]\n", argv[0]);
-    return 2;
-  }
+  int n = 1 << 24;
   tilec::Device dev;
-  if (!example::openDevice(dev))
-    return example::kSkipped;
+  if (int status = example::startWithSizes(argc, argv, "[N]", {&n}, dev))
+    return status;
 
   const int block = 1024;
   tilec::Compiler cc(dev);
-  tilec::Kernel k = example::compileAndReport(
-      cc, example::tilePath("gelu.tile"), "gelu", {{"BLOCK", block}});
+  tilec::Kernel k =
+      example::compileAndReport(cc, "gelu.tile", "gelu", {{"BLOCK", block}});
 
   std::vector<float> x = example::randomFloats(std::size_t(n), -5, 5, 4);
   std::vector<tilec::f16> hx = example::toHalf(x);

@@ -14,22 +14,18 @@
 #include "ExampleUtils.h"
 
 int main(int argc, char **argv) try {
-  const int rows = argc > 1 ? std::atoi(argv[1]) : 4096;
-  const int cols = argc > 2 ? std::atoi(argv[2]) : 1000;
-  if (rows <= 0 || cols <= 0) {
-    std::fprintf(stderr, "usage: %s [ROWS [COLS]]\n", argv[0]);
-    return 2;
-  }
+  int rows = 4096, cols = 1000;
   tilec::Device dev;
-  if (!example::openDevice(dev))
-    return example::kSkipped;
+  if (int status = example::startWithSizes(argc, argv, "[ROWS [COLS]]",
+                                           {&rows, &cols}, dev))
+    return status;
 
   int block = 1;
   while (block < cols && block < 1024)
     block *= 2;
   tilec::Compiler cc(dev);
-  tilec::Kernel k = example::compileAndReport(
-      cc, example::tilePath("layernorm.tile"), "layernorm", {{"BLOCK", block}});
+  tilec::Kernel k = example::compileAndReport(cc, "layernorm.tile", "layernorm",
+                                              {{"BLOCK", block}});
 
   const int stride = cols;
   const float eps = 1e-5f;

@@ -12,21 +12,18 @@
 #include "ExampleUtils.h"
 
 int main(int argc, char **argv) try {
-  const int M = argc > 1 ? std::atoi(argv[1]) : 2048;
-  const int N = argc > 2 ? std::atoi(argv[2]) : M;
-  const int K = argc > 3 ? std::atoi(argv[3]) : M;
-  if (M <= 0 || N <= 0 || K <= 0) {
-    std::fprintf(stderr, "usage: %s [M [N [K]]]\n", argv[0]);
-    return 2;
-  }
+  const int M = example::intArg(argc, argv, 1, 2048);
+  const int N = example::intArg(argc, argv, 2, M);
+  const int K = example::intArg(argc, argv, 3, M);
   tilec::Device dev;
-  if (!example::openDevice(dev))
-    return example::kSkipped;
+  if (int status =
+          example::start(argv[0], "[M [N [K]]]", M > 0 && N > 0 && K > 0, dev))
+    return status;
 
   const int BM = 128, BN = 128, BK = 32;
   tilec::Compiler cc(dev);
   tilec::Kernel k = example::compileAndReport(
-      cc, example::tilePath("matmul.tile"), "matmul",
+      cc, "matmul.tile", "matmul",
       {{"BLOCK_M", BM}, {"BLOCK_N", BN}, {"BLOCK_K", BK}, {"GROUP_M", 8}});
 
   std::vector<float> a = example::randomFloats(std::size_t(M) * K, -1, 1, 1);

@@ -6,11 +6,14 @@
 
 #include "FrontendTestUtils.h"
 
+#include "TestSupport/Contains.h"
+
 #include "tilec/Frontend/Lexer.h"
 
 #include "gtest/gtest.h"
 
 using namespace tilec;
+using tilec::test::contains;
 
 namespace {
 
@@ -116,68 +119,71 @@ TEST(LexerTest, OperatorsAndKeywords) {
   EXPECT_TRUE(lex("and or not None True").tokens[2].is(TK::kw_not));
 }
 
-TEST(LexerTest, TabInIndentationIsAnError) {
-  Lexed l = lex("def f():\n\tx = 1\n");
-  EXPECT_EQ(l.errors, 1u);
-  EXPECT_NE(l.diags.find("lex.tile:2:1: error: tab character in "
-                         "indentation; use spaces"),
-            std::string::npos)
-      << l.diags;
+/// A source with lexical errors: how many (-1: not checked) and what the
+/// diagnostics must contain.
+struct LexErrorCase {
+  const char *name;
+  const char *source;
+  int errors;
+  std::vector<const char *> diags;
+};
+
+const LexErrorCase kLexErrors[] = {
+    {"TabInIndentationIsAnError",
+     "def f():\n\tx = 1\n",
+     1,
+     {"lex.tile:2:1: error: tab character in indentation; use spaces"}},
+    {"UnterminatedBracketPointsAtTheOpening",
+     "x = 1\ny = load(a,\n  b\n",
+     1,
+     {"lex.tile:2:9: error: unterminated '(': missing ')' before the end of "
+      "the file"}},
+    {"MismatchedAndStrayBrackets",
+     "x = (a]\ny = b)\n",
+     2,
+     {"lex.tile:1:7: error: closing ']' does not match '('",
+      "lex.tile:2:6: error: unmatched ')'"}},
+    {"BadIndentationLevel",
+     "if a:\n    b\n  c\n",
+     -1,
+     {"3:3: error: unindent does not match any outer indentation level"}},
+    {"UnterminatedStringAndBadNumbers",
+     "s = \"abc\nn = 12abc\nm = 0x\nbig = 99999999999999999999\n",
+     -1,
+     {"1:5: error: unterminated string literal",
+      "2:5: error: invalid numeric literal '12abc'",
+      "3:5: error: invalid numeric literal '0x'",
+      "is too large for a 64-bit integer"}},
+};
+
+class LexErrorTest : public ::testing::TestWithParam<LexErrorCase> {};
+
+TEST_P(LexErrorTest, Diagnoses) {
+  const LexErrorCase &c = GetParam();
+  Lexed l = lex(c.source);
+  if (c.errors >= 0) {
+    EXPECT_EQ(l.errors, unsigned(c.errors));
+  }
+  for (const char *diag : c.diags)
+    EXPECT_TRUE(contains(l.diags, diag));
 }
 
-TEST(LexerTest, UnterminatedBracketPointsAtTheOpening) {
-  Lexed l = lex("x = 1\ny = load(a,\n  b\n");
-  EXPECT_EQ(l.errors, 1u);
-  EXPECT_NE(l.diags.find("lex.tile:2:9: error: unterminated '(': missing "
-                         "')' before the end of the file"),
-            std::string::npos)
-      << l.diags;
-}
-
-TEST(LexerTest, MismatchedAndStrayBrackets) {
-  Lexed l = lex("x = (a]\ny = b)\n");
-  EXPECT_EQ(l.errors, 2u);
-  EXPECT_NE(l.diags.find("lex.tile:1:7: error: closing ']' does not match "
-                         "'('"),
-            std::string::npos)
-      << l.diags;
-  EXPECT_NE(l.diags.find("lex.tile:2:6: error: unmatched ')'"),
-            std::string::npos);
-}
-
-TEST(LexerTest, BadIndentationLevel) {
-  Lexed l = lex("if a:\n    b\n  c\n");
-  EXPECT_NE(l.diags.find("3:3: error: unindent does not match any outer "
-                         "indentation level"),
-            std::string::npos)
-      << l.diags;
-}
+INSTANTIATE_TEST_SUITE_P(
+    LexerTest, LexErrorTest, ::testing::ValuesIn(kLexErrors),
+    [](const ::testing::TestParamInfo<LexErrorCase> &info) {
+      return std::string(info.param.name);
+    });
 
 TEST(LexerTest, GarbageBytesAreErrorsNotCrashes) {
   std::string src = "x = 1 $ 2\ny = \x01\x02 3\nz = \"\xff\"\n";
   src += std::string("\0\0w", 3);
   Lexed l = lex(src);
   EXPECT_GE(l.errors, 3u);
-  EXPECT_NE(l.diags.find("1:7: error: invalid character '$' in source"),
-            std::string::npos)
-      << l.diags;
-  EXPECT_NE(l.diags.find("invalid byte 0x01 in source"), std::string::npos);
-  EXPECT_NE(l.diags.find("invalid UTF-8 in source file"), std::string::npos);
-  EXPECT_NE(l.diags.find("invalid byte 0x00"), std::string::npos);
+  EXPECT_TRUE(contains(l.diags, "1:7: error: invalid character '$' in source"));
+  EXPECT_TRUE(contains(l.diags, "invalid byte 0x01 in source"));
+  EXPECT_TRUE(contains(l.diags, "invalid UTF-8 in source file"));
+  EXPECT_TRUE(contains(l.diags, "invalid byte 0x00"));
   EXPECT_TRUE(l.tokens.back().is(TK::Eof));
-}
-
-TEST(LexerTest, UnterminatedStringAndBadNumbers) {
-  Lexed l = lex("s = \"abc\nn = 12abc\nm = 0x\nbig = 99999999999999999999\n");
-  EXPECT_NE(l.diags.find("1:5: error: unterminated string literal"),
-            std::string::npos)
-      << l.diags;
-  EXPECT_NE(l.diags.find("2:5: error: invalid numeric literal '12abc'"),
-            std::string::npos);
-  EXPECT_NE(l.diags.find("3:5: error: invalid numeric literal '0x'"),
-            std::string::npos);
-  EXPECT_NE(l.diags.find("is too large for a 64-bit integer"),
-            std::string::npos);
 }
 
 TEST(LexerTest, LocationsAreLineAndColumn) {

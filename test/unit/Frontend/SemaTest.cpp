@@ -7,23 +7,30 @@
 
 #include "FrontendTestUtils.h"
 
+#include "TestSupport/Contains.h"
+
 #include "gtest/gtest.h"
 
 using namespace tilec;
+using tilec::test::contains;
 using tilec::test::kernelWith;
 using tilec::test::runFrontend;
 
 namespace {
-
-bool contains(const std::string &haystack, llvm::StringRef needle) {
-  return haystack.find(needle.str()) != std::string::npos;
-}
 
 /// Checks a kernel body and returns the dump (fails the test on errors).
 std::string check(llvm::StringRef body, const ConstexprBindings &b = {}) {
   auto r = runFrontend(kernelWith(body), "k", b);
   EXPECT_TRUE(r.ok) << r.diags;
   return r.dump;
+}
+
+/// Checks a kernel body and expects each of \p parts in the dump.
+void expectDump(llvm::StringRef body,
+                std::initializer_list<const char *> parts) {
+  std::string d = check(body);
+  for (const char *part : parts)
+    EXPECT_TRUE(contains(d, part));
 }
 
 TEST(SemaTest, SignatureAndConstexprs) {
@@ -34,8 +41,7 @@ TEST(SemaTest, SignatureAndConstexprs) {
   EXPECT_TRUE(contains(d, "CheckedKernel k num_warps=2 num_stages=3\n"
                           "  Param x: *f32\n  Param y: *f16\n"
                           "  Param n: i32\n  Param i: i64\n  Param f: f32\n"
-                          "  Constexpr BLOCK = 64\n"))
-      << d;
+                          "  Constexpr BLOCK = 64\n"));
 }
 
 TEST(SemaTest, PromotionTable) {
@@ -73,10 +79,9 @@ TEST(SemaTest, PromotionTable) {
 }
 
 TEST(SemaTest, ConstantFolding) {
-  std::string d = check("a = BLOCK * 2 + 1\nz = zeros((a - 1, BLOCK // 64), "
-                        "dtype=float32)\nw = n + a");
-  EXPECT_TRUE(contains(d, "Constant 0.0 : f32[256, 2]")) << d;
-  EXPECT_TRUE(contains(d, "Constant 257 : i32")) << d;
+  expectDump("a = BLOCK * 2 + 1\nz = zeros((a - 1, BLOCK // 64), "
+             "dtype=float32)\nw = n + a",
+             {"Constant 0.0 : f32[256, 2]", "Constant 257 : i32"});
 }
 
 TEST(SemaTest, BroadcastingIsExplicit) {
@@ -89,80 +94,66 @@ TEST(SemaTest, BroadcastingIsExplicit) {
                           "            VarRef r : i32[16] @5:9\n"
                           "          Constant 32 : i32[16, 1] @5:22\n"
                           "      Broadcast : i32[16, 32] @5:25\n"
-                          "        ExpandDims axis=0 : i32[1, 32] @5:28\n"))
-      << d;
+                          "        ExpandDims axis=0 : i32[1, 32] @5:28\n"));
   // Rank extension for NumPy-style broadcasting.
   d = check("a = zeros((8, 16), dtype=f32)\nb = arange(0, 16)\nz = a + b");
   EXPECT_TRUE(contains(d, "Broadcast : f32[8, 16] @5:11\n"
                           "        ExpandDims axis=0 : f32[1, 16] @5:11\n"
-                          "          Cast : f32[16] @5:11\n"))
-      << d;
+                          "          Cast : f32[16] @5:11\n"));
 }
 
 TEST(SemaTest, PointerArithmeticAndMemory) {
-  std::string d = check("o = arange(0, BLOCK)\np = x + o\n"
-                        "v = load(p, mask=o < n)\nstore(p, v + 1.0, mask=o < "
-                        "n)\nold = atomic_add(x + o, v)");
-  EXPECT_TRUE(contains(d, "AddPtr : *f32[128] @4:11\n"
-                          "      Splat : *f32[128] @4:11\n"
-                          "        VarRef x : *f32 @4:9\n"))
-      << d;
-  // A masked load without `other` gets an explicit zero.
-  EXPECT_TRUE(contains(d, "Constant 0.0 : f32[128] @5:9")) << d;
-  EXPECT_TRUE(contains(d, "Store @6:5")) << d;
-  EXPECT_TRUE(contains(d, "AtomicAdd : f32[128]")) << d;
+  expectDump("o = arange(0, BLOCK)\np = x + o\n"
+             "v = load(p, mask=o < n)\nstore(p, v + 1.0, mask=o < "
+             "n)\nold = atomic_add(x + o, v)",
+             {"AddPtr : *f32[128] @4:11\n"
+              "      Splat : *f32[128] @4:11\n"
+              "        VarRef x : *f32 @4:9\n",
+              // A masked load without `other` gets an explicit zero.
+              "Constant 0.0 : f32[128] @5:9", "Store @6:5",
+              "AtomicAdd : f32[128]"});
 }
 
 TEST(SemaTest, DotReduceAndShapes) {
-  std::string d =
-      check("a = zeros((32, 16), dtype=f16)\nb = zeros((16, 64), dtype=f16)\n"
-            "c = dot(a, b)\ns = sum(c, axis=1)\nm = max(c)\n"
-            "am = argmax(c, axis=0)\nt = trans(c)\nr = reshape(c, (64, 32))\n"
-            "e = expand_dims(s, 1)\nbb = broadcast_to(e, (32, 4))\n"
-            "k = sum(c, axis=1, keep_dims=True)");
-  EXPECT_TRUE(contains(d, "Dot tf32 : f32[32, 64]")) << d;
-  EXPECT_TRUE(contains(d, "Constant 0.0 : f32[32, 64]")) << d;
-  EXPECT_TRUE(contains(d, "Reduce sum axis=1 : f32[32]")) << d;
-  EXPECT_TRUE(contains(d, "Reduce max axis=0 : f32 @7:9\n"
-                          "      Reshape : f32[2048]"))
-      << d;
-  EXPECT_TRUE(contains(d, "Reduce argmax axis=0 : i32[64]")) << d;
-  EXPECT_TRUE(contains(d, "Trans : f32[64, 32]")) << d;
-  EXPECT_TRUE(contains(d, "Reshape : f32[64, 32]")) << d;
-  EXPECT_TRUE(contains(d, "ExpandDims axis=1 : f32[32, 1]")) << d;
-  EXPECT_TRUE(contains(d, "Broadcast : f32[32, 4]")) << d;
+  expectDump("a = zeros((32, 16), dtype=f16)\nb = zeros((16, 64), dtype=f16)\n"
+             "c = dot(a, b)\ns = sum(c, axis=1)\nm = max(c)\n"
+             "am = argmax(c, axis=0)\nt = trans(c)\nr = reshape(c, (64, 32))\n"
+             "e = expand_dims(s, 1)\nbb = broadcast_to(e, (32, 4))\n"
+             "k = sum(c, axis=1, keep_dims=True)",
+             {"Dot tf32 : f32[32, 64]", "Constant 0.0 : f32[32, 64]",
+              "Reduce sum axis=1 : f32[32]",
+              "Reduce max axis=0 : f32 @7:9\n"
+              "      Reshape : f32[2048]",
+              "Reduce argmax axis=0 : i32[64]", "Trans : f32[64, 32]",
+              "Reshape : f32[64, 32]", "ExpandDims axis=1 : f32[32, 1]",
+              "Broadcast : f32[32, 4]"});
 }
 
 TEST(SemaTest, MathCastsHalfToF32) {
-  std::string d = check("h = f.to(f16)\ne = exp(h)\ng = sqrt(n)");
-  EXPECT_TRUE(contains(d, "Assign e @4:5\n"
-                          "    Cast : f16 @4:9\n"
-                          "      Math exp : f32 @4:9\n"
-                          "        Cast : f32 @4:9\n"))
-      << d;
-  EXPECT_TRUE(contains(d, "Math sqrt : f32 @5:9\n      Cast : f32")) << d;
+  expectDump("h = f.to(f16)\ne = exp(h)\ng = sqrt(n)",
+             {"Assign e @4:5\n"
+              "    Cast : f16 @4:9\n"
+              "      Math exp : f32 @4:9\n"
+              "        Cast : f32 @4:9\n",
+              "Math sqrt : f32 @5:9\n      Cast : f32"});
 }
 
 TEST(SemaTest, WhereFmaHintsAndMinMax) {
-  std::string d =
-      check("o = arange(0, BLOCK)\nw = where(o < n, f, 0.0)\n"
-            "m = maximum(o, 3)\nq = fma(f, f, 1.0)\n"
-            "h = multiple_of(o, 16)\nmx = max(n, 4)\nc = cdiv(n, 16)");
-  EXPECT_TRUE(contains(d, "Select : f32[128]")) << d;
-  EXPECT_TRUE(contains(d, "Binary max : i32[128]")) << d;
-  EXPECT_TRUE(contains(d, "Fma : f32")) << d;
-  EXPECT_TRUE(contains(d, "Hint multiple_of[16] : i32[128]")) << d;
-  EXPECT_TRUE(contains(d, "Assign mx @8:5\n    Binary max : i32")) << d;
-  EXPECT_TRUE(contains(d, "Assign c @9:5\n    Binary idiv : i32")) << d;
+  expectDump("o = arange(0, BLOCK)\nw = where(o < n, f, 0.0)\n"
+             "m = maximum(o, 3)\nq = fma(f, f, 1.0)\n"
+             "h = multiple_of(o, 16)\nmx = max(n, 4)\nc = cdiv(n, 16)",
+             {"Select : f32[128]", "Binary max : i32[128]", "Fma : f32",
+              "Hint multiple_of[16] : i32[128]",
+              "Assign mx @8:5\n    Binary max : i32",
+              "Assign c @9:5\n    Binary idiv : i32"});
 }
 
 TEST(SemaTest, InfAndNanConstants) {
-  std::string d = check("a = -inf\nb = float(\"-inf\")\nc = nan\n"
-                        "z = zeros((4,), dtype=f32) + a + b + c + "
-                        "float('inf')");
-  EXPECT_TRUE(contains(d, "Constant -inf : f32[4]")) << d;
-  EXPECT_TRUE(contains(d, "Constant nan : f32[4]")) << d;
-  EXPECT_TRUE(contains(d, "Constant inf : f32[4]")) << d;
+  expectDump("a = -inf\nb = float(\"-inf\")\nc = nan\n"
+             "z = zeros((4,), dtype=f32) + a + b + c + "
+             "float('inf')",
+             {"Constant -inf : f32[4]", "Constant nan : f32[4]",
+              "Constant inf : f32[4]"});
 }
 
 TEST(SemaTest, HelperInliningWithTupleReturnAndUniqueNames) {
@@ -179,49 +170,45 @@ TEST(SemaTest, HelperInliningWithTupleReturnAndUniqueNames) {
   EXPECT_TRUE(contains(r.dump, "Assign x.1 @2:5\n"
                                "    Binary mul : i32 @2:11\n"
                                "      VarRef x : i32 @2:9\n"
-                               "      Constant 2 : i32 @2:13\n"))
-      << r.dump;
+                               "      Constant 2 : i32 @2:13\n"));
   // Tuple targets are bound from copies, so `x, y = y, x` swaps.
-  EXPECT_TRUE(contains(r.dump, "Assign tuple.3 @3:12\n    VarRef x.1"))
-      << r.dump;
-  EXPECT_TRUE(contains(r.dump, "Assign u @7:5\n    VarRef tuple.3")) << r.dump;
-  EXPECT_TRUE(contains(r.dump, "Assign x.5 @2:5")) << r.dump;
-  EXPECT_TRUE(contains(r.dump, "Constant 3 : i32")) << r.dump;
+  EXPECT_TRUE(contains(r.dump, "Assign tuple.3 @3:12\n    VarRef x.1"));
+  EXPECT_TRUE(contains(r.dump, "Assign u @7:5\n    VarRef tuple.3"));
+  EXPECT_TRUE(contains(r.dump, "Assign x.5 @2:5"));
+  EXPECT_TRUE(contains(r.dump, "Constant 3 : i32"));
 }
 
 TEST(SemaTest, LoopCarriedDetection) {
-  std::string d = check("acc = zeros((BLOCK,), dtype=f32)\ncount = 0\n"
-                        "unused = 5\n"
-                        "for j in range(n):\n    t = f * j\n"
-                        "    acc = acc + t\n    count += 1\n"
-                        "s = sum(acc, axis=0) + count");
-  EXPECT_TRUE(contains(d, "Assign count @6:5\n    Constant 0 : i32")) << d;
-  EXPECT_TRUE(contains(d, "For j: i32 carried(acc: f32[128], count: i32) "
-                          "@6:5"))
-      << d;
-  EXPECT_TRUE(contains(d, "    Constant 0 : i32 @6:14\n"
-                          "    VarRef n : i32 @6:20\n"
-                          "    Constant 1 : i32 @6:14\n"))
-      << d;
+  expectDump("acc = zeros((BLOCK,), dtype=f32)\ncount = 0\n"
+             "unused = 5\n"
+             "for j in range(n):\n    t = f * j\n"
+             "    acc = acc + t\n    count += 1\n"
+             "s = sum(acc, axis=0) + count",
+             {"Assign count @6:5\n    Constant 0 : i32",
+              "For j: i32 carried(acc: f32[128], count: i32) "
+              "@6:5",
+              "    Constant 0 : i32 @6:14\n"
+              "    VarRef n : i32 @6:20\n"
+              "    Constant 1 : i32 @6:14\n"});
 }
 
 TEST(SemaTest, LoopWithI64BoundsAndNumStages) {
-  std::string d = check("for j in range(0, i, 4, num_stages=2):\n"
-                        "    pass");
-  EXPECT_TRUE(contains(d, "For j: i64 num_stages=2 @3:5")) << d;
+  expectDump("for j in range(0, i, 4, num_stages=2):\n"
+             "    pass",
+             {"For j: i64 num_stages=2 @3:5"});
 }
 
 TEST(SemaTest, IfYields) {
-  std::string d = check("a = f\nif n > 0:\n    a = f * 2.0\n    b = 1\n"
-                        "    c = 1.0\nelse:\n    b = 2\n    c = 1.0\n"
-                        "z = a + b + c");
-  EXPECT_TRUE(contains(d, "If yields(a: f32, b: i32) @4:5")) << d;
-  // Constants are materialized at the end of each branch.
-  EXPECT_TRUE(contains(d, "  Then\n    Assign a @5:9\n")) << d;
-  EXPECT_TRUE(contains(d, "    Assign b @4:5\n      Constant 1 : i32")) << d;
-  EXPECT_TRUE(contains(d, "    Assign b @4:5\n      Constant 2 : i32")) << d;
-  // c is the same constant in both branches: no yield.
-  EXPECT_TRUE(contains(d, "Constant 1.0 : f32 @")) << d;
+  expectDump("a = f\nif n > 0:\n    a = f * 2.0\n    b = 1\n"
+             "    c = 1.0\nelse:\n    b = 2\n    c = 1.0\n"
+             "z = a + b + c",
+             {"If yields(a: f32, b: i32) @4:5",
+              // Constants are materialized at the end of each branch.
+              "  Then\n    Assign a @5:9\n",
+              "    Assign b @4:5\n      Constant 1 : i32",
+              "    Assign b @4:5\n      Constant 2 : i32",
+              // c is the same constant in both branches: no yield.
+              "Constant 1.0 : f32 @"});
 }
 
 TEST(SemaTest, ConstexprIfIsResolvedAtCompileTime) {
@@ -230,17 +217,17 @@ TEST(SemaTest, ConstexprIfIsResolvedAtCompileTime) {
   std::string d = check("if BLOCK > 100:\n    z = f\nelse:\n    z = n\n"
                         "w = z",
                         b);
-  EXPECT_FALSE(contains(d, "If")) << d;
-  EXPECT_TRUE(contains(d, "Assign z @6:9\n    VarRef n")) << d;
+  EXPECT_FALSE(contains(d, "If"));
+  EXPECT_TRUE(contains(d, "Assign z @6:9\n    VarRef n"));
 }
 
 TEST(SemaTest, StaticRangeUnrollsAndStaticAssertPasses) {
   std::string d = check("static_assert(BLOCK % 16 == 0, \"bad\")\n"
                         "acc = f\nfor j in static_range(0, 3):\n"
                         "    acc = acc + j");
-  EXPECT_FALSE(contains(d, "For")) << d;
-  EXPECT_TRUE(contains(d, "Constant 0.0 : f32")) << d;
-  EXPECT_TRUE(contains(d, "Constant 2.0 : f32")) << d;
+  EXPECT_FALSE(contains(d, "For"));
+  EXPECT_TRUE(contains(d, "Constant 0.0 : f32"));
+  EXPECT_TRUE(contains(d, "Constant 2.0 : f32"));
   size_t count = 0;
   for (size_t pos = 0; (pos = d.find("Assign acc", pos)) != std::string::npos;
        ++pos)
@@ -249,11 +236,10 @@ TEST(SemaTest, StaticRangeUnrollsAndStaticAssertPasses) {
 }
 
 TEST(SemaTest, WhileLoop) {
-  std::string d = check("j = 0\nacc = f\nwhile j < n:\n    acc = acc * 2.0\n"
-                        "    j += 1");
-  EXPECT_TRUE(contains(d, "While carried(acc: f32, j: i32) @5:5\n"
-                          "    Binary lt : i1"))
-      << d;
+  expectDump("j = 0\nacc = f\nwhile j < n:\n    acc = acc * 2.0\n"
+             "    j += 1",
+             {"While carried(acc: f32, j: i32) @5:5\n"
+              "    Binary lt : i1"});
 }
 
 TEST(SemaTest, ReturnInHelperUnderStaticIf) {
@@ -263,24 +249,22 @@ TEST(SemaTest, ReturnInHelperUnderStaticIf) {
                        "@kernel\ndef k(p: *i32, n: i32):\n"
                        "    store(p, pick(n, True) + pick(n, False))\n");
   ASSERT_TRUE(r.ok) << r.diags;
-  EXPECT_TRUE(contains(r.dump, "Binary mul : i32")) << r.dump;
+  EXPECT_TRUE(contains(r.dump, "Binary mul : i32"));
 }
 
 TEST(SemaTest, StaticPrintIsARemark) {
   auto r = runFrontend(kernelWith("static_print(\"block is\", BLOCK)"));
   ASSERT_TRUE(r.ok);
   EXPECT_TRUE(contains(r.diags, "test.tile:3:5: remark: static_print: block "
-                                "is 128"))
-      << r.diags;
+                                "is 128"));
 }
 
 TEST(SemaTest, DevicePrintAndMethods) {
-  std::string d = check("o = arange(0, BLOCK)\ndevice_print(\"o=\", o)\n"
-                        "s = o.to(f32).sum(axis=0)\nt = x.dtype if False "
-                        "else o.dtype\nu = zeros((4, 8), dtype=t).T");
-  EXPECT_TRUE(contains(d, "DevicePrint \"o=\" @4:5")) << d;
-  EXPECT_TRUE(contains(d, "Reduce sum axis=0 : f32")) << d;
-  EXPECT_TRUE(contains(d, "Trans : i32[8, 4]")) << d;
+  expectDump("o = arange(0, BLOCK)\ndevice_print(\"o=\", o)\n"
+             "s = o.to(f32).sum(axis=0)\nt = x.dtype if False "
+             "else o.dtype\nu = zeros((4, 8), dtype=t).T",
+             {"DevicePrint \"o=\" @4:5", "Reduce sum axis=0 : f32",
+              "Trans : i32[8, 4]"});
 }
 
 TEST(SemaTest, KernelSelection) {

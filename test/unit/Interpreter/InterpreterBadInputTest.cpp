@@ -4,12 +4,14 @@
 // line (or the IR's location) and a false result, never a crash. Covers
 // argument mismatches, out-of-bounds and misaligned accesses, ops the
 // interpreter lacks, the operation limit, and a sweep that runs every
-// kernel of examples/ and test/frontend/ with made-up arguments.
+// kernel of examples/ and test/Frontend/ with made-up arguments.
 //
 //===----------------------------------------------------------------------===//
 
 #include "InterpreterTestUtils.h"
 #include "tilec/Driver/Pipeline.h"
+
+#include "TestSupport/Contains.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -21,6 +23,7 @@
 #include "gtest/gtest.h"
 
 using namespace tilec;
+using tilec::test::contains;
 using tilec::test::loadKernel;
 
 namespace {
@@ -39,11 +42,10 @@ TEST(InterpreterBadInputTest, OutOfBoundsNamesTheLine) {
   EXPECT_FALSE(k.run({InterpreterArg::buffer(out), InterpreterArg::buffer(x),
                       InterpreterArg::integer(6)},
                      {1, 1, 1}));
-  EXPECT_NE(k.diags.find("test.tile:5:23: error: out-of-bounds load at index "
-                         "[4] in program (0, 0, 0): x[4] is past the end of "
-                         "'x' (4 x f32)"),
-            std::string::npos)
-      << k.diags;
+  EXPECT_TRUE(contains(k.diags,
+                       "test.tile:5:23: error: out-of-bounds load at index "
+                       "[4] in program (0, 0, 0): x[4] is past the end of "
+                       "'x' (4 x f32)"));
 }
 
 TEST(InterpreterBadInputTest, ArgumentsAreChecked) {
@@ -56,7 +58,7 @@ TEST(InterpreterBadInputTest, ArgumentsAreChecked) {
                          const std::string &message) {
     k.diags.clear();
     EXPECT_FALSE(k.run(args, {1, 1, 1}));
-    EXPECT_NE(k.diags.find(message), std::string::npos) << k.diags;
+    EXPECT_TRUE(contains(k.diags, message));
   };
   expectError({InterpreterArg::buffer(f)}, "takes 3 arguments, got 1");
   expectError({InterpreterArg::buffer(f), InterpreterArg::buffer(d),
@@ -86,7 +88,7 @@ TEST(InterpreterBadInputTest, ArgumentsAreChecked) {
       k.interpreter->run({InterpreterArg::buffer(f), InterpreterArg::buffer(f),
                           InterpreterArg::integer(1)},
                          options, os));
-  EXPECT_NE(diags.find("grid dimension 0 is 0"), std::string::npos) << diags;
+  EXPECT_TRUE(contains(diags, "grid dimension 0 is 0"));
 }
 
 TEST(InterpreterBadInputTest, OperationLimitStopsEndlessLoops) {
@@ -106,8 +108,7 @@ def spin(x: *i32, n: i32):
   llvm::raw_string_ostream os(k.diags);
   EXPECT_FALSE(k.interpreter->run(
       {InterpreterArg::buffer(x), InterpreterArg::integer(1)}, options, os));
-  EXPECT_NE(k.diags.find("stopped after 10000 operations"), std::string::npos)
-      << k.diags;
+  EXPECT_TRUE(contains(k.diags, "stopped after 10000 operations"));
 }
 
 /// Parses tile IR and interprets its function `@k` with `args`, the first
@@ -150,9 +151,7 @@ TEST(InterpreterBadInputTest, UnsupportedOpIsNamed) {
     })",
                                   {InterpreterArg::buffer(x)}, ok);
   EXPECT_FALSE(ok);
-  EXPECT_NE(diags.find("the interpreter does not support 'math.ctlz'"),
-            std::string::npos)
-      << diags;
+  EXPECT_TRUE(contains(diags, "the interpreter does not support 'math.ctlz'"));
 }
 
 TEST(InterpreterBadInputTest, MisalignedAccess) {
@@ -168,10 +167,9 @@ TEST(InterpreterBadInputTest, MisalignedAccess) {
     })",
                                   {InterpreterArg::buffer(x)}, ok);
   EXPECT_FALSE(ok);
-  EXPECT_NE(diags.find("misaligned load in program (0, 0, 0): x[1] is not "
-                       "aligned to 4 bytes"),
-            std::string::npos)
-      << diags;
+  EXPECT_TRUE(contains(diags,
+                       "misaligned load in program (0, 0, 0): x[1] is not "
+                       "aligned to 4 bytes"));
 }
 
 // Without tile-promote-offsets (interpretFunction takes any tile IR),
@@ -242,7 +240,7 @@ void sweep(llvm::StringRef dir) {
       diags.clear();
       auto interpreter = KernelInterpreter::create(*source, name, {}, diagOS);
       if (!interpreter) {
-        EXPECT_NE(diags.find("error:"), std::string::npos) << diags;
+        EXPECT_TRUE(contains(diags, "error:"));
         continue;
       }
       std::vector<std::vector<std::uint8_t>> memory;
@@ -254,7 +252,7 @@ void sweep(llvm::StringRef dir) {
       options.maxOps = 1000000;
       if (!interpreter->run(makeArguments(interpreter->getParams(), memory),
                             options, diagOS)) {
-        EXPECT_NE(diags.find("error:"), std::string::npos) << diags;
+        EXPECT_TRUE(contains(diags, "error:"));
       }
       ++kernels;
     }
@@ -268,7 +266,7 @@ TEST(InterpreterBadInputTest, EveryExampleKernelRunsOrFailsCleanly) {
 }
 
 TEST(InterpreterBadInputTest, EveryFrontendTestKernelRunsOrFailsCleanly) {
-  sweep("test/frontend");
+  sweep("test/Frontend");
 }
 
 } // namespace

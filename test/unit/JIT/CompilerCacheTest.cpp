@@ -20,8 +20,8 @@
 
 #include <gtest/gtest.h>
 
-#include "../Runtime/ChildProcess.h"
-#include "../Runtime/TimingBounds.h"
+#include "TestSupport/ChildProcess.h"
+#include "TestSupport/TimingBounds.h"
 
 #include <algorithm>
 #include <atomic>
@@ -257,16 +257,15 @@ struct StormOutcome {
 /// it), each running stormWork on \p dir. \p saboteur, if given, runs on
 /// another thread from the release until every participant is done (it
 /// polls \p stop).
-StormOutcome
-runStorm(const std::string &dir, bool gpu,
-         const std::function<void(const std::atomic<bool> &stop)> &saboteur =
-             nullptr) {
+StormOutcome runStorm(const std::string &dir, bool gpu,
+                      const std::function<void(const std::atomic<bool> &stop)>
+                          &saboteur = nullptr) {
   StormOutcome outcome;
   std::string outDir = dir + ".out";
-  EXPECT_EQ(std::system(("rm -rf '" + outDir + "' && mkdir -p '" + outDir +
-                         "'")
-                            .c_str()),
-            0);
+  EXPECT_EQ(
+      std::system(
+          ("rm -rf '" + outDir + "' && mkdir -p '" + outDir + "'").c_str()),
+      0);
   int ready[2];
   if (::pipe2(ready, O_CLOEXEC) != 0) {
     outcome.failures.push_back("pipe2 failed");
@@ -438,9 +437,9 @@ TEST(CompilerCache, StormOfProcessesAndThreads) {
   ASSERT_TRUE(decoded);
   const std::string otherKey = KernelCache::encodeEntry(
       std::string(64, 'f'), *decoded); // Valid, but for another key.
-  std::vector<std::string> sabotage = {good.substr(0, good.size() / 2),
-                                       flipped, std::string(4096, '\x00'),
-                                       otherKey, good.substr(0, 40)};
+  std::vector<std::string> sabotage = {good.substr(0, good.size() / 2), flipped,
+                                       std::string(4096, '\x00'), otherKey,
+                                       good.substr(0, 40)};
   std::atomic<long> writes{0};
   Compiler::clearMemoryCaches();
   Stopwatch watch;

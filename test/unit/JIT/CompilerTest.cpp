@@ -10,7 +10,9 @@
 
 #include "JITTestUtils.h"
 
-#include "../Runtime/TimingBounds.h"
+#include "TestSupport/Contains.h"
+#include "TestSupport/HostApi.h"
+#include "TestSupport/TimingBounds.h"
 
 #include "tilec/tilec.h"
 
@@ -33,33 +35,21 @@ def axpy(out: *f32, x: *f32, alpha: f32, n: i32, BLOCK: constexpr = 256):
     store(out + offs, alpha * load(x + offs, mask=mask), mask=mask)
 )";
 
-/// Options with a memory-only cache, so each test starts cold.
-Compiler::Options memoryOnly(std::string arch = "sm_90") {
-  Compiler::Options options;
-  options.arch = std::move(arch);
-  options.cacheDir = "";
-  return options;
-}
-
-/// The what() of the tilec::Error \p run throws ("" if none).
-template <typename F> std::string errorOf(F &&run) {
-  try {
-    run();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a tilec::Error";
-  return "";
+/// The error of compiling kernel \p kernel of \p source (named \p file) to
+/// PTX with \p cc ("<no error>" if it compiles).
+std::string ptxError(Compiler &cc, const std::string &source,
+                     const std::string &file, const std::string &kernel) {
+  return messageOf([&] { cc.compileSourceToPTX(source, file, kernel); });
 }
 
 } // namespace
 
 TEST(Compiler, CompileSourceToPTX) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   EXPECT_EQ(cc.arch(), "sm_90");
   CompiledKernel k = cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy");
-  EXPECT_NE(k.binary.find(".visible .entry axpy("), std::string::npos);
-  EXPECT_NE(k.binary.find(".target sm_90"), std::string::npos);
+  EXPECT_TRUE(contains(k.binary, ".visible .entry axpy("));
+  EXPECT_TRUE(contains(k.binary, ".target sm_90"));
   EXPECT_EQ(k.meta.kernel, "axpy");
   EXPECT_EQ(k.meta.arch, "sm_90");
   EXPECT_EQ(k.meta.numWarps, 4);
@@ -76,10 +66,10 @@ TEST(Compiler, CompileSourceToPTX) {
 }
 
 TEST(Compiler, CompileFileToPTX) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   CompiledKernel k =
       cc.compileFileToPTX(examplePath("softmax.tile"), "softmax");
-  EXPECT_NE(k.binary.find(".visible .entry softmax("), std::string::npos);
+  EXPECT_TRUE(contains(k.binary, ".visible .entry softmax("));
   EXPECT_EQ(k.meta.params.size(), 5u);
   EXPECT_EQ(k.meta.constexprs.at("BLOCK").asInt(), 1024);
 }
@@ -100,106 +90,97 @@ TEST(Compiler, Options) {
   Compiler cc(options);
   CompiledKernel k = cc.compileSourceToPTX(kAxpy, "axpy.tile", "axpy");
   EXPECT_EQ(k.meta.arch, "sm_80");
-  EXPECT_NE(k.binary.find(".target sm_80"), std::string::npos);
+  EXPECT_TRUE(contains(k.binary, ".target sm_80"));
   EXPECT_EQ(k.meta.numWarps, 8);
   EXPECT_EQ(k.meta.threadsPerBlock, 256);
   EXPECT_EQ(k.meta.numStages, 2);
 }
 
 TEST(Compiler, InvalidOptions) {
-  Compiler::Options options = memoryOnly();
+  Compiler::Options options = memoryOnly("sm_90");
   options.numWarps = 3;
-  EXPECT_NE(errorOf([&] { Compiler cc(options); }).find("num_warps = 3"),
-            std::string::npos);
+  EXPECT_TRUE(
+      contains(messageOf([&] { Compiler cc(options); }), "num_warps = 3"));
   options.numWarps = 0;
   options.optLevel = 2;
-  EXPECT_NE(errorOf([&] { Compiler cc(options); }).find("optimization level 2"),
-            std::string::npos);
+  EXPECT_TRUE(contains(messageOf([&] { Compiler cc(options); }),
+                       "optimization level 2"));
   options.optLevel = 3;
   options.numStages = -1;
-  EXPECT_NE(errorOf([&] { Compiler cc(options); }).find("num_stages = -1"),
-            std::string::npos);
+  EXPECT_TRUE(
+      contains(messageOf([&] { Compiler cc(options); }), "num_stages = -1"));
 }
 
 TEST(Compiler, UnsupportedArch) {
   // The options are validated when the Compiler is made.
-  std::string what = errorOf([&] { Compiler cc(memoryOnly("sm_70")); });
-  EXPECT_NE(what.find("unknown target 'sm_70'"), std::string::npos) << what;
+  std::string what = messageOf([&] { Compiler cc(memoryOnly("sm_70")); });
+  EXPECT_TRUE(contains(what, "unknown target 'sm_70'"));
 }
 
 TEST(Compiler, ErrorsHoldDiagnostics) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::string source = "@kernel\n"
                        "def bad(out: *f32, n: i32):\n"
                        "    x = undefined_name + 1\n"
                        "    store(out, x)\n";
-  std::string what =
-      errorOf([&] { cc.compileSourceToPTX(source, "bad.tile", "bad"); });
-  EXPECT_NE(what.find("bad.tile:3:9: error:"), std::string::npos) << what;
-  EXPECT_NE(what.find("undefined_name"), std::string::npos) << what;
+  std::string what = ptxError(cc, source, "bad.tile", "bad");
+  EXPECT_TRUE(contains(what, "bad.tile:3:9: error:"));
+  EXPECT_TRUE(contains(what, "undefined_name"));
   // The source line and a caret, like clang.
-  EXPECT_NE(what.find("    x = undefined_name + 1\n"), std::string::npos)
-      << what;
-  EXPECT_NE(what.find("^"), std::string::npos) << what;
+  EXPECT_TRUE(contains(what, "    x = undefined_name + 1\n"));
+  EXPECT_TRUE(contains(what, "^"));
   // Errors are not cached: the same request fails again, the same way.
-  EXPECT_EQ(errorOf([&] { cc.compileSourceToPTX(source, "bad.tile", "bad"); }),
-            what);
+  EXPECT_EQ(ptxError(cc, source, "bad.tile", "bad"), what);
 }
 
 TEST(Compiler, SyntaxErrorsHoldDiagnostics) {
-  Compiler cc(memoryOnly());
-  std::string source = "@kernel\n"
-                       "def bad(out: *f32:\n"
-                       "    pass\n";
-  std::string what =
-      errorOf([&] { cc.compileSourceToPTX(source, "syntax.tile", "bad"); });
-  EXPECT_NE(what.find("syntax.tile:2:"), std::string::npos) << what;
-  EXPECT_NE(what.find("error:"), std::string::npos) << what;
+  Compiler cc(memoryOnly("sm_90"));
+  std::string what = ptxError(cc,
+                              "@kernel\n"
+                              "def bad(out: *f32:\n"
+                              "    pass\n",
+                              "syntax.tile", "bad");
+  EXPECT_TRUE(contains(what, "syntax.tile:2:"));
+  EXPECT_TRUE(contains(what, "error:"));
 }
 
 TEST(Compiler, ShapeErrorFromDeepInThePipeline) {
-  Compiler cc(memoryOnly());
-  std::string source = "@kernel\n"
-                       "def mm(c: *f32):\n"
-                       "    a = zeros((16, 32), dtype=float32)\n"
-                       "    b = zeros((16, 16), dtype=float32)\n"
-                       "    acc = dot(a, b)\n"
-                       "    store(c + arange(0, 16), sum(acc, axis=1))\n";
+  Compiler cc(memoryOnly("sm_90"));
   std::string what =
-      errorOf([&] { cc.compileSourceToPTX(source, "mm.tile", "mm"); });
-  EXPECT_NE(what.find("mm.tile:5:"), std::string::npos) << what;
+      ptxError(cc,
+               "@kernel\n"
+               "def mm(c: *f32):\n"
+               "    a = zeros((16, 32), dtype=float32)\n"
+               "    b = zeros((16, 16), dtype=float32)\n"
+               "    acc = dot(a, b)\n"
+               "    store(c + arange(0, 16), sum(acc, axis=1))\n",
+               "mm.tile", "mm");
+  EXPECT_TRUE(contains(what, "mm.tile:5:"));
 }
 
 TEST(Compiler, UnknownKernel) {
-  Compiler cc(memoryOnly());
-  std::string what = errorOf(
-      [&] { cc.compileSourceToPTX(kAxpy, "axpy.tile", "no_such_kernel"); });
-  EXPECT_NE(what.find("no_such_kernel"), std::string::npos) << what;
-  EXPECT_NE(what.find("axpy"), std::string::npos) << what; // The known one.
-  EXPECT_NE(errorOf([&] {
-              cc.compileSourceToPTX(kAxpy, "axpy.tile", "");
-            }).find("no kernel name"),
-            std::string::npos);
+  Compiler cc(memoryOnly("sm_90"));
+  std::string what = ptxError(cc, kAxpy, "axpy.tile", "no_such_kernel");
+  EXPECT_TRUE(contains(what, "no_such_kernel"));
+  EXPECT_TRUE(contains(what, "axpy")); // The known one.
+  EXPECT_TRUE(contains(ptxError(cc, kAxpy, "axpy.tile", ""), "no kernel name"));
 }
 
 TEST(Compiler, MissingFile) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::string what =
-      errorOf([&] { cc.compileFileToPTX("/nonexistent/dir/k.tile", "k"); });
-  EXPECT_NE(what.find("cannot read '/nonexistent/dir/k.tile'"),
-            std::string::npos)
-      << what;
+      messageOf([&] { cc.compileFileToPTX("/nonexistent/dir/k.tile", "k"); });
+  EXPECT_TRUE(contains(what, "cannot read '/nonexistent/dir/k.tile'"));
 }
 
 TEST(Compiler, ConstexprWithoutValue) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::string source = "@kernel\n"
                        "def k(out: *f32, BLOCK: constexpr):\n"
                        "    store(out + arange(0, BLOCK), 1.0)\n";
-  std::string what =
-      errorOf([&] { cc.compileSourceToPTX(source, "k.tile", "k"); });
-  EXPECT_NE(what.find("k.tile:"), std::string::npos) << what;
-  EXPECT_NE(what.find("BLOCK"), std::string::npos) << what;
+  std::string what = ptxError(cc, source, "k.tile", "k");
+  EXPECT_TRUE(contains(what, "k.tile:"));
+  EXPECT_TRUE(contains(what, "BLOCK"));
   CompiledKernel k =
       cc.compileSourceToPTX(source, "k.tile", "k", {{"BLOCK", 64}});
   EXPECT_EQ(k.meta.constexprs.at("BLOCK").asInt(), 64);
@@ -207,28 +188,28 @@ TEST(Compiler, ConstexprWithoutValue) {
 
 TEST(Compiler, NoDevice) {
   // A Compiler without a device compiles but cannot load.
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::string what =
-      errorOf([&] { cc.compileSource(kAxpy, "axpy.tile", "axpy"); });
-  EXPECT_NE(what.find("has no device"), std::string::npos) << what;
+      messageOf([&] { cc.compileSource(kAxpy, "axpy.tile", "axpy"); });
+  EXPECT_TRUE(contains(what, "has no device"));
   // An unopened Device is refused up front.
-  what = errorOf([&] { Compiler bad{Device()}; });
-  EXPECT_NE(what.find("not open"), std::string::npos) << what;
+  what = messageOf([&] { Compiler bad{Device()}; });
+  EXPECT_TRUE(contains(what, "not open"));
   // Opening a GPU where there is none says why.
   std::string why;
   if (!Device::driverAvailable(&why)) {
-    what = errorOf([] { Device::open(0); });
-    EXPECT_NE(what.find("CUDA driver"), std::string::npos) << what;
+    what = messageOf([] { Device::open(0); });
+    EXPECT_TRUE(contains(what, "CUDA driver"));
   }
 }
 
 TEST(Compiler, AutotuneNeedsADevice) {
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::vector<TuneConfig> configs = {{{{"BLOCK", 128}}, 4, 0},
                                      {{{"BLOCK", 256}}, 8, 0}};
   EXPECT_EQ(configs[1].str(), "BLOCK=256,num_warps=8");
   DevicePtr<float> out, x, y;
-  std::string what = errorOf([&] {
+  std::string what = messageOf([&] {
     autotune(
         cc, examplePath("vector_add.tile"), "vector_add", configs, "n=4096",
         [](const TuneConfig &c) {
@@ -236,19 +217,18 @@ TEST(Compiler, AutotuneNeedsADevice) {
         },
         out, x, y, 4096);
   });
-  EXPECT_NE(what.find("needs a Compiler made with a Device"), std::string::npos)
-      << what;
-  EXPECT_NE(errorOf([&] {
-              autotune(cc, "k.tile", "k", {}, "",
-                       [](const TuneConfig &) { return Grid(1); });
-            }).find("no configs"),
-            std::string::npos);
+  EXPECT_TRUE(contains(what, "needs a Compiler made with a Device"));
+  EXPECT_TRUE(contains(messageOf([&] {
+                         autotune(cc, "k.tile", "k", {}, "",
+                                  [](const TuneConfig &) { return Grid(1); });
+                       }),
+                       "no configs"));
 }
 
 TEST(Compiler, ThreadsCompileAtOnce) {
   // Each thread gets its own KernelCompiler; the results match a serial
   // compile.
-  Compiler cc(memoryOnly());
+  Compiler cc(memoryOnly("sm_90"));
   std::vector<std::string> names = {"vector_add", "softmax", "gelu",
                                     "layernorm"};
   std::vector<std::string> ptx(names.size()), errors(names.size());

@@ -16,7 +16,8 @@
 
 #include "JITTestUtils.h"
 
-#include "../Runtime/ChildProcess.h"
+#include "TestSupport/Contains.h"
+#include "TestSupport/HostApi.h"
 
 #include "tilec/tilec.h"
 
@@ -28,31 +29,6 @@ using namespace tilec;
 using namespace tilec::test;
 
 namespace {
-
-/// The what() of the tilec::Error \p run throws; "<no error>" if none.
-std::string messageOf(const std::function<void()> &run) {
-  try {
-    run();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
-bool contains(const std::string &text, const std::string &part) {
-  return text.find(part) != std::string::npos;
-}
-
-Compiler::Options memoryOnly() {
-  Compiler::Options options;
-  options.cacheDir = "";
-  return options;
-}
-
-std::string describe(const Device &device) {
-  return "device " + std::to_string(device.ordinal()) + " (" + device.name() +
-         ", " + device.arch() + ")";
-}
 
 /// Compiling through a Compiler with \p device: files and kernels that are
 /// not there, sources that do not compile.
@@ -69,19 +45,18 @@ void checkBadCompiles(Device &device) {
             "tilec: cannot read '" + dir + "': Is a directory");
   std::string what =
       messageOf([&] { cc.compileFile(vectorAdd, "no_such_kernel"); });
-  EXPECT_TRUE(contains(what, "no_such_kernel")) << what;
-  EXPECT_TRUE(contains(what, "vector_add")) << what; // The one there is.
+  EXPECT_TRUE(contains(what, "no_such_kernel"));
+  EXPECT_TRUE(contains(what, "vector_add")); // The one there is.
   EXPECT_EQ(messageOf([&] { cc.compileFile(vectorAdd, ""); }),
             "tilec: no kernel name given for '" + vectorAdd + "'");
   what = messageOf(
       [&] { cc.compileSource("@kernel\ndef k(:\n", "broken.tile", "k"); });
-  EXPECT_TRUE(contains(what, "broken.tile:2:")) << what;
-  EXPECT_TRUE(contains(what, "error:")) << what;
-  what = messageOf([&] {
-    cc.compileFile(vectorAdd, "vector_add", {{"BLOCK", 100}});
-  });
-  EXPECT_TRUE(contains(what, "not a power of two")) << what;
-  EXPECT_TRUE(contains(what, vectorAdd + ":")) << what;
+  EXPECT_TRUE(contains(what, "broken.tile:2:"));
+  EXPECT_TRUE(contains(what, "error:"));
+  what = messageOf(
+      [&] { cc.compileFile(vectorAdd, "vector_add", {{"BLOCK", 100}}); });
+  EXPECT_TRUE(contains(what, "not a power of two"));
+  EXPECT_TRUE(contains(what, vectorAdd + ":"));
 }
 
 /// Launches of the JIT-compiled vector_add that must fail before the
@@ -90,49 +65,55 @@ void checkBadLaunches(Device &device) {
   Compiler cc(device, memoryOnly());
   Kernel k = cc.compileFile(examplePath("vector_add.tile"), "vector_add",
                             {{"BLOCK", 256}});
-  const std::string sig =
-      "vector_add(out: *f32, x: *f32, y: *f32, n: i32)";
+  const std::string sig = "vector_add(out: *f32, x: *f32, y: *f32, n: i32)";
   Buffer<float> a = device.alloc<float>(1000), b = device.alloc<float>(1000),
                 c = device.alloc<float>(1000);
   Buffer<double> d = device.alloc<double>(1000);
 
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, a, b); }),
-            "kernel 'vector_add' takes 4 arguments, got 3; its signature is " +
-                sig);
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, a, b, 1000, 1); }),
-            "kernel 'vector_add' takes 4 arguments, got 5; its signature is " +
-                sig);
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, d, b, 1000); }),
-            "kernel 'vector_add': argument 2 (x: *f32): expected a "
-            "Buffer<float> or DevicePtr<float>, got Buffer<double>");
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, a, b, 1000.0f); }),
-            "kernel 'vector_add': argument 4 (n: i32): expected an integer, "
-            "got float 1000");
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, a, 7, 1000); }),
-            "kernel 'vector_add': argument 3 (y: *f32): expected a "
-            "Buffer<float> or DevicePtr<float>, got int32_t 7");
   Buffer<float> empty;
-  EXPECT_EQ(messageOf([&] { k.launch({4}, c, a, empty, 1000); }),
-            "kernel 'vector_add': argument 3 (y: *f32): Buffer<float> is null "
-            "(an empty or moved-from Buffer); pass a Buffer<float> or "
-            "DevicePtr<float> holding device memory");
-  EXPECT_EQ(messageOf([&] { k.launch({4}, DevicePtr<float>(), a, b, 1000); }),
-            "kernel 'vector_add': argument 1 (out: *f32): DevicePtr<float> is "
-            "null (a null device address); pass a Buffer<float> or "
-            "DevicePtr<float> holding device memory");
   std::array<std::int64_t, 3> max = device.maxGridSize();
-  EXPECT_EQ(messageOf([&] { k.launch({0}, c, a, b, 1000); }),
-            "kernel 'vector_add': invalid grid (0, 1, 1): grid.x must be in "
-            "[1, " +
-                std::to_string(max[0]) + "] on " + describe(device));
-  EXPECT_EQ(messageOf([&] { k.launch({1, 1, max[2] + 1}, c, a, b, 1000); }),
-            "kernel 'vector_add': invalid grid (1, 1, " +
-                std::to_string(max[2] + 1) + "): grid.z must be in [1, " +
-                std::to_string(max[2]) + "] on " + describe(device));
-  EXPECT_EQ(messageOf([&] { k.launch({max[0] + 1}, c, a, b, 1000); }),
-            "kernel 'vector_add': invalid grid (" +
-                std::to_string(max[0] + 1) + ", 1, 1): grid.x must be in [1, " +
-                std::to_string(max[0]) + "] on " + describe(device));
+  const std::string where = describe(device);
+  const std::string holding =
+      "; pass a Buffer<float> or DevicePtr<float> holding device memory";
+  struct Case {
+    std::function<void()> launch;
+    std::string message;
+  } cases[] = {
+      {[&] { k.launch({4}, c, a, b); },
+       "kernel 'vector_add' takes 4 arguments, got 3; its signature is " + sig},
+      {[&] { k.launch({4}, c, a, b, 1000, 1); },
+       "kernel 'vector_add' takes 4 arguments, got 5; its signature is " + sig},
+      {[&] { k.launch({4}, c, d, b, 1000); },
+       "kernel 'vector_add': argument 2 (x: *f32): expected a Buffer<float> "
+       "or DevicePtr<float>, got Buffer<double>"},
+      {[&] { k.launch({4}, c, a, b, 1000.0f); },
+       "kernel 'vector_add': argument 4 (n: i32): expected an integer, got "
+       "float 1000"},
+      {[&] { k.launch({4}, c, a, 7, 1000); },
+       "kernel 'vector_add': argument 3 (y: *f32): expected a Buffer<float> "
+       "or DevicePtr<float>, got int32_t 7"},
+      {[&] { k.launch({4}, c, a, empty, 1000); },
+       "kernel 'vector_add': argument 3 (y: *f32): Buffer<float> is null (an "
+       "empty or moved-from Buffer)" +
+           holding},
+      {[&] { k.launch({4}, DevicePtr<float>(), a, b, 1000); },
+       "kernel 'vector_add': argument 1 (out: *f32): DevicePtr<float> is null "
+       "(a null device address)" +
+           holding},
+      {[&] { k.launch({0}, c, a, b, 1000); },
+       "kernel 'vector_add': invalid grid (0, 1, 1): grid.x must be in [1, " +
+           std::to_string(max[0]) + "] on " + where},
+      {[&] { k.launch({1, 1, max[2] + 1}, c, a, b, 1000); },
+       "kernel 'vector_add': invalid grid (1, 1, " +
+           std::to_string(max[2] + 1) + "): grid.z must be in [1, " +
+           std::to_string(max[2]) + "] on " + where},
+      {[&] { k.launch({max[0] + 1}, c, a, b, 1000); },
+       "kernel 'vector_add': invalid grid (" + std::to_string(max[0] + 1) +
+           ", 1, 1): grid.x must be in [1, " + std::to_string(max[0]) +
+           "] on " + where},
+  };
+  for (const Case &bad : cases)
+    EXPECT_EQ(messageOf(bad.launch), bad.message);
 }
 
 /// The same with a good launch after the bad ones, and its result checked
@@ -194,8 +175,8 @@ TEST(JITNoGpuChild, CompilesButCannotLoad) {
 }
 
 TEST(JITBadInput, NoGpu) {
-  ChildResult r = runSelf("JITNoGpuChild.*", {{"TILEC_CUDA_DRIVER",
-                                               "/nonexistent/libcuda.so.1"}});
+  ChildResult r = runSelf("JITNoGpuChild.*",
+                          {{"TILEC_CUDA_DRIVER", "/nonexistent/libcuda.so.1"}});
   EXPECT_CHILD_PASSED(r, 1);
 }
 
@@ -205,33 +186,23 @@ TEST(JITBadInput, NoGpu) {
 
 /// The child of JITBadInput.OnAFakeGpu.
 TEST(JITFakeGpuChild, BadInput) {
-  if (!isTestChild())
-    GTEST_SKIP() << "runs as a child of JITBadInput.OnAFakeGpu";
-  Device device = Device::open(0);
-  ASSERT_EQ(device.name(), "Fake GPU (tilec tests)");
-  checkBadCompiles(device);
-  checkBadLaunches(device);
-  checkGoodLaunch(device, /*check=*/false); // The fake checks the ABI.
+  onFakeGpu("JITBadInput.OnAFakeGpu", [](Device &device) {
+    checkBadCompiles(device);
+    checkBadLaunches(device);
+    checkGoodLaunch(device, /*check=*/false); // The fake checks the ABI.
+  });
 }
 
-TEST(JITBadInput, OnAFakeGpu) {
-  ChildResult r = runSelf("JITFakeGpuChild.*",
-                          {{"TILEC_CUDA_DRIVER", fakeCudaDriver()}});
-  EXPECT_CHILD_PASSED(r, 1);
-}
+TEST(JITBadInput, OnAFakeGpu) { expectPassOnFakeGpu("JITFakeGpuChild.*"); }
 
 //===----------------------------------------------------------------------===//
 // A real GPU (skipped without one)
 //===----------------------------------------------------------------------===//
 
 TEST(JITBadInput, OnTheGpu) {
-  if (isTestChild())
-    GTEST_SKIP() << "a child process (its driver may be a fake)";
-  std::string why;
-  if (!Device::driverAvailable(&why) || Device::count() == 0)
-    GTEST_SKIP() << "no GPU: " << why;
-  Device device = Device::open(0);
-  checkBadCompiles(device);
-  checkBadLaunches(device);
-  checkGoodLaunch(device, /*check=*/true);
+  onRealGpu([](Device &device) {
+    checkBadCompiles(device);
+    checkBadLaunches(device);
+    checkGoodLaunch(device, /*check=*/true);
+  });
 }

@@ -59,8 +59,3 @@ std::vector<std::string> tilec::test::listDir(const std::string &dir) {
   std::sort(names.begin(), names.end());
   return names;
 }
-
-std::string tilec::test::fakeCudaDriver() {
-  const char *path = std::getenv("TILEC_TEST_FAKE_CUDA_DRIVER");
-  return path && *path ? path : TILEC_FAKE_CUDA_DRIVER;
-}

@@ -1,18 +1,31 @@
 //===- JITTestUtils.h - Helpers shared by the JIT unit tests ----*- C++ -*-===//
 //
-// Paths of the example kernels, fresh cache directories, file helpers and a
-// wall-clock stopwatch for the tests of tilec::Compiler.
+// Options with a memory-only cache, paths of the example kernels, fresh
+// cache directories, file helpers and a wall-clock stopwatch for the tests
+// of tilec::Compiler (the helpers the runtime tests share too are in
+// TestSupport/HostApi.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_TEST_UNIT_JIT_JITTESTUTILS_H
 #define TILEC_TEST_UNIT_JIT_JITTESTUTILS_H
 
+#include "tilec/tilec.h"
+
 #include <chrono>
 #include <string>
 #include <vector>
 
 namespace tilec::test {
+
+/// Compiler options for \p arch ("": the device's, or the Compiler's
+/// default) with a memory-only cache, so that each test starts cold.
+inline Compiler::Options memoryOnly(std::string arch = "") {
+  Compiler::Options options;
+  options.arch = std::move(arch);
+  options.cacheDir = "";
+  return options;
+}
 
 /// The path of examples/\p name in the source tree ($TILEC_TEST_SOURCE_DIR
 /// if set, else the one the tests were built from).
@@ -26,9 +39,6 @@ std::string readFile(const std::string &path);
 void writeFile(const std::string &path, const std::string &text);
 /// The names in \p dir, sorted; no "." and "..".
 std::vector<std::string> listDir(const std::string &dir);
-/// The fake CUDA driver of test/unit/Runtime ($TILEC_TEST_FAKE_CUDA_DRIVER
-/// if set, else the one built beside the tests).
-std::string fakeCudaDriver();
 
 /// Milliseconds since construction.
 class Stopwatch {

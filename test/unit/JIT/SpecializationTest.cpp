@@ -16,8 +16,8 @@
 
 #include "JITTestUtils.h"
 
-#include "../Runtime/ChildProcess.h"
-#include "../Runtime/TimingBounds.h"
+#include "TestSupport/HostApi.h"
+#include "TestSupport/TimingBounds.h"
 
 #include "tilec/tilec.h"
 
@@ -31,12 +31,6 @@ using namespace tilec;
 using namespace tilec::test;
 
 namespace {
-
-Compiler::Options memoryOnly() {
-  Compiler::Options options;
-  options.cacheDir = "";
-  return options;
-}
 
 /// out[i] = x[i] + y[i] for i < n, then compares when \p check.
 struct VectorAdd {
@@ -174,25 +168,16 @@ void checkSpecialization(Device &device, bool check) {
 
 /// The child of Specialization.OnAFakeGpu.
 TEST(SpecializationFakeGpuChild, Variants) {
-  if (!isTestChild())
-    GTEST_SKIP() << "runs as a child of Specialization.OnAFakeGpu";
-  Device device = Device::open(0);
-  ASSERT_EQ(device.name(), "Fake GPU (tilec tests)");
-  checkSpecialization(device, /*check=*/false);
+  onFakeGpu("Specialization.OnAFakeGpu", [](Device &device) {
+    checkSpecialization(device, /*check=*/false);
+  });
 }
 
 TEST(Specialization, OnAFakeGpu) {
-  ChildResult r = runSelf("SpecializationFakeGpuChild.*",
-                          {{"TILEC_CUDA_DRIVER", fakeCudaDriver()}});
-  EXPECT_CHILD_PASSED(r, 1);
+  expectPassOnFakeGpu("SpecializationFakeGpuChild.*");
 }
 
 TEST(Specialization, OnTheGpu) {
-  if (isTestChild())
-    GTEST_SKIP() << "a child process (its driver may be a fake)";
-  std::string why;
-  if (!Device::driverAvailable(&why) || Device::count() == 0)
-    GTEST_SKIP() << "no GPU: " << why;
-  Device device = Device::open(0);
-  checkSpecialization(device, /*check=*/true);
+  onRealGpu(
+      [](Device &device) { checkSpecialization(device, /*check=*/true); });
 }

@@ -7,6 +7,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "TestSupport/Contains.h"
+#include "TestSupport/HostApi.h"
+
 #include "tilec/tilec.h"
 
 #include <gtest/gtest.h>
@@ -16,18 +19,19 @@
 #include <limits>
 
 using namespace tilec;
+using namespace tilec::test;
 
 namespace {
 
 KernelMetadata signature() {
-  KernelMetadata meta;
-  meta.kernel = "k";
-  meta.params = {
-      {"out", *ParamType::parse("*f32")}, {"x", *ParamType::parse("*f16")},
-      {"n", *ParamType::parse("i32")},    {"scale", *ParamType::parse("f32")},
-      {"count", *ParamType::parse("u8")}, {"flag", *ParamType::parse("i1")},
-      {"h", *ParamType::parse("f16")},    {"big", *ParamType::parse("i64")}};
-  return meta;
+  return metadataOf("k", {{"out", "*f32"},
+                          {"x", "*f16"},
+                          {"n", "i32"},
+                          {"scale", "f32"},
+                          {"count", "u8"},
+                          {"flag", "i1"},
+                          {"h", "f16"},
+                          {"big", "i64"}});
 }
 
 /// Collects C++ arguments exactly as Kernel::launch does.
@@ -37,14 +41,10 @@ template <typename... Args> std::vector<HostArg> collect(Args &&...args) {
   return collector.args;
 }
 
+/// The error of packing \p args for \p meta ("<no error>" if none).
 std::string errorOf(const KernelMetadata &meta,
                     const std::vector<HostArg> &args) {
-  try {
-    packArguments(meta, args);
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "<no error>";
+  return messageOf([&] { packArguments(meta, args); });
 }
 
 DevicePtr<float> fakeF32(std::uint64_t a = 0x1000) {
@@ -77,10 +77,7 @@ TEST(Arguments, AcceptsMatchingArguments) {
 }
 
 TEST(Arguments, NegativeIntegersKeepTheirWidth) {
-  KernelMetadata meta;
-  meta.kernel = "k";
-  meta.params = {{"a", *ParamType::parse("i32")},
-                 {"b", *ParamType::parse("i8")}};
+  KernelMetadata meta = metadataOf("k", {{"a", "i32"}, {"b", "i8"}});
   PackedArgs packed = packArguments(meta, collect(-1, -128));
   EXPECT_EQ(packed.slot(0), 0xFFFFFFFFu);
   EXPECT_EQ(packed.slot(1), 0x80u);
@@ -89,17 +86,14 @@ TEST(Arguments, NegativeIntegersKeepTheirWidth) {
 
 TEST(Arguments, CountMismatch) {
   std::string e = errorOf(signature(), collect(fakeF32(), fakeF16(), 7));
-  EXPECT_NE(e.find("kernel 'k' takes 8 arguments, got 3; its signature is "
-                   "k(out: *f32, x: *f16, n: i32, scale: f32, count: u8, "
-                   "flag: i1, h: f16, big: i64)"),
-            std::string::npos)
-      << e;
+  EXPECT_TRUE(contains(e,
+                       "kernel 'k' takes 8 arguments, got 3; its signature is "
+                       "k(out: *f32, x: *f16, n: i32, scale: f32, count: u8, "
+                       "flag: i1, h: f16, big: i64)"));
 }
 
 TEST(Arguments, PointerMismatches) {
-  KernelMetadata meta;
-  meta.kernel = "k";
-  meta.params = {{"out", *ParamType::parse("*f32")}};
+  KernelMetadata meta = metadataOf("k", {{"out", "*f32"}});
   std::string e = errorOf(meta, collect(fakeF16()));
   EXPECT_EQ(e, "kernel 'k': argument 1 (out: *f32): expected a Buffer<float> "
                "or DevicePtr<float>, got DevicePtr<tilec::f16>");
@@ -119,9 +113,7 @@ TEST(Arguments, PointerMismatches) {
 TEST(Arguments, NullPointers) {
   // An empty (or moved-from) Buffer and a null DevicePtr are refused before
   // the launch: the kernel would fault on them.
-  KernelMetadata meta;
-  meta.kernel = "k";
-  meta.params = {{"out", *ParamType::parse("*f32")}};
+  KernelMetadata meta = metadataOf("k", {{"out", "*f32"}});
   Buffer<float> empty;
   EXPECT_EQ(errorOf(meta, collect(empty)),
             "kernel 'k': argument 1 (out: *f32): Buffer<float> is null (an "
@@ -136,18 +128,14 @@ TEST(Arguments, NullPointers) {
             "null device address); pass a Buffer<float> or DevicePtr<float> "
             "holding device memory");
   // The element type is checked first; any non-null address is accepted.
-  EXPECT_NE(errorOf(meta, collect(DevicePtr<int>()))
-                .find("expected a "
-                      "Buffer<float>"),
-            std::string::npos);
+  EXPECT_TRUE(contains(errorOf(meta, collect(DevicePtr<int>())),
+                       "expected a "
+                       "Buffer<float>"));
   EXPECT_EQ(errorOf(meta, collect(fakeF32(1))), "<no error>");
 }
 
 TEST(Arguments, ScalarMismatches) {
-  KernelMetadata meta;
-  meta.kernel = "k";
-  meta.params = {{"n", *ParamType::parse("i32")},
-                 {"s", *ParamType::parse("f32")}};
+  KernelMetadata meta = metadataOf("k", {{"n", "i32"}, {"s", "f32"}});
   EXPECT_EQ(errorOf(meta, collect(0.5, 1.0f)),
             "kernel 'k': argument 1 (n: i32): expected an integer, got "
             "double 0.5");
@@ -169,39 +157,32 @@ TEST(Arguments, ScalarMismatches) {
 }
 
 TEST(Arguments, IntegerRanges) {
-  KernelMetadata meta;
-  meta.kernel = "k";
-  meta.params = {{"u", *ParamType::parse("u8")}};
-  EXPECT_NE(errorOf(meta, collect(-1))
-                .find("int32_t -1 is out of range for "
-                      "u8 [0, 255]"),
-            std::string::npos);
-  EXPECT_NE(errorOf(meta, collect(256)).find("out of range"),
-            std::string::npos);
+  KernelMetadata meta = metadataOf("k", {{"u", "u8"}});
+  EXPECT_TRUE(contains(errorOf(meta, collect(-1)),
+                       "int32_t -1 is out of range for "
+                       "u8 [0, 255]"));
+  EXPECT_TRUE(contains(errorOf(meta, collect(256)), "out of range"));
   EXPECT_EQ(errorOf(meta, collect(std::uint8_t(255))), "<no error>");
   meta.params = {{"b", *ParamType::parse("i1")}};
   EXPECT_EQ(errorOf(meta, collect(true)), "<no error>");
   EXPECT_EQ(errorOf(meta, collect(1)), "<no error>");
-  EXPECT_NE(errorOf(meta, collect(2)).find("out of range for i1 [0, 1]"),
-            std::string::npos);
+  EXPECT_TRUE(
+      contains(errorOf(meta, collect(2)), "out of range for i1 [0, 1]"));
   meta.params = {{"x", *ParamType::parse("u64")}};
   EXPECT_EQ(errorOf(meta, collect(~std::uint64_t(0))), "<no error>");
   meta.params = {{"x", *ParamType::parse("i64")}};
-  EXPECT_NE(errorOf(meta, collect(~std::uint64_t(0))).find("out of range"),
-            std::string::npos);
+  EXPECT_TRUE(
+      contains(errorOf(meta, collect(~std::uint64_t(0))), "out of range"));
 }
 
 TEST(Arguments, HalfArguments) {
-  KernelMetadata meta;
-  meta.kernel = "k";
-  meta.params = {{"h", *ParamType::parse("f16")},
-                 {"b", *ParamType::parse("bf16")}};
+  KernelMetadata meta = metadataOf("k", {{"h", "f16"}, {"b", "bf16"}});
   PackedArgs packed =
       packArguments(meta, collect(f16::fromFloat(2.0f), f16::fromFloat(2.0f)));
   EXPECT_EQ(packed.slot(0), 0x4000u);
   EXPECT_EQ(packed.slot(1), 0x4000u); // 2.0 in bf16 is 0x4000 as well.
-  EXPECT_NE(errorOf(meta, collect(70000.0, 1.0f)).find("out of range for f16"),
-            std::string::npos);
+  EXPECT_TRUE(
+      contains(errorOf(meta, collect(70000.0, 1.0f)), "out of range for f16"));
 }
 
 TEST(Arguments, StreamMustBeLast) {
@@ -275,12 +256,9 @@ TEST(ConstexprValues, Kinds) {
 }
 
 TEST(Arguments, AssumptionsAreChecked) {
-  KernelMetadata meta;
-  meta.kernel = "k";
-  meta.params = {{"out", *ParamType::parse("*f32")},
-                 {"stride", *ParamType::parse("i32")},
-                 {"unit", *ParamType::parse("i64")},
-                 {"count", *ParamType::parse("u32")}};
+  KernelMetadata meta = metadataOf(
+      "k",
+      {{"out", "*f32"}, {"stride", "i32"}, {"unit", "i64"}, {"count", "u32"}});
   meta.params[0].divisibility = 16;
   meta.params[1].divisibility = 16;
   meta.params[2].equalToOne = true;
@@ -295,31 +273,28 @@ TEST(Arguments, AssumptionsAreChecked) {
             "assumption, or through tilec::Compiler, which specializes on "
             "the arguments");
   std::string e = errorOf(meta, collect(fakeF32(), 4097, 1, 16u));
-  EXPECT_NE(e.find("argument 2 (stride: i32): int32_t 4097 is not a "
-                   "multiple of 16, which the kernel was compiled to assume "
-                   "(tilec --divisible=stride)"),
-            std::string::npos)
-      << e;
+  EXPECT_TRUE(
+      contains(e, "argument 2 (stride: i32): int32_t 4097 is not a "
+                  "multiple of 16, which the kernel was compiled to assume "
+                  "(tilec --divisible=stride)"));
   e = errorOf(meta, collect(fakeF32(), 16, -1, 16u));
-  EXPECT_NE(e.find("argument 3 (unit: i64): int32_t -1 is not 1, which the "
-                   "kernel was compiled to assume (tilec --unit=unit)"),
-            std::string::npos)
-      << e;
+  EXPECT_TRUE(contains(e,
+                       "argument 3 (unit: i64): int32_t -1 is not 1, which the "
+                       "kernel was compiled to assume (tilec --unit=unit)"));
   e = errorOf(meta, collect(fakeF32(), 16, 1, 8u));
-  EXPECT_NE(e.find("argument 4 (count: u32): uint32_t 8 is not a multiple "
-                   "of 16"),
-            std::string::npos)
-      << e;
+  EXPECT_TRUE(contains(e,
+                       "argument 4 (count: u32): uint32_t 8 is not a multiple "
+                       "of 16"));
 }
 
 TEST(Arguments, SpecializationKey) {
-  KernelMetadata meta;
-  meta.kernel = "k";
-  meta.params = {
-      {"out", *ParamType::parse("*f32")}, {"x", *ParamType::parse("*f16")},
-      {"n", *ParamType::parse("i32")},    {"stride", *ParamType::parse("i64")},
-      {"m", *ParamType::parse("u32")},    {"scale", *ParamType::parse("f32")},
-      {"flag", *ParamType::parse("i1")}};
+  KernelMetadata meta = metadataOf("k", {{"out", "*f32"},
+                                         {"x", "*f16"},
+                                         {"n", "i32"},
+                                         {"stride", "i64"},
+                                         {"m", "u32"},
+                                         {"scale", "f32"},
+                                         {"flag", "i1"}});
   // Aligned pointers; a multiple of 16, 1, neither; floats and bools: none.
   EXPECT_EQ(
       specializationKey(meta, collect(fakeF32(0x1000), fakeF16(0x2010), 4096,

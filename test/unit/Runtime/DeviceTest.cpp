@@ -7,6 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AxpyKernel.h"
+
+#include "TestSupport/Contains.h"
+#include "TestSupport/HostApi.h"
+
 #include "tilec/tilec.h"
 
 #include <gtest/gtest.h>
@@ -19,49 +24,9 @@
 #include <unistd.h>
 
 using namespace tilec;
+using namespace tilec::test;
 
 namespace {
-
-/// out[i] = a * x[i] for i < n; one element per thread.
-const char *kAxpyPtx = R"(
-.version 7.0
-.target sm_70
-.address_size 64
-
-.visible .entry axpy(
-    .param .u64 axpy_param_0,
-    .param .u64 axpy_param_1,
-    .param .f32 axpy_param_2,
-    .param .u32 axpy_param_3
-)
-{
-    .reg .pred %p<2>;
-    .reg .b32 %r<6>;
-    .reg .f32 %f<4>;
-    .reg .b64 %rd<8>;
-
-    ld.param.u64 %rd1, [axpy_param_0];
-    ld.param.u64 %rd2, [axpy_param_1];
-    ld.param.f32 %f1, [axpy_param_2];
-    ld.param.u32 %r1, [axpy_param_3];
-    mov.u32 %r2, %ctaid.x;
-    mov.u32 %r3, %ntid.x;
-    mov.u32 %r4, %tid.x;
-    mad.lo.s32 %r5, %r2, %r3, %r4;
-    setp.ge.s32 %p1, %r5, %r1;
-    @%p1 bra $L_done;
-    cvta.to.global.u64 %rd3, %rd1;
-    cvta.to.global.u64 %rd4, %rd2;
-    mul.wide.s32 %rd5, %r5, 4;
-    add.s64 %rd6, %rd4, %rd5;
-    ld.global.f32 %f2, [%rd6];
-    mul.f32 %f3, %f2, %f1;
-    add.s64 %rd7, %rd3, %rd5;
-    st.global.f32 [%rd7], %f3;
-$L_done:
-    ret;
-}
-)";
 
 /// One block: thread t writes 2t to dynamic shared memory 64 KiB in, then
 /// reads its neighbour's value: out[t] = 2 * ((t + 1) % ntid).
@@ -98,41 +63,6 @@ const char *kBigSharedPtx = R"(
 }
 )";
 
-KernelMetadata axpyMeta() {
-  KernelMetadata meta;
-  meta.kernel = "axpy";
-  meta.arch = "sm_70";
-  meta.numWarps = 4;
-  meta.params = {{"out", *ParamType::parse("*f32")},
-                 {"x", *ParamType::parse("*f32")},
-                 {"a", *ParamType::parse("f32")},
-                 {"n", *ParamType::parse("i32")}};
-  return meta;
-}
-
-std::string messageOf(const std::function<void()> &run) {
-  try {
-    run();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
-/// Skips the test unless a CUDA driver and a GPU are present.
-class GpuTest : public ::testing::Test {
-protected:
-  void SetUp() override {
-    std::string why;
-    if (!Device::driverAvailable(&why))
-      GTEST_SKIP() << "no CUDA driver: " << why;
-    if (Device::count() == 0)
-      GTEST_SKIP() << "no CUDA GPU";
-    device = Device::open(0);
-  }
-  Device device;
-};
-
 } // namespace
 
 TEST(NoGpu, OpenWithoutDriverThrowsClearError) {
@@ -157,20 +87,18 @@ TEST(NoGpu, OpenWithoutDriverThrowsClearError) {
 
 TEST(NoGpu, UnopenedObjectsThrow) {
   Device device;
-  EXPECT_NE(messageOf([&] { device.alloc<float>(4); }).find("unopened Device"),
-            std::string::npos);
+  EXPECT_TRUE(
+      contains(messageOf([&] { device.alloc<float>(4); }), "unopened Device"));
   Buffer<float> empty;
   EXPECT_EQ(empty.size(), 0u);
   std::vector<float> none;
   EXPECT_NO_THROW(empty.copyFrom(none)); // Nothing to copy.
   std::vector<float> four(4);
-  EXPECT_NE(messageOf([&] {
-              empty.copyFrom(four);
-            }).find("the source has 4 elements, the buffer 0"),
-            std::string::npos);
+  EXPECT_TRUE(contains(messageOf([&] { empty.copyFrom(four); }),
+                       "the source has 4 elements, the buffer 0"));
 }
 
-TEST_F(GpuTest, Properties) {
+TEST_F(RealGpuTest, Properties) {
   EXPECT_FALSE(device.name().empty());
   auto [major, minor] = device.computeCapability();
   EXPECT_GE(major, 7);
@@ -181,13 +109,11 @@ TEST_F(GpuTest, Properties) {
               device.name().c_str(), device.arch().c_str(),
               device.multiprocessorCount(),
               device.maxSharedMemoryPerBlockOptin());
-  EXPECT_NE(messageOf([] {
-              Device::open(1000);
-            }).find("no CUDA device with ordinal 1000"),
-            std::string::npos);
+  EXPECT_TRUE(contains(messageOf([] { Device::open(1000); }),
+                       "no CUDA device with ordinal 1000"));
 }
 
-TEST_F(GpuTest, Buffers) {
+TEST_F(RealGpuTest, Buffers) {
   Buffer<float> a = device.alloc<float>(1000);
   std::vector<float> host(1000);
   for (int i = 0; i < 1000; ++i)
@@ -215,7 +141,7 @@ TEST_F(GpuTest, Buffers) {
   EXPECT_EQ(a.data().address(), 0u); // A moved-from buffer is empty.
 }
 
-TEST_F(GpuTest, LaunchPtx) {
+TEST_F(RealGpuTest, LaunchPtx) {
   Kernel k = Kernel::load(device, kAxpyPtx, axpyMeta());
   EXPECT_EQ(k.info().kernel, "axpy");
   EXPECT_GT(k.numRegisters(), 0);
@@ -250,72 +176,58 @@ TEST_F(GpuTest, LaunchPtx) {
   EXPECT_GT(median, 0.0f);
 }
 
-TEST_F(GpuTest, LaunchErrors) {
+TEST_F(RealGpuTest, LaunchErrors) {
   Kernel k = Kernel::load(device, kAxpyPtx, axpyMeta());
   Buffer<float> x = device.alloc<float>(4);
   Buffer<int> wrong = device.alloc<int>(4);
   EXPECT_EQ(messageOf([&] { k.launch({1}, wrong, x, 2.0f, 4); }),
             "kernel 'axpy': argument 1 (out: *f32): expected a Buffer<float> "
             "or DevicePtr<float>, got Buffer<int32_t>");
-  EXPECT_NE(messageOf([&] {
-              k.launch({1}, x, x, 2, 4);
-            }).find("argument 3 (a: f32): expected a floating-point value"),
-            std::string::npos);
-  EXPECT_NE(messageOf([&] {
-              k.launch({1}, x, x, 2.0f);
-            }).find("takes 4 arguments, got 3"),
-            std::string::npos);
-  EXPECT_NE(messageOf([&] {
-              k.launch({0}, x, x, 2.0f, 4);
-            }).find("invalid grid (0, 1, 1): grid.x must be in [1, "),
-            std::string::npos);
-  EXPECT_NE(messageOf([&] {
-              k.launch({1, 1 << 20}, x, x, 2.0f, 4);
-            }).find("grid.y must be in [1, 65535]"),
-            std::string::npos);
+  EXPECT_TRUE(contains(messageOf([&] { k.launch({1}, x, x, 2, 4); }),
+                       "argument 3 (a: f32): expected a floating-point value"));
+  EXPECT_TRUE(contains(messageOf([&] { k.launch({1}, x, x, 2.0f); }),
+                       "takes 4 arguments, got 3"));
+  EXPECT_TRUE(contains(messageOf([&] { k.launch({0}, x, x, 2.0f, 4); }),
+                       "invalid grid (0, 1, 1): grid.x must be in [1, "));
+  EXPECT_TRUE(
+      contains(messageOf([&] { k.launch({1, 1 << 20}, x, x, 2.0f, 4); }),
+               "grid.y must be in [1, 65535]"));
   Stream stream(device);
-  EXPECT_NE(messageOf([&] {
-              k.launch({1}, x, stream, x, 2.0f, 4);
-            }).find("a Stream must be the last launch argument"),
-            std::string::npos);
+  EXPECT_TRUE(contains(messageOf([&] { k.launch({1}, x, stream, x, 2.0f, 4); }),
+                       "a Stream must be the last launch argument"));
 }
 
-TEST_F(GpuTest, LoadErrors) {
+TEST_F(RealGpuTest, LoadErrors) {
   std::string bad = ".version 7.0\n.target sm_70\n.address_size 64\n"
                     ".visible .entry axpy() { bogus.instruction; }\n";
   std::string message =
       messageOf([&] { Kernel::load(device, bad, axpyMeta()); });
-  EXPECT_NE(message.find("cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX"),
-            std::string::npos)
-      << message;
-  EXPECT_NE(message.find("JIT error log:"), std::string::npos) << message;
+  EXPECT_TRUE(
+      contains(message, "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX"));
+  EXPECT_TRUE(contains(message, "JIT error log:"));
 
+  // axpy's metadata with one field changed.
+  auto loadError = [&](const KernelMetadata &meta) {
+    return messageOf([&] { Kernel::load(device, kAxpyPtx, meta); });
+  };
   KernelMetadata missing = axpyMeta();
   missing.kernel = "nothere";
-  EXPECT_NE(messageOf([&] {
-              Kernel::load(device, kAxpyPtx, missing);
-            }).find("'nothere' is not in the loaded module"),
-            std::string::npos);
-
+  EXPECT_TRUE(
+      contains(loadError(missing), "'nothere' is not in the loaded module"));
   KernelMetadata future = axpyMeta();
   future.arch = "sm_990";
-  EXPECT_NE(messageOf([&] {
-              Kernel::load(device, kAxpyPtx, future);
-            }).find("was compiled for sm_990, which device 0"),
-            std::string::npos);
+  EXPECT_TRUE(
+      contains(loadError(future), "was compiled for sm_990, which device 0"));
 
-  EXPECT_NE(messageOf([&] {
-              Kernel::load(device, "not a kernel", axpyMeta());
-            }).find("neither PTX with an .entry nor a cubin"),
-            std::string::npos);
+  EXPECT_TRUE(contains(
+      messageOf([&] { Kernel::load(device, "not a kernel", axpyMeta()); }),
+      "neither PTX with an .entry nor a cubin"));
 }
 
-TEST_F(GpuTest, DynamicSharedMemoryAbove48K) {
-  KernelMetadata meta;
-  meta.kernel = "bigsmem";
+TEST_F(RealGpuTest, DynamicSharedMemoryAbove48K) {
+  KernelMetadata meta = metadataOf("bigsmem", {{"out", "*i32"}});
   meta.numWarps = 4;
   meta.sharedBytes = 65536 + 512;
-  meta.params = {{"out", *ParamType::parse("*i32")}};
   Kernel k = Kernel::load(device, kBigSharedPtx, meta);
   Buffer<int> out = device.alloc<int>(128);
   out.poison();
@@ -325,13 +237,12 @@ TEST_F(GpuTest, DynamicSharedMemoryAbove48K) {
     ASSERT_EQ(host[t], 2 * ((t + 1) % 128)) << t;
 
   meta.sharedBytes = device.maxSharedMemoryPerBlockOptin() + 1024;
-  EXPECT_NE(messageOf([&] {
-              Kernel::load(device, kBigSharedPtx, meta);
-            }).find("bytes of shared memory per block, but device 0"),
-            std::string::npos);
+  EXPECT_TRUE(
+      contains(messageOf([&] { Kernel::load(device, kBigSharedPtx, meta); }),
+               "bytes of shared memory per block, but device 0"));
 }
 
-TEST_F(GpuTest, CubinAndFiles) {
+TEST_F(RealGpuTest, CubinAndFiles) {
   std::string cubin = compilePtxToCubin(device, kAxpyPtx);
   ASSERT_GE(cubin.size(), 4u);
   EXPECT_EQ(cubin.substr(0, 4), "\x7f"
@@ -346,8 +257,6 @@ TEST_F(GpuTest, CubinAndFiles) {
   x.copyFrom(std::vector<float>{1, 2, 3, 4});
   k.launch({1}, y, x, -1.0f, 4);
   EXPECT_EQ(y.toVector(), (std::vector<float>{-1, -2, -3, -4}));
-  EXPECT_NE(messageOf([&] {
-              compilePtxToCubin(device, "garbage");
-            }).find("failed: CUDA_ERROR_"),
-            std::string::npos);
+  EXPECT_TRUE(contains(messageOf([&] { compilePtxToCubin(device, "garbage"); }),
+                       "failed: CUDA_ERROR_"));
 }

@@ -182,6 +182,27 @@ CUresult copyCheck(CUdeviceptr address, std::size_t bytes) {
   return kSuccess;
 }
 
+/// Where device address \p address is on the host (the fake's device memory
+/// is host memory).
+void *hostAddress(CUdeviceptr address) {
+  return reinterpret_cast<void *>(static_cast<std::uintptr_t>(address));
+}
+
+/// A copy of \p bytes between the host memory \p host and the device memory
+/// \p device (from \p src to \p dst, one of them each): the device side must
+/// lie in one allocation, the host side must not be null.
+CUresult hostCopy(void *dst, const void *src, CUdeviceptr device,
+                  const void *host, std::size_t bytes) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  if (CUresult r = copyCheck(device, bytes))
+    return r;
+  if (bytes && !host)
+    return fail(kInvalidValue);
+  if (bytes)
+    std::memcpy(dst, src, bytes);
+  return kSuccess;
+}
+
 template <typename T>
 CUresult memset(CUdeviceptr dst, T value, std::size_t count) {
   std::lock_guard<std::mutex> lock(gMutex);
@@ -219,6 +240,45 @@ const ErrorText *errorText(CUresult r) {
     if (e.code == r)
       return &e;
   return nullptr;
+}
+
+/// Makes a stream or event in the current context: tracked in \p live,
+/// counted in \p count.
+template <typename T>
+CUresult createHandle(T **handle, std::set<T *> &live, long &count) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  if (CUresult r = needContext())
+    return r;
+  *handle = new T;
+  live.insert(*handle);
+  ++count;
+  return kSuccess;
+}
+
+/// Destroys a module, stream or event of \p live (CUDA_ERROR_INVALID_HANDLE
+/// for one that is not there).
+template <typename T>
+CUresult destroyHandle(T *handle, std::set<T *> &live, long &count) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  if (CUresult r = needContext())
+    return r;
+  if (!live.erase(handle))
+    return fail(kInvalidHandle);
+  delete handle;
+  --count;
+  return kSuccess;
+}
+
+/// Waits for a stream or event: CUDA_SUCCESS if \p handle is in \p live
+/// (or may be null, the default stream, when \p nullOk).
+template <typename T>
+CUresult synchronizeHandle(T *handle, const std::set<T *> &live, bool nullOk) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  if (CUresult r = needContext())
+    return r;
+  if (!(nullOk && !handle) && !live.count(handle))
+    return fail(kInvalidHandle);
+  return kSuccess;
 }
 
 } // namespace
@@ -383,29 +443,12 @@ FAKE_API CUresult cuMemFree_v2(CUdeviceptr address) {
 
 FAKE_API CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src,
                                   std::size_t bytes) {
-  std::lock_guard<std::mutex> lock(gMutex);
-  if (CUresult r = copyCheck(dst, bytes))
-    return r;
-  if (bytes && !src)
-    return fail(kInvalidValue);
-  if (bytes)
-    std::memcpy(reinterpret_cast<void *>(static_cast<std::uintptr_t>(dst)),
-                src, bytes);
-  return kSuccess;
+  return hostCopy(hostAddress(dst), src, dst, src, bytes);
 }
 
 FAKE_API CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src,
                                   std::size_t bytes) {
-  std::lock_guard<std::mutex> lock(gMutex);
-  if (CUresult r = copyCheck(src, bytes))
-    return r;
-  if (bytes && !dst)
-    return fail(kInvalidValue);
-  if (bytes)
-    std::memcpy(dst,
-                reinterpret_cast<const void *>(static_cast<std::uintptr_t>(src)),
-                bytes);
-  return kSuccess;
+  return hostCopy(dst, hostAddress(src), src, dst, bytes);
 }
 
 FAKE_API CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src,
@@ -478,14 +521,7 @@ FAKE_API CUresult cuModuleLoadData(CUmodule *module, const void *image) {
 }
 
 FAKE_API CUresult cuModuleUnload(CUmodule module) {
-  std::lock_guard<std::mutex> lock(gMutex);
-  if (CUresult r = needContext())
-    return r;
-  if (!gModules.erase(module))
-    return fail(kInvalidHandle);
-  delete module;
-  --gState.liveModules;
-  return kSuccess;
+  return destroyHandle(module, gModules, gState.liveModules);
 }
 
 FAKE_API CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
@@ -545,8 +581,7 @@ FAKE_API CUresult cuFuncSetAttribute(CUfunction function, int attribute,
 FAKE_API CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
                                  unsigned gz, unsigned bx, unsigned by,
                                  unsigned bz, unsigned sharedBytes,
-                                 CUstream stream, void **params,
-                                 void **extra) {
+                                 CUstream stream, void **params, void **extra) {
   std::lock_guard<std::mutex> lock(gMutex);
   if (CUresult r = needContext())
     return r;
@@ -560,9 +595,9 @@ FAKE_API CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
       return fail(kInvalidValue);
   if (std::uint64_t(bx) * by * bz > kMaxThreads)
     return fail(kInvalidValue);
-  if (function->reqntid[0] && (bx != function->reqntid[0] ||
-                               by != function->reqntid[1] ||
-                               bz != function->reqntid[2]))
+  if (function->reqntid[0] &&
+      (bx != function->reqntid[0] || by != function->reqntid[1] ||
+       bz != function->reqntid[2]))
     return fail(kInvalidValue);
   int sharedLimit =
       function->maxDynamicShared ? function->maxDynamicShared : kDefaultShared;
@@ -591,43 +626,19 @@ FAKE_API CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
 }
 
 FAKE_API CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
-  std::lock_guard<std::mutex> lock(gMutex);
-  if (CUresult r = needContext())
-    return r;
-  *stream = new CUstream_st;
-  gStreams.insert(*stream);
-  ++gState.liveStreams;
-  return kSuccess;
+  return createHandle(stream, gStreams, gState.liveStreams);
 }
 
 FAKE_API CUresult cuStreamDestroy_v2(CUstream stream) {
-  std::lock_guard<std::mutex> lock(gMutex);
-  if (CUresult r = needContext())
-    return r;
-  if (!gStreams.erase(stream))
-    return fail(kInvalidHandle);
-  delete stream;
-  --gState.liveStreams;
-  return kSuccess;
+  return destroyHandle(stream, gStreams, gState.liveStreams);
 }
 
 FAKE_API CUresult cuStreamSynchronize(CUstream stream) {
-  std::lock_guard<std::mutex> lock(gMutex);
-  if (CUresult r = needContext())
-    return r;
-  if (stream && !gStreams.count(stream))
-    return fail(kInvalidHandle);
-  return kSuccess;
+  return synchronizeHandle(stream, gStreams, /*nullOk=*/true);
 }
 
 FAKE_API CUresult cuEventCreate(CUevent *event, unsigned flags) {
-  std::lock_guard<std::mutex> lock(gMutex);
-  if (CUresult r = needContext())
-    return r;
-  *event = new CUevent_st;
-  gEvents.insert(*event);
-  ++gState.liveEvents;
-  return kSuccess;
+  return createHandle(event, gEvents, gState.liveEvents);
 }
 
 FAKE_API CUresult cuEventRecord(CUevent event, CUstream stream) {
@@ -641,12 +652,7 @@ FAKE_API CUresult cuEventRecord(CUevent event, CUstream stream) {
 }
 
 FAKE_API CUresult cuEventSynchronize(CUevent event) {
-  std::lock_guard<std::mutex> lock(gMutex);
-  if (CUresult r = needContext())
-    return r;
-  if (!gEvents.count(event))
-    return fail(kInvalidHandle);
-  return kSuccess;
+  return synchronizeHandle(event, gEvents, /*nullOk=*/false);
 }
 
 FAKE_API CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
@@ -661,12 +667,5 @@ FAKE_API CUresult cuEventElapsedTime(float *ms, CUevent start, CUevent end) {
 }
 
 FAKE_API CUresult cuEventDestroy_v2(CUevent event) {
-  std::lock_guard<std::mutex> lock(gMutex);
-  if (CUresult r = needContext())
-    return r;
-  if (!gEvents.erase(event))
-    return fail(kInvalidHandle);
-  delete event;
-  --gState.liveEvents;
-  return kSuccess;
+  return destroyHandle(event, gEvents, gState.liveEvents);
 }

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TimingBounds.h"
+#include "TestSupport/TimingBounds.h"
 
 #include "tilec/Runtime/Error.h"
 #include "tilec/Runtime/KernelCache.h"

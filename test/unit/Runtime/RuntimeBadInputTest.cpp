@@ -8,16 +8,20 @@
 // run on the device, missing kernel files.
 //
 // Each driver is loaded once per process, so the tests that need another
-// one run as child processes (ChildProcess.h) with TILEC_CUDA_DRIVER set:
-// to a missing library, to libm, or to the fake driver of FakeCudaDriver.h,
-// on which the whole runtime runs without a GPU -- so these checks run in CI
-// and under ASan/UBSan. The same checks then run on a real GPU when there is
-// one (RealGpu.*; skipped otherwise).
+// one run as child processes (TestSupport/ChildProcess.h) with
+// TILEC_CUDA_DRIVER set: to a missing library, to libm, or to the fake driver
+// of FakeCudaDriver.h, on which the whole runtime runs without a GPU -- so
+// these checks run in CI and under ASan/UBSan. The same checks then run on a
+// real GPU when there is one (RealGpu.*; skipped otherwise).
 //
 //===----------------------------------------------------------------------===//
 
-#include "ChildProcess.h"
+#include "AxpyKernel.h"
 #include "FakeCudaDriver.h"
+
+#include "TestSupport/ChildProcess.h"
+#include "TestSupport/Contains.h"
+#include "TestSupport/HostApi.h"
 
 #include "tilec/tilec.h"
 
@@ -36,105 +40,15 @@ using namespace tilec::test;
 
 namespace {
 
-/// out[i] = a * x[i] for i < n; one element per thread (as in DeviceTest).
-const char *kAxpyPtx = R"(
-.version 7.0
-.target sm_70
-.address_size 64
-
-.visible .entry axpy(
-    .param .u64 axpy_param_0,
-    .param .u64 axpy_param_1,
-    .param .f32 axpy_param_2,
-    .param .u32 axpy_param_3
-)
-{
-    .reg .pred %p<2>;
-    .reg .b32 %r<6>;
-    .reg .f32 %f<4>;
-    .reg .b64 %rd<8>;
-
-    ld.param.u64 %rd1, [axpy_param_0];
-    ld.param.u64 %rd2, [axpy_param_1];
-    ld.param.f32 %f1, [axpy_param_2];
-    ld.param.u32 %r1, [axpy_param_3];
-    mov.u32 %r2, %ctaid.x;
-    mov.u32 %r3, %ntid.x;
-    mov.u32 %r4, %tid.x;
-    mad.lo.s32 %r5, %r2, %r3, %r4;
-    setp.ge.s32 %p1, %r5, %r1;
-    @%p1 bra $L_done;
-    cvta.to.global.u64 %rd3, %rd1;
-    cvta.to.global.u64 %rd4, %rd2;
-    mul.wide.s32 %rd5, %r5, 4;
-    add.s64 %rd6, %rd4, %rd5;
-    ld.global.f32 %f2, [%rd6];
-    mul.f32 %f3, %f2, %f1;
-    add.s64 %rd7, %rd3, %rd5;
-    st.global.f32 [%rd7], %f3;
-$L_done:
-    ret;
-}
-)";
-
-KernelMetadata axpyMeta() {
-  KernelMetadata meta;
-  meta.kernel = "axpy";
-  meta.arch = "sm_70";
-  meta.numWarps = 4;
-  meta.params = {{"out", *ParamType::parse("*f32")},
-                 {"x", *ParamType::parse("*f32")},
-                 {"a", *ParamType::parse("f32")},
-                 {"n", *ParamType::parse("i32")}};
-  return meta;
-}
-
-/// The what() of the tilec::Error \p run throws; "<no error>" if none.
-std::string messageOf(const std::function<void()> &run) {
-  try {
-    run();
-  } catch (const Error &e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
-bool startsWith(const std::string &text, const std::string &prefix) {
-  return text.compare(0, prefix.size(), prefix) == 0;
-}
-
-/// The fake CUDA driver ($TILEC_TEST_FAKE_CUDA_DRIVER if set, else the one
-/// built beside the tests).
-std::string fakeDriver() {
-  const char *path = std::getenv("TILEC_TEST_FAKE_CUDA_DRIVER");
-  return path && *path ? path : TILEC_FAKE_CUDA_DRIVER;
-}
-
 /// The fake driver's state, when this process loaded the fake driver.
 fake::FakeCudaState *fakeState() {
-  void *library = ::dlopen(fakeDriver().c_str(), RTLD_NOW | RTLD_NOLOAD);
+  void *library = ::dlopen(fakeCudaDriver().c_str(), RTLD_NOW | RTLD_NOLOAD);
   if (!library)
     return nullptr;
   auto fn = reinterpret_cast<fake::StateFn>(
       ::dlsym(library, "tilec_fake_cuda_state"));
   ::dlclose(library);
   return fn ? fn() : nullptr;
-}
-
-/// Whether a real GPU is here (not the fake driver).
-bool realGpu(std::string &why) {
-  if (!Device::driverAvailable(&why))
-    return false;
-  if (Device::count() == 0) {
-    why = "no CUDA GPU";
-    return false;
-  }
-  return true;
-}
-
-std::string describe(const Device &device) {
-  return "device " + std::to_string(device.ordinal()) + " (" + device.name() +
-         ", " + device.arch() + ")";
 }
 
 //===----------------------------------------------------------------------===//
@@ -218,9 +132,7 @@ void checkBadLaunches(Device &device) {
             gridError("(1, " + std::to_string(max[1] + 1) + ", 1)", "y", 1));
   EXPECT_EQ(messageOf([&] { k.launch({1, 1, max[2] + 1}, y, x, 2.0f, 4); }),
             gridError("(1, 1, " + std::to_string(max[2] + 1) + ")", "z", 2));
-  EXPECT_EQ(messageOf([&] {
-              k.launch({~std::size_t(0)}, y, x, 2.0f, 4);
-            }),
+  EXPECT_EQ(messageOf([&] { k.launch({~std::size_t(0)}, y, x, 2.0f, 4); }),
             gridError("(9223372036854775807, 1, 1)", "x", 0));
   // A grid that is wrong and arguments that are wrong: the arguments first.
   EXPECT_EQ(messageOf([&] { k.launch({0}, y, x, 2.0f); }),
@@ -293,10 +205,10 @@ void checkBadLoads(Device &device) {
 
   KernelMetadata future = meta;
   future.arch = "sm_990";
-  EXPECT_TRUE(startsWith(
-      messageOf([&] { Kernel::load(device, kAxpyPtx, future); }),
-      "kernel 'axpy' was compiled for sm_990, which " + where +
-          " cannot run; recompile with --arch=" + device.arch()));
+  EXPECT_TRUE(
+      startsWith(messageOf([&] { Kernel::load(device, kAxpyPtx, future); }),
+                 "kernel 'axpy' was compiled for sm_990, which " + where +
+                     " cannot run; recompile with --arch=" + device.arch()));
 
   KernelMetadata warps = meta;
   warps.numWarps = 64;
@@ -308,10 +220,10 @@ void checkBadLoads(Device &device) {
 
   KernelMetadata shared = meta;
   shared.sharedBytes = device.maxSharedMemoryPerBlockOptin() + 1;
-  EXPECT_TRUE(startsWith(
-      messageOf([&] { Kernel::load(device, kAxpyPtx, shared); }),
-      "kernel 'axpy' needs " + std::to_string(shared.sharedBytes) +
-          " bytes of shared memory per block, but " + where));
+  EXPECT_TRUE(
+      startsWith(messageOf([&] { Kernel::load(device, kAxpyPtx, shared); }),
+                 "kernel 'axpy' needs " + std::to_string(shared.sharedBytes) +
+                     " bytes of shared memory per block, but " + where));
 
   EXPECT_EQ(messageOf([&] { Kernel::load(device, "not a kernel", meta); }),
             "kernel 'axpy': the binary (12 bytes) is neither PTX with an "
@@ -324,8 +236,9 @@ void checkBadLoads(Device &device) {
   std::string dir = ::testing::TempDir() + "tilec_badload_" +
                     std::to_string(::getpid()) + "_";
   EXPECT_EQ(messageOf([&] { Kernel::loadFiles(device, dir + "none.ptx"); }),
-            "cannot read kernel '" + dir + "none.ptx': No such file or "
-                                           "directory");
+            "cannot read kernel '" + dir +
+                "none.ptx': No such file or "
+                "directory");
   // A directory where the binary or the metadata should be.
   std::string sub = dir + "dir.ptx";
   ASSERT_EQ(std::system(("mkdir -p '" + sub + "'").c_str()), 0);
@@ -338,8 +251,8 @@ void checkBadLoads(Device &device) {
                 "meta.json': Is a directory");
   std::ofstream(dir + "lonely.ptx") << kAxpyPtx;
   message = messageOf([&] { Kernel::loadFiles(device, dir + "lonely.ptx"); });
-  EXPECT_TRUE(startsWith(message,
-                         "cannot read kernel metadata '" + dir + "lonely.json'"))
+  EXPECT_TRUE(startsWith(message, "cannot read kernel metadata '" + dir +
+                                      "lonely.json'"))
       << message;
   EXPECT_EQ(std::system(("rm -rf '" + dir + "'*").c_str()), 0);
 }
@@ -378,33 +291,34 @@ TEST(NoDriverChild, EveryEntryPointSaysWhy) {
 
 TEST(NoDriver, MissingLibrary) {
   const std::string library = "/nonexistent/libcuda.so.1";
-  ChildResult r = runSelf(
-      "NoDriverChild.*",
-      {{"TILEC_CUDA_DRIVER", library},
-       {"TILEC_TEST_EXPECT", "cannot load the CUDA driver (" + library +
-                                 "): " + library + ": cannot open shared "
-                                 "object file: No such file or directory; "
-                                 "is an NVIDIA GPU driver installed?"}});
+  ChildResult r =
+      runSelf("NoDriverChild.*",
+              {{"TILEC_CUDA_DRIVER", library},
+               {"TILEC_TEST_EXPECT",
+                "cannot load the CUDA driver (" + library + "): " + library +
+                    ": cannot open shared "
+                    "object file: No such file or directory; "
+                    "is an NVIDIA GPU driver installed?"}});
   EXPECT_CHILD_PASSED(r, 1);
 }
 
 TEST(NoDriver, LibraryThatIsNotACudaDriver) {
-  ChildResult r = runSelf(
-      "NoDriverChild.*",
-      {{"TILEC_CUDA_DRIVER", "libm.so.6"},
-       {"TILEC_TEST_EXPECT",
-        "the CUDA driver (libm.so.6) lacks the entry points cuInit, "
-        "cuDriverGetVersion, cuGetErrorName, "}});
+  ChildResult r =
+      runSelf("NoDriverChild.*",
+              {{"TILEC_CUDA_DRIVER", "libm.so.6"},
+               {"TILEC_TEST_EXPECT",
+                "the CUDA driver (libm.so.6) lacks the entry points cuInit, "
+                "cuDriverGetVersion, cuGetErrorName, "}});
   EXPECT_CHILD_PASSED(r, 1);
 }
 
 TEST(NoDriver, CuInitFails) {
-  ChildResult r = runSelf(
-      "NoDriverChild.*",
-      {{"TILEC_CUDA_DRIVER", fakeDriver()},
-       {"TILEC_FAKE_CUDA", "init-fails"},
-       {"TILEC_TEST_EXPECT", "cuInit failed: CUDA_ERROR_NO_DEVICE (no "
-                             "CUDA-capable device is detected)"}});
+  ChildResult r =
+      runSelf("NoDriverChild.*",
+              {{"TILEC_CUDA_DRIVER", fakeCudaDriver()},
+               {"TILEC_FAKE_CUDA", "init-fails"},
+               {"TILEC_TEST_EXPECT", "cuInit failed: CUDA_ERROR_NO_DEVICE (no "
+                                     "CUDA-capable device is detected)"}});
   EXPECT_CHILD_PASSED(r, 1);
 }
 
@@ -423,7 +337,7 @@ TEST(NoGpuChild, OpenSaysThereIsNone) {
 
 TEST(NoDriver, DriverWithoutGpus) {
   ChildResult r =
-      runSelf("NoGpuChild.*", {{"TILEC_CUDA_DRIVER", fakeDriver()},
+      runSelf("NoGpuChild.*", {{"TILEC_CUDA_DRIVER", fakeCudaDriver()},
                                {"TILEC_FAKE_CUDA", "no-devices"}});
   EXPECT_CHILD_PASSED(r, 1);
 }
@@ -434,9 +348,7 @@ TEST(NoDriver, DriverWithoutGpus) {
 
 /// Runs the FakeGpuChild tests in a process whose CUDA driver is the fake.
 TEST(FakeGpu, RuntimeOnAFakeDriver) {
-  ChildResult r =
-      runSelf("FakeGpuChild.*", {{"TILEC_CUDA_DRIVER", fakeDriver()}});
-  EXPECT_CHILD_PASSED(r, 8);
+  expectPassOnFakeGpu("FakeGpuChild.*", 8);
 }
 
 namespace {
@@ -598,16 +510,8 @@ TEST_F(FakeGpuChild, ThreadsShareTheRuntime) {
 //===----------------------------------------------------------------------===//
 
 namespace {
-class RealGpu : public ::testing::Test {
+class RealGpu : public RealGpuTest {
 protected:
-  void SetUp() override {
-    if (isTestChild())
-      GTEST_SKIP() << "a child process (its driver may be a fake)";
-    std::string why;
-    if (!realGpu(why))
-      GTEST_SKIP() << "no GPU: " << why;
-    device = Device::open(0);
-  }
   /// After the errors, the device still computes axpy correctly (no
   /// sticky CUDA error).
   void expectStillWorks() {
@@ -623,7 +527,6 @@ protected:
     for (int i = 0; i < 300; ++i)
       ASSERT_EQ(out[i], 2.0f * i) << i;
   }
-  Device device;
 };
 } // namespace
 

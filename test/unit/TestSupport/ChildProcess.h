@@ -1,4 +1,4 @@
-//===- ChildProcess.h - Running this test binary again as a child -*- C++ -*-===//
+//===- ChildProcess.h - This test binary again, as a child ------*- C++ -*-===//
 //
 // Tests that need a process of their own -- many processes racing on one
 // cache, or a CUDA driver other than the real one (it is loaded once per
@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_TEST_UNIT_RUNTIME_CHILDPROCESS_H
-#define TILEC_TEST_UNIT_RUNTIME_CHILDPROCESS_H
+#ifndef TILEC_TEST_UNIT_TESTSUPPORT_CHILDPROCESS_H
+#define TILEC_TEST_UNIT_TESTSUPPORT_CHILDPROCESS_H
 
 #include <gtest/gtest.h>
 
@@ -46,7 +46,9 @@ struct Child {
 struct ChildResult {
   int status = -1;
   std::string output;
-  bool exitedZero() const { return WIFEXITED(status) && WEXITSTATUS(status) == 0; }
+  bool exitedZero() const {
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  }
   /// "exit 1" / "signal 11 (Segmentation fault)".
   std::string describe() const {
     if (WIFEXITED(status))
@@ -80,9 +82,9 @@ inline Child spawnSelf(const std::string &filter,
     vars["TILEC_TEST_START_FD"] = std::to_string(startFd);
   // The child runs its test whatever shard (lit) or output file this
   // process was given.
-  for (const char *name : {"GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX",
-                           "GTEST_SHARD_STATUS_FILE", "GTEST_OUTPUT",
-                           "GTEST_FILTER"})
+  for (const char *name :
+       {"GTEST_TOTAL_SHARDS", "GTEST_SHARD_INDEX", "GTEST_SHARD_STATUS_FILE",
+        "GTEST_OUTPUT", "GTEST_FILTER"})
     vars.emplace(name, "");
   std::vector<std::string> envStrings;
   for (char **e = environ; *e; ++e) {
@@ -106,7 +108,8 @@ inline Child spawnSelf(const std::string &filter,
   child.log = log;
   child.pid = ::fork();
   if (child.pid == 0) {
-    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int fd =
+        ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd >= 0) {
       ::dup2(fd, STDOUT_FILENO);
       ::dup2(fd, STDERR_FILENO);
@@ -159,8 +162,8 @@ inline void waitForStartSignal() {
 /// tests, none skipped; shows its output otherwise.
 #define EXPECT_CHILD_PASSED(r, n)                                              \
   EXPECT_TRUE((r).exitedZero() && (r).passed() == (n) && !(r).skippedAny())    \
-      << "child: " << (r).describe() << ", passed " << (r).passed()           \
-      << " (expected " << (n) << ")\n"                                        \
+      << "child: " << (r).describe() << ", passed " << (r).passed()            \
+      << " (expected " << (n) << ")\n"                                         \
       << (r).output
 
-#endif // TILEC_TEST_UNIT_RUNTIME_CHILDPROCESS_H
+#endif // TILEC_TEST_UNIT_TESTSUPPORT_CHILDPROCESS_H

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_TEST_UNIT_RUNTIME_TIMINGBOUNDS_H
-#define TILEC_TEST_UNIT_RUNTIME_TIMINGBOUNDS_H
+#ifndef TILEC_TEST_UNIT_TESTSUPPORT_TIMINGBOUNDS_H
+#define TILEC_TEST_UNIT_TESTSUPPORT_TIMINGBOUNDS_H
 
 namespace tilec::test {
 
@@ -35,4 +35,4 @@ constexpr double timeBound(double ms) { return ms * kTimeScale; }
 
 } // namespace tilec::test
 
-#endif // TILEC_TEST_UNIT_RUNTIME_TIMINGBOUNDS_H
+#endif // TILEC_TEST_UNIT_TESTSUPPORT_TIMINGBOUNDS_H
