@@ -14,17 +14,9 @@
 # resources), BUILD_INFO, run_bench.py, peers.py, variants.py, run-bench.sh.
 # ARCH=sm_90a changes the target, TILEC=/path/to/tilec the compiler binary.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-BUILD_DIR=${1:-build}
-OUT_DIR=${2:-.device/bench}
-ARCH=${ARCH:-sm_90}
-TILEC=${TILEC:-$BUILD_DIR/bin/tilec}
-PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
-PY=$(command -v python3) || { echo "error: python3 is needed" >&2; exit 2; }
-if [ ! -x "$TILEC" ]; then
-  echo "error: $TILEC not found: build it first (ninja -C $BUILD_DIR tilec)" >&2
-  exit 2
-fi
+# shellcheck source=scripts/bundle-common.sh
+source "$(dirname "$0")/bundle-common.sh" # (in the source root from here on)
+bundle_args .device/bench "$@"
 
 rm -rf "$OUT_DIR"
 mkdir -p "$OUT_DIR/kernels" "$OUT_DIR/logs"
@@ -39,10 +31,10 @@ rm -f "$OUT_DIR/logs/warm.ptx" "$OUT_DIR/logs/warm.json"
 
 status=0
 : > "$OUT_DIR/logs/compile.tsv"
-while IFS=$'\t' read -r variant tile kernel args; do
+while IFS=$'\t' read -r variant tile _ args; do
   [ -n "$variant" ] || continue
-  # shellcheck disable=SC2086
   t0=$EPOCHREALTIME
+  # shellcheck disable=SC2086 # $args: the variant's tilec flags
   "$TILEC" "bench/kernels/$tile" $args --arch="$ARCH" --emit=ptx \
       -o "$OUT_DIR/kernels/$variant.ptx" >"$OUT_DIR/logs/$variant.log" 2>&1
   rc=$?
@@ -95,15 +87,8 @@ json.dump({"arch": arch, "variants": vs}, open(os.path.join(out, "manifest.json"
           indent=1)
 EOF
 
-{
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' dirty')"
-  git diff --quiet HEAD 2>/dev/null || echo "uncommitted diff sha256: $(git diff HEAD | sha256sum | cut -c1-16) ($(git diff HEAD --stat | tail -1 | sed 's/^ *//'))"
-  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "compiler: $("$TILEC" --version 2>&1 | head -1)"
-  echo "arch: $ARCH"
-  echo "build machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-} > "$OUT_DIR/BUILD_INFO"
+build_info "$ARCH" > "$OUT_DIR/BUILD_INFO"
 cat "$OUT_DIR/BUILD_INFO"
-n=$(ls "$OUT_DIR"/kernels/*.ptx 2>/dev/null | wc -l)
+n=$(find "$OUT_DIR/kernels" -name '*.ptx' | wc -l)
 echo "== $n PTX files in $OUT_DIR/kernels; bundle $(du -sh "$OUT_DIR" | cut -f1)"
 exit $status

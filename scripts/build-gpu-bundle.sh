@@ -12,18 +12,9 @@
 # OUT_DIR defaults to .device/gpu (git-ignored). Set ARCH=sm_90a to change the
 # target, TILEC=/path/to/tilec to use another compiler binary.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-BUILD_DIR=${1:-build}
-OUT_DIR=${2:-.device/gpu}
-ARCH=${ARCH:-sm_90}
-TILEC=${TILEC:-$BUILD_DIR/bin/tilec}
-PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
-
-if [ ! -x "$TILEC" ]; then
-  echo "error: $TILEC not found: build it first (ninja -C $BUILD_DIR tilec)" >&2
-  exit 2
-fi
-PY=$(command -v python3) || { echo "error: python3 is needed to read the manifest" >&2; exit 2; }
+# shellcheck source=scripts/bundle-common.sh
+source "$(dirname "$0")/bundle-common.sh" # (in the source root from here on)
+bundle_args .device/gpu "$@"
 
 rm -rf "$OUT_DIR/kernels"
 mkdir -p "$OUT_DIR/kernels" "$OUT_DIR/logs"
@@ -83,13 +74,7 @@ else
   echo "== no ptxas here: the PTX was not validated"
 fi
 
-{
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (+ uncommitted changes)')"
-  git diff --quiet HEAD 2>/dev/null || echo "uncommitted diff sha256: $(git diff HEAD | sha256sum | cut -c1-16) ($(git diff HEAD --stat | tail -1 | sed 's/^ *//'))"
-  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "compiler: $("$TILEC" --version 2>&1 | head -1)"
-  echo "arch: $ARCH"
-} > "$OUT_DIR/BUILD_INFO"
+build_info "$ARCH" > "$OUT_DIR/BUILD_INFO"
 cat "$OUT_DIR/BUILD_INFO"
 du -sh "$OUT_DIR" | awk '{print "== bundle size: " $1}'
 exit $status

@@ -20,7 +20,8 @@
 # wgmma path and makes tile-bench compile for it too (default sm_90, as the
 # other scripts). BUILD_DIR must be a configured Release build.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bundle-common.sh
+source "$(dirname "$0")/bundle-common.sh" # (in the source root from here on)
 BUILD_DIR=${1:-build}
 OUT_DIR=${2:-.device/all}
 export ARCH=${ARCH:-sm_90}
@@ -99,13 +100,8 @@ cp examples/*.tile "$STAGE/examples/"
 
 cp scripts/gpu-run.sh "$STAGE/"
 echo "$ARCH" >"$STAGE/ARCH"
-{
-  head -2 "$STAGE/gpu/BUILD_INFO"
-  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "compiler: $("$BUILD_DIR/bin/tilec" --version 2>&1 | head -1)"
-  echo "arch: $ARCH (AOT suite; tile-bench compiles for it at run time)"
-  echo "build machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-} >"$STAGE/BUILD_INFO"
+TILEC=$BUILD_DIR/bin/tilec build_info "$ARCH (AOT suite; tile-bench compiles for it at run time)" \
+  >"$STAGE/BUILD_INFO"
 cp "$STAGE/BUILD_INFO" "$STAGE/bench/" # run_bench.py's table and plot name it.
 
 echo "== compressing $(du -sh "$STAGE" | cut -f1) (xz -9e, one block, a few minutes)"
