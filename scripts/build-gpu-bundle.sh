@@ -2,8 +2,8 @@
 # Builds the GPU correctness bundle on the build machine (no GPU needed):
 # compiles every kernel that test/gpu/check.py needs with tilec for sm_90
 # (H100/H200) to OUT_DIR/kernels/VARIANT.ptx + VARIANT.json, checks each PTX
-# with ptxas when the CUDA toolkit is here, and copies the checker and the
-# suite runner next to them. The GPU machine then needs only Python 3 with
+# with ptxas when the CUDA toolkit is here, and copies the checker (check.py
+# and its package checks/) and the suite runner next to them. The GPU machine then needs only Python 3 with
 # numpy + CuPy (no LLVM):
 #
 #   scripts/build-gpu-bundle.sh [BUILD_DIR] [OUT_DIR]   # here; defaults build/ .device/gpu
@@ -16,9 +16,10 @@ set -uo pipefail
 source "$(dirname "$0")/bundle-common.sh" # (in the source root from here on)
 bundle_args .device/gpu "$@"
 
-rm -rf "$OUT_DIR/kernels"
-mkdir -p "$OUT_DIR/kernels" "$OUT_DIR/logs"
+rm -rf "$OUT_DIR/kernels" "$OUT_DIR/checks"
+mkdir -p "$OUT_DIR/kernels" "$OUT_DIR/logs" "$OUT_DIR/checks"
 cp test/gpu/check.py scripts/run-gpu-suite.sh "$OUT_DIR/"
+cp test/gpu/checks/*.py "$OUT_DIR/checks/"
 
 status=0
 ok=0

@@ -2,7 +2,8 @@
 # Builds ONE bundle for the GPU machine (which has no LLVM), on the build
 # machine (no GPU needed), as one compressed archive:
 #   gpu/    the GPU suite, AOT: every kernel of test/gpu/check.py as PTX +
-#           JSON, check.py, run-gpu-suite.sh   (scripts/build-gpu-bundle.sh)
+#           JSON, check.py + checks/, run-gpu-suite.sh
+#                                              (scripts/build-gpu-bundle.sh)
 #   unit/   TilecJITTests (statically linked) and TilecRuntimeTests
 #                                               (test/gpu/build-unit-bundle.sh)
 #   bin/    tile-bench and the JIT example host programs (one statically

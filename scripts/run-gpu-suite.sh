@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the tilec GPU correctness suite ON the GPU machine, from a bundle made
-# by scripts/build-gpu-bundle.sh (PTX + JSON + check.py; no LLVM needed):
+# by scripts/build-gpu-bundle.sh (PTX + JSON + check.py and checks/; no LLVM
+# needed):
 #   1. check.py on every kernel (fresh random inputs, ragged sizes);
 #   2. the same under `compute-sanitizer --tool memcheck`, with small sizes;
 #   2b. and under `--tool racecheck` (shared-memory hazards), small sizes;
