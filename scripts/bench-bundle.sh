@@ -3,7 +3,7 @@
 # every variant of bench/variants.py (bench/kernels/*.tile, one PTX per size
 # class) with tilec for sm_90, timing each cold `tilec` process, checks each
 # PTX with `ptxas -v` when the CUDA toolkit is here (registers, spills), and
-# copies the Python driver next to them. The GPU machine then needs only
+# copies the Python driver (bench/*.py) next to them. The GPU machine then needs only
 # Python 3 with torch, triton, cupy, numpy (no LLVM):
 #
 #   scripts/bench-bundle.sh [BUILD_DIR] [OUT_DIR]   # here; defaults build/ .device/bench
@@ -11,7 +11,8 @@
 #
 # OUT_DIR (git-ignored under .device/) gets kernels/VARIANT.{ptx,json},
 # manifest.json (variants, tilec flags, cold compile seconds, ptxas -v
-# resources), BUILD_INFO, run_bench.py, peers.py, variants.py, run-bench.sh.
+# resources), BUILD_INFO, bench/*.py (run_bench.py and its modules, peers.py,
+# variants.py, profile_one.py), run-bench.sh.
 # ARCH=sm_90a changes the target, TILEC=/path/to/tilec the compiler binary.
 set -uo pipefail
 # shellcheck source=scripts/bundle-common.sh
@@ -20,7 +21,7 @@ bundle_args .device/bench "$@"
 
 rm -rf "$OUT_DIR"
 mkdir -p "$OUT_DIR/kernels" "$OUT_DIR/logs"
-cp bench/run_bench.py bench/peers.py bench/variants.py bench/profile_one.py scripts/run-bench.sh "$OUT_DIR/"
+cp bench/*.py scripts/run-bench.sh "$OUT_DIR/"
 
 # One untimed compile first so that the binary and its libraries are in the
 # page cache; then every variant is one fresh tilec process ("cold": tilec has

@@ -9,8 +9,8 @@
 #   bin/    tile-bench and the JIT example host programs (one statically
 #           linked binary, tilec-examples, under the examples' names) and the
 #           AOT example
-#   bench/  kernels/*.tile, variants.json, run_bench.py + peers.py (peers),
-#           head_to_head.py
+#   bench/  kernels/*.tile, variants.json, bench/*.py (run_bench.py and its
+#           modules, peers.py: the peers, head_to_head.py)
 #   examples/*.tile, gpu-run.sh, BUILD_INFO, ARCH
 #
 #   scripts/gpu-bundle.sh [BUILD_DIR] [OUT_DIR]   # here; defaults build/ .device/all
@@ -56,7 +56,7 @@ mapfile -t objs < <("$link" --objects "$BUILD_DIR" bin/tile-bench)
 "$link" "$BUILD_DIR" "$STAGE/bin/tile-bench" "${objs[@]}"
 cp bench/kernels/*.tile "$STAGE/bench/kernels/"
 python3 bench/variants.py --json >"$STAGE/bench/variants.json"
-cp bench/run_bench.py bench/peers.py bench/variants.py bench/head_to_head.py "$STAGE/bench/"
+cp bench/*.py "$STAGE/bench/" # run_bench.py and its modules, peers.py, head_to_head.py
 "$STAGE/bin/tile-bench" --compile-only --arch="$ARCH" --only=copy,gelu |
   tail -1
 
