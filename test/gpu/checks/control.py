@@ -7,7 +7,7 @@ def t_if_merge(t):
     k = t.k("if_merge")
     n = 1000
     g = cdiv(n, 128)
-    x = t.rng.standard_normal(n).astype(np.float32)
+    x = t.randn(n)
     o, ks = t.out(n, np.float32), t.out(g, np.int32)
     k((g,), out=o, ks=ks, x=t.inp(x), n=n)
     p = np.arange(n) // 128
@@ -25,7 +25,7 @@ def t_if_merge(t):
 @test("control", "if on runtime param and constexpr")
 def t_if_param(t):
     n = 4097
-    x = t.rng.standard_normal(n).astype(np.float32)
+    x = t.randn(n)
     x64 = x.astype(np.float64)
     for var, flag in (("if_param", 1), ("if_param_flag0", 0)):
         k = t.k(var)
@@ -75,11 +75,12 @@ def t_while(t):
 def t_static(t):
     k = t.k("static_loops")
     for n in t.sizes:
-        x = t.rng.standard_normal(n).astype(np.float32)
-        o, o2 = t.out(n, np.float32), t.out(n, np.float32)
+        x = t.randn(n)
+        x64 = x.astype(np.float64)
+        o, o2 = t.outs(2, n, np.float32)
         k((cdiv(n, 256),), out=o, out2=o2, x=t.inp(x), n=n)
-        t.close("n=%d sum_i (i+1)*x" % n, o, 10 * x.astype(np.float64), 1e-6)
-        t.close("n=%d nested, constexpr if i == j" % n, o2, 2 * x.astype(np.float64) + 7, 1e-6)
+        t.close("n=%d sum_i (i+1)*x" % n, o, 10 * x64, 1e-6)
+        t.close("n=%d nested, constexpr if i == j" % n, o2, 2 * x64 + 7, 1e-6)
 
 
 @test("control", "helpers returning tuples, augmented assignment")

@@ -6,9 +6,9 @@ from checks.harness import cdiv, np, test
 def t_create_1d(t):
     k = t.k("create_1d")
     for n in t.sizes:
-        o = [t.out(n, np.float32) for _ in range(3)]
+        o = t.outs(3, n, np.float32)
         oi, oh = t.out(n, np.int32), t.out(n, np.float16)
-        x = t.rng.standard_normal(n).astype(np.float32)
+        x = t.randn(n)
         k((cdiv(n, 512),), out_z=o[0], out_f=o[1], out_zl=o[2], out_i=oi, out_h=oh, x=t.inp(x), n=n)
         t.exact("n=%d zeros f32" % n, o[0], np.zeros(n, np.float32))
         t.exact("n=%d full 3.5 f32" % n, o[1], np.full(n, 3.5, np.float32))

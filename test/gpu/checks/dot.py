@@ -46,7 +46,7 @@ def make_dot_test(dt):
             t.close("%dx%dx%d tile, M,N,K=%d,%d,%d" % (bm, bn, bk, M, N, K), c, a64 @ b64, tol)
         M, N, K = 30, 31, 27
         a, b, a64, b64 = dot_inputs(t, dt, (M, K), (K, N))
-        c0 = t.rng.standard_normal((M, N)).astype(np.float32)
+        c0 = t.randn((M, N))
         c = t.out((M, N), np.float32)
         t.k("dot_acc_" + dt)((1,), c=c, c0=t.inp(c0), a=t.inp(a), b=t.inp(b), M=M, N=N, K=K)
         t.close("dot(a, b, acc) 32^3", c, a64 @ b64 + c0, tol)

@@ -205,8 +205,8 @@ for _t in ("f16", "bf16", "f64"):
 def t_binary_f32(t):
     k = t.k("binary_f32")
     for n in t.sizes:
-        x, y, z = (t.rng.standard_normal(n).astype(np.float32) for _ in range(3))
-        o = [t.out(n, np.float32) for _ in range(4)]
+        x, y, z = (t.randn(n) for _ in range(3))
+        o = t.outs(4, n, np.float32)
         outs = dict(zip(("o_max", "o_min", "o_where", "o_fma"), o))
         k((cdiv(n, 1024),), x=t.inp(x), y=t.inp(y), z=t.inp(z), n=n, **outs)
         t.exact("n=%d maximum" % n, o[0], np.maximum(x, y))
@@ -222,7 +222,7 @@ def t_binary_i32(t):
     for n in t.sizes:
         x = t.rng.integers(-(10**6), 10**6, n).astype(np.int32)
         y = t.rng.integers(-(10**6), 10**6, n).astype(np.int32)
-        o = [t.out(n, np.int32) for _ in range(3)]
+        o = t.outs(3, n, np.int32)
         k((cdiv(n, 1024),), o_max=o[0], o_min=o[1], o_where=o[2], x=t.inp(x), y=t.inp(y), n=n)
         t.exact("n=%d maximum" % n, o[0], np.maximum(x, y))
         t.exact("n=%d minimum" % n, o[1], np.minimum(x, y))
@@ -233,8 +233,8 @@ def t_binary_i32(t):
 def t_where_scalar(t):
     k = t.k("where_scalar")
     for n in t.sizes:
-        x = t.rng.standard_normal(n).astype(np.float32)
-        o, o2 = t.out(n, np.float32), t.out(n, np.float32)
+        x = t.randn(n)
+        o, o2 = t.outs(2, n, np.float32)
         thr = 0.3
         k((cdiv(n, 1024),), out=o, out2=o2, x=t.inp(x), n=n, thr=thr)
         t.exact("n=%d where(a < thr, 0, a)" % n, o, np.where(x < np.float32(thr), 0, x))
@@ -245,9 +245,9 @@ def t_where_scalar(t):
 def t_arith_f32(t):
     k = t.k("arith_f32")
     for n in t.sizes:
-        x = t.rng.standard_normal(n).astype(np.float32)
+        x = t.randn(n)
         y = (t.rng.uniform(0.5, 2, n) * t.rng.choice([-1, 1], n)).astype(np.float32)
-        o = [t.out(n, np.float32) for _ in range(6)]
+        o = t.outs(6, n, np.float32)
         outs = dict(zip(("o_add", "o_sub", "o_mul", "o_div", "o_neg", "o_mix"), o))
         k((cdiv(n, 1024),), x=t.inp(x), y=t.inp(y), n=n, **outs)
         t.exact("n=%d a + b" % n, o[0], x + y)
@@ -313,8 +313,8 @@ def t_arith_i32(t):
 def t_compare(t):
     k = t.k("compare")
     for n in t.sizes:
-        x = t.rng.standard_normal(n).astype(np.float32)
-        y = t.rng.standard_normal(n).astype(np.float32)
+        x = t.randn(n)
+        y = t.randn(n)
         eq = t.rng.random(n) < 0.2
         y[eq] = x[eq]
         o = t.out(n, np.int32)

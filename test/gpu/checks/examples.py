@@ -8,7 +8,7 @@ from checks.harness import cdiv, np, test
 def t_vector_add(t):
     k = t.k("vector_add")
     for n in t.sizes:
-        x, y = (t.rng.standard_normal(n).astype(np.float32) for _ in range(2))
+        x, y = (t.randn(n) for _ in range(2))
         o = t.out(n, np.float32)
         k((cdiv(n, 1024),), out=o, x=t.inp(x), y=t.inp(y), n=n)
         t.exact("n=%d" % n, o, x + y)
@@ -156,7 +156,7 @@ def t_layernorm(t):
         w = t.rng.standard_normal(n_cols).astype(np.float16)
         b = t.rng.standard_normal(n_cols).astype(np.float16)
         y = t.out((rows, stride), np.float16)
-        mo, ro = t.out(rows, np.float32), t.out(rows, np.float32)
+        mo, ro = t.outs(2, rows, np.float32)
         eps = 1e-5
         ins = dict(x=t.inp(x), weight=t.inp(w), bias=t.inp(b))
         k((rows,), y=y, mean_out=mo, rstd_out=ro, stride=stride, n_cols=n_cols, eps=eps, **ins)

@@ -205,6 +205,10 @@ class Ctx:
     def k(self, variant):
         return Kernel(self.kdir, variant)
 
+    def randn(self, shape):
+        """float32 inputs drawn from the standard normal distribution."""
+        return self.rng.standard_normal(shape).astype(np.float32)
+
     def inp(self, a):
         return cp.asarray(np.ascontiguousarray(a))
 
@@ -221,6 +225,10 @@ class Ctx:
             view.fill(0)
         self.outs.append((base, g, n))
         return view.reshape(shape)
+
+    def outs(self, count, shape, dtype):
+        """`count` outputs as out() makes them."""
+        return [self.out(shape, dtype) for _ in range(count)]
 
     def get(self, a):
         return cp.asnumpy(a)

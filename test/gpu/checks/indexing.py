@@ -7,7 +7,7 @@ def t_pid_1d(t):
     k = t.k("pid_1d")
     for n in t.sizes:
         grid = cdiv(n, 128)
-        oi, op, on = t.out(n, np.int32), t.out(n, np.int32), t.out(n, np.int32)
+        oi, op, on = t.outs(3, n, np.int32)
         k((grid,), out_idx=oi, out_pid=op, out_np=on, n=n)
         i = np.arange(n)
         t.exact("n=%d offs (arange)" % n, oi, i)

@@ -9,7 +9,7 @@ def t_load_other(t):
     for n in t.sizes:
         g = cdiv(n, 256)
         x = (t.rng.standard_normal(n) + 3).astype(np.float32)
-        o, o0 = t.out(g * 256, np.float32), t.out(g * 256, np.float32)
+        o, o0 = t.outs(2, g * 256, np.float32)
         k((g,), out=o, out0=o0, x=t.inp(x), n=n)
         pad = g * 256 - n
         t.exact("n=%d other=-2.5" % n, o, np.concatenate([x, np.full(pad, -2.5, np.float32)]))
@@ -21,7 +21,7 @@ def t_store_mask(t):
     k = t.k("store_mask")
     for n in t.sizes:
         g = cdiv(n, 256)
-        x = t.rng.standard_normal(n).astype(np.float32)
+        x = t.randn(n)
         o = t.out(g * 256, np.float32)
         k((g,), out=o, x=t.inp(x), n=n)
         i = np.arange(g * 256)
@@ -89,7 +89,7 @@ def t_bool_io(t):
 def t_gather_2d(t):
     k = t.k("gather_2d")
     M, N, ld = 45, 70, 80
-    x = t.rng.standard_normal((M, ld)).astype(np.float32)
+    x = t.randn((M, ld))
     o = t.out((N, M), np.float32)
     k((cdiv(M, 32), cdiv(N, 32)), outT=o, x=t.inp(x), M=M, N=N, ld=ld)
     t.exact("outT[c, r] = x[r, c]", o, x[:, :N].T)
@@ -152,7 +152,7 @@ def t_big(t):
     k = t.k("big_offsets")
     base, n = (1 << 29) + 12345, 5000  # base * 4 bytes > 2^31
     x, o = cp.empty(base + n, cp.float32), cp.empty(base + n + 256, cp.float32)
-    xv = t.rng.standard_normal(n).astype(np.float32)
+    xv = t.randn(n)
     x[base:] = cp.asarray(xv)
     o[base - 256 :].view(cp.uint8).fill(255)
     k((cdiv(n, 1024),), out=o, x=x, base=base, n=n)

@@ -8,9 +8,9 @@ def reduce_along(t, axis, variants, M, N, stride, block):
     n_out = M if axis == 1 else N
     for var in variants:
         k = t.k(var)
-        x = t.rng.standard_normal((M, stride)).astype(np.float32)
-        o = [t.out(n_out, np.float32) for _ in range(3)]
-        o += [t.out(n_out, np.int32) for _ in range(2)]
+        x = t.randn((M, stride))
+        o = t.outs(3, n_out, np.float32)
+        o += t.outs(2, n_out, np.int32)
         outs = dict(zip(("o_sum", "o_max", "o_min", "o_amax", "o_amin"), o))
         k((cdiv(n_out, block),), x=t.inp(x), M=M, N=N, stride=stride, **outs)
         v = x[:, :N].astype(np.float64)
@@ -36,8 +36,8 @@ def t_red_all(t):
     for var in ("red_all", "red_all_w8"):
         k = t.k(var)
         P, M, N = 5, 20, 50
-        x = t.rng.standard_normal((P, M, N)).astype(np.float32)
-        o = [t.out(P, np.float32) for _ in range(3)]
+        x = t.randn((P, M, N))
+        o = t.outs(3, P, np.float32)
         k((P,), o_sum=o[0], o_max=o[1], o_min=o[2], x=t.inp(x), M=M, N=N)
         t.close("%s sum axis=None" % var, o[0], x.astype(np.float64).sum((1, 2)), 1e-5)
         t.exact("%s max axis=None" % var, o[1], x.max((1, 2)))
@@ -63,7 +63,7 @@ def t_red_i32(t):
     k = t.k("red_i32")
     M, N = 37, 50
     x = t.rng.integers(-1000, 1001, (M, N)).astype(np.int32)
-    o = [t.out(M, np.int32) for _ in range(4)]
+    o = t.outs(4, M, np.int32)
     tot = t.out(1, np.int32, "zero")
     k(
         (cdiv(M, 16),),

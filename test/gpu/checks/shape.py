@@ -7,7 +7,7 @@ def t_trans(t):
     for var in ("trans_k", "trans_k_w8", "trans_k_w1"):
         k = t.k(var)
         M, N = 45, 100
-        x = t.rng.standard_normal((M, N)).astype(np.float32)
+        x = t.randn((M, N))
         o = t.out((N, M), np.float32)
         k((cdiv(M, 32), cdiv(N, 64)), out=o, x=t.inp(x), M=M, N=N)
         t.exact("%s: trans of 32x64 tiles" % var, o, x.T)
@@ -17,8 +17,8 @@ def t_trans(t):
 def t_reshape(t):
     k = t.k("reshape_k")
     for n in t.sizes:
-        x = t.rng.standard_normal(n).astype(np.float32)
-        o, o1 = t.out(n, np.float32), t.out(n, np.float32)
+        x = t.randn(n)
+        o, o1 = t.outs(2, n, np.float32)
         k((cdiv(n, 512),), out=o, out1=o1, x=t.inp(x), n=n)
         t.exact("n=%d 1-D -> (16, 32)" % n, o, 2 * x)
         t.exact("n=%d (16, 32) -> 1-D" % n, o1, x + np.float32(1))
@@ -28,9 +28,9 @@ def t_reshape(t):
 def t_bcast(t):
     k = t.k("bcast_k")
     M, N = 45, 40
-    a = t.rng.standard_normal(M).astype(np.float32)
-    b = t.rng.standard_normal(N).astype(np.float32)
-    o = [t.out((M, N), np.float32) for _ in range(3)]
+    a = t.randn(M)
+    b = t.randn(N)
+    o = t.outs(3, (M, N), np.float32)
     k((cdiv(M, 32), cdiv(N, 32)), o1=o[0], o2=o[1], o3=o[2], a=t.inp(a), b=t.inp(b), M=M, N=N)
     ref = a.astype(np.float64)[:, None] * 10 + b[None, :]
     t.close("broadcast_to(expand_dims) + broadcast_to([None, :])", o[0], ref, 1e-6)
@@ -42,7 +42,7 @@ def t_bcast(t):
 def t_bcast_col(t):
     k = t.k("bcast_col")
     M, N = 100, 10
-    a = t.rng.standard_normal(M).astype(np.float32)
+    a = t.randn(M)
     o = t.out((M, N), np.float32)
     k((cdiv(M, 64),), out=o, a=t.inp(a), M=M, N=N)
     t.exact(
@@ -56,13 +56,13 @@ def t_bcast_col(t):
 def t_hints(t):
     k = t.k("hints_copy")
     for n in t.sizes:
-        x = t.rng.standard_normal(n).astype(np.float32)
+        x = t.randn(n)
         o = t.out(n, np.float32)
         k((cdiv(n, 1024),), out=o, x=t.inp(x), n=n)
         t.exact("n=%d hinted 1-D copy" % n, o, x + np.float32(1))
     k2 = t.k("hints_2d")
     M, N, ld = 37, 50, 64
-    x = t.rng.standard_normal((M, ld)).astype(np.float32)
+    x = t.randn((M, ld))
     o = t.out((M, ld), np.float32)
     k2((cdiv(M, 16),), out=o, x=t.inp(x), M=M, N=N, ld=ld)
     cols = np.arange(ld)[None, :] < N
