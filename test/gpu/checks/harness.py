@@ -197,7 +197,7 @@ class Ctx:
         self.kdir, self.rng, self.small = kdir, rng, small
         self.group, self.name = group, name
         self.checks = []
-        self.outs = []
+        self.buffers = []  # (base, guard, n) of every output, for finish()
         self.guard = 0 if small else self.GUARD
         self.sizes = [4097] if small else [1, 1000, 4097, 70001]
 
@@ -223,7 +223,7 @@ class Ctx:
         view = base[g : g + n]
         if fill == "zero":
             view.fill(0)
-        self.outs.append((base, g, n))
+        self.buffers.append((base, g, n))
         return view.reshape(shape)
 
     def outs(self, count, shape, dtype):
@@ -236,7 +236,7 @@ class Ctx:
     def finish(self):
         """Guard zones must still hold the poison."""
         bad = []
-        for base, g, n in self.outs:
+        for base, g, n in self.buffers:
             if g == 0:
                 continue
             raw = cp.asnumpy(base).view(np.uint8)
