@@ -53,7 +53,7 @@ def main():
     import torch
     from triton.testing import do_bench
     import peers
-    from run_bench import Ours
+    from ours import Ours
 
     picked = picked_variants(a.tile_bench)
     F = torch.nn.functional
@@ -71,18 +71,10 @@ def main():
         cases.append(("softmax", s["shape"], s, 2 * s["M"] * s["N"] * 4))
     for s in sizes()["gelu"]:
         cases.append(("gelu", s["shape"], s, 2 * s["n"] * 4))
-    for kernel, shape, s, nbytes in cases:
-        var = picked.get((kernel, shape))
-        if var is None:
-            continue
-        try:
-            k = Ours(cp, a.bundle, {"variant": var})
-        except Exception as ex:  # noqa: BLE001 (a missing or unloadable PTX)
-            failed += 1
-            rows.append(dict(kernel=kernel, shape=shape, variant=var, ok=False,
-                             relerr={"load": str(ex)[:200]}))
-            print("FAIL %s %s: cannot load %s: %s" % (kernel, shape, var, ex), flush=True)
-            continue
+
+    def run_case(k, kernel, shape, s, nbytes, var):
+        """Checks ours and Triton (NaN-poisoned outputs), then times them
+        and a copy of the same bytes, interleaved; returns the row."""
         torch.manual_seed(0)
         if kernel == "softmax":
             M, N = s["M"], s["N"]
@@ -111,14 +103,17 @@ def main():
             torch.cuda.synchronize()
             nan, err = relerr(out, ref)
             checks[name] = (not nan and err <= TOL["f32"], err)
-        row = dict(kernel=kernel, shape=shape, variant=var, nbytes=nbytes, rounds=a.rounds,
-                   ok=all(c[0] for c in checks.values()),
-                   relerr={n: c[1] for n, c in checks.items()})
+        row = dict(
+            kernel=kernel,
+            shape=shape,
+            variant=var,
+            nbytes=nbytes,
+            rounds=a.rounds,
+            ok=all(c[0] for c in checks.values()),
+            relerr={n: c[1] for n, c in checks.items()},
+        )
         if not row["ok"]:
-            failed += 1
-            rows.append(row)
-            print("FAIL %s %s: %s" % (kernel, shape, row["relerr"]), flush=True)
-            continue
+            return row
         ms = {"tilec": [], "triton": [], "copy": []}
         fns = {"tilec": ours_fn, "triton": triton_fn, "copy": copy_fn}
         for r in range(a.rounds):
@@ -127,29 +122,75 @@ def main():
                 ms[name].append(bench(fns[name]))
         med = {n: statistics.median(v) for n, v in ms.items()}
         per_round = [t / o for o, t in zip(ms["tilec"], ms["triton"])]
-        row.update(ms=ms, gbs={n: nbytes / m / 1e6 for n, m in med.items()},
-                   ratio=med["triton"] / med["tilec"],
-                   ratio_rounds=(min(per_round), max(per_round)),
-                   of_copy=med["copy"] / med["tilec"])
+        row.update(
+            ms=ms,
+            gbs={n: nbytes / m / 1e6 for n, m in med.items()},
+            ratio=med["triton"] / med["tilec"],
+            ratio_rounds=(min(per_round), max(per_round)),
+            of_copy=med["copy"] / med["tilec"],
+        )
+        return row
+
+    for kernel, shape, s, nbytes in cases:
+        var = picked.get((kernel, shape))
+        if var is None:
+            continue
+        try:
+            k = Ours(cp, a.bundle, {"variant": var})
+        except Exception as ex:  # noqa: BLE001 (a missing or unloadable PTX)
+            failed += 1
+            rows.append(
+                dict(
+                    kernel=kernel,
+                    shape=shape,
+                    variant=var,
+                    ok=False,
+                    relerr={"load": str(ex)[:200]},
+                )
+            )
+            print("FAIL %s %s: cannot load %s: %s" % (kernel, shape, var, ex), flush=True)
+            continue
+        row = run_case(k, kernel, shape, s, nbytes, var)
         rows.append(row)
-        del x, y, y2, x2, ref
+        if not row["ok"]:
+            failed += 1
+            print("FAIL %s %s: %s" % (kernel, shape, row["relerr"]), flush=True)
+            continue
         torch.cuda.empty_cache()
 
-    print("==== head to head (one process, do_bench for both, interleaved, "
-          "median of %d rounds)" % a.rounds)
-    print("| kernel  | shape              | ours      | triton    | ours/tri | rounds        "
-          "| copy same bytes | ours/copy | our variant          |")
-    print("|---------|--------------------|-----------|-----------|----------|---------------"
-          "|-----------------|-----------|----------------------|")
+    print(
+        "==== head to head (one process, do_bench for both, interleaved, "
+        "median of %d rounds)" % a.rounds
+    )
+    print(
+        "| kernel  | shape              | ours      | triton    | ours/tri | rounds        "
+        "| copy same bytes | ours/copy | our variant          |"
+    )
+    print(
+        "|---------|--------------------|-----------|-----------|----------|---------------"
+        "|-----------------|-----------|----------------------|"
+    )
     for r in rows:
         if not r["ok"]:
             print("| %-7s | %-18s | FAIL %s |" % (r["kernel"], r["shape"], r["relerr"]))
             continue
         g = r["gbs"]
-        print("| %-7s | %-18s | %4.0f GB/s | %4.0f GB/s | %-8.3f | %.3f..%.3f   | %4.0f GB/s       "
-              "| %-9s | %-20s |" % (r["kernel"], r["shape"], g["tilec"], g["triton"], r["ratio"],
-                                    r["ratio_rounds"][0], r["ratio_rounds"][1], g["copy"],
-                                    "%.1f%%" % (100 * r["of_copy"]), r["variant"]))
+        print(
+            "| %-7s | %-18s | %4.0f GB/s | %4.0f GB/s | %-8.3f | %.3f..%.3f   | %4.0f GB/s       "
+            "| %-9s | %-20s |"
+            % (
+                r["kernel"],
+                r["shape"],
+                g["tilec"],
+                g["triton"],
+                r["ratio"],
+                r["ratio_rounds"][0],
+                r["ratio_rounds"][1],
+                g["copy"],
+                "%.1f%%" % (100 * r["of_copy"]),
+                r["variant"],
+            )
+        )
     if a.out:
         with open(a.out, "w") as f:
             json.dump({"rows": rows}, f, indent=1)

@@ -1,7 +1,8 @@
-# The Triton 3.6 peer kernels of the benchmark, copied unchanged from
-# bench/triton_baseline.py (which runs its whole benchmark at import, so it
-# cannot be imported): matmul (autotuned over the same six configs), softmax,
-# GeLU (tanh through exp) and the implicit-GEMM conv2d. Keep in sync with it.
+# The Triton 3.6 peer kernels of the benchmark (bench/run_bench.py,
+# bench/head_to_head.py) and of bench/triton_baseline.py: matmul (autotuned
+# over six configs), softmax, GeLU (tanh through exp) and the implicit-GEMM
+# conv2d, with their launchers (an output may be passed in, so that a timed
+# call allocates nothing).
 import torch
 import triton
 import triton.language as tl
@@ -19,8 +20,24 @@ configs = [
 
 
 @triton.jit
-def matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, sam, sak, sbk, sbn, scm, scn,
-                  BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, G: tl.constexpr):
+def matmul_kernel(
+    a_ptr,
+    b_ptr,
+    c_ptr,
+    M,
+    N,
+    K,
+    sam,
+    sak,
+    sbk,
+    sbn,
+    scm,
+    scn,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+    G: tl.constexpr,
+):
     pid = tl.program_id(0)
     npm = tl.cdiv(M, BM)
     npn = tl.cdiv(N, BN)
@@ -56,9 +73,25 @@ def tmatmul(a, b, kern=matmul_tuned, c=None, **kw):
     _, N = b.shape
     if c is None:
         c = torch.empty((M, N), device=dev, dtype=a.dtype)
-    grid = lambda META: (triton.cdiv(M, META["BM"]) * triton.cdiv(N, META["BN"]),)
-    kern[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-               c.stride(0), c.stride(1), **kw)
+
+    def grid(META):
+        return (triton.cdiv(M, META["BM"]) * triton.cdiv(N, META["BN"]),)
+
+    kern[grid](
+        a,
+        b,
+        c,
+        M,
+        N,
+        K,
+        a.stride(0),
+        a.stride(1),
+        b.stride(0),
+        b.stride(1),
+        c.stride(0),
+        c.stride(1),
+        **kw
+    )
     return c
 
 
@@ -103,12 +136,28 @@ def tgelu(x, y=None):
 
 
 @triton.jit
-def conv_kernel(x_ptr, w_ptr, y_ptr, NB, H, W, C, K, P, Q, R: tl.constexpr, S: tl.constexpr,
-                pad, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+def conv_kernel(
+    x_ptr,
+    w_ptr,
+    y_ptr,
+    NB,
+    H,
+    W,
+    C,
+    K,
+    P,
+    Q,
+    R: tl.constexpr,
+    S: tl.constexpr,
+    pad,
+    BM: tl.constexpr,
+    BN: tl.constexpr,
+    BK: tl.constexpr,
+):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
-    rm = pid_m * BM + tl.arange(0, BM)          # output pixel index n*P*Q + p*Q + q
-    rn = pid_n * BN + tl.arange(0, BN)          # output channel
+    rm = pid_m * BM + tl.arange(0, BM)  # output pixel index n*P*Q + p*Q + q
+    rn = pid_n * BN + tl.arange(0, BN)  # output channel
     nimg = rm // (P * Q)
     pq = rm % (P * Q)
     p = pq // Q
@@ -123,9 +172,14 @@ def conv_kernel(x_ptr, w_ptr, y_ptr, NB, H, W, C, K, P, Q, R: tl.constexpr, S: t
         base = ((nimg * H + h) * W + w) * C
         for c0 in range(0, C, BK):
             rc = c0 + tl.arange(0, BK)
-            a = tl.load(x_ptr + base[:, None] + rc[None, :], mask=ok[:, None] & (rc[None, :] < C), other=0.0)
-            b = tl.load(w_ptr + rn[None, :] * (R * S * C) + rs * C + rc[:, None],
-                        mask=(rc[:, None] < C) & (rn[None, :] < K), other=0.0)
+            a = tl.load(
+                x_ptr + base[:, None] + rc[None, :], mask=ok[:, None] & (rc[None, :] < C), other=0.0
+            )
+            b = tl.load(
+                w_ptr + rn[None, :] * (R * S * C) + rs * C + rc[:, None],
+                mask=(rc[:, None] < C) & (rn[None, :] < K),
+                other=0.0,
+            )
             acc = tl.dot(a, b, acc)
     y = y_ptr + rm[:, None] * K + rn[None, :]
     tl.store(y, acc.to(y_ptr.dtype.element_ty), mask=(rm[:, None] < NB * P * Q) & (rn[None, :] < K))
@@ -141,6 +195,24 @@ def tconv(x_nhwc, w_krsc, BM=128, BN=64, BK=64, nw=4, ns=3, y=None):
     if y is None:
         y = torch.empty((NB, P, Q, K), device=dev, dtype=x_nhwc.dtype)
     grid = (triton.cdiv(NB * P * Q, BM), triton.cdiv(K, BN))
-    conv_kernel[grid](x_nhwc, w_krsc, y, NB, H, W, C, K, P, Q, R_, S_, 1, BM=BM, BN=BN, BK=BK,
-                      num_warps=nw, num_stages=ns)
+    conv_kernel[grid](
+        x_nhwc,
+        w_krsc,
+        y,
+        NB,
+        H,
+        W,
+        C,
+        K,
+        P,
+        Q,
+        R_,
+        S_,
+        1,
+        BM=BM,
+        BN=BN,
+        BK=BK,
+        num_warps=nw,
+        num_stages=ns,
+    )
     return y

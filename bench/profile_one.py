@@ -11,7 +11,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from run_bench import Ours, load_manifest  # noqa: E402
+from ours import Ours, conv2d_args, load_manifest  # noqa: E402
 
 
 def main():
@@ -21,6 +21,7 @@ def main():
     a = ap.parse_args()
     import numpy as np
     import cupy as cp
+
     man = load_manifest(a.bundle)
     rng = cp.random.default_rng(0)
     if a.case == "matmul4096":
@@ -29,8 +30,9 @@ def main():
         A = rng.standard_normal((n, n), dtype=cp.float32).astype(cp.float16)
         B = rng.standard_normal((n, n), dtype=cp.float32).astype(cp.float16)
         C = cp.empty((n, n), dtype=cp.float16)
-        f = k.bind(((n // 128) ** 2,), c=C, a=A, b=B, M=n, N=n, K=n, stride_am=n,
-                   stride_bk=n, stride_cm=n)
+        f = k.bind(
+            ((n // 128) ** 2,), c=C, a=A, b=B, M=n, N=n, K=n, stride_am=n, stride_bk=n, stride_cm=n
+        )
     elif a.case in ("softmax4097", "softmax8192"):
         M, N = (4096, 4097) if a.case == "softmax4097" else (2048, 8192)
         k = Ours(cp, a.bundle, man["softmax_%d" % N])
@@ -43,8 +45,7 @@ def main():
         x = rng.standard_normal((NB, H, H, C), dtype=cp.float32).astype(cp.float16)
         w = rng.standard_normal((K, 3, 3, C), dtype=cp.float32).astype(cp.float16)
         y = cp.empty((NB, H, H, K), dtype=cp.float16)
-        f = k.bind((-(-NB * H * H // 128), K // 64), out=y, x=x, w=w, N=NB, H=H, W=H, C=C,
-                   K=K, P=H, Q=H, stride_h=1, stride_w=1, pad_h=1, pad_w=1)
+        f = k.bind((-(-NB * H * H // 128), K // 64), out=y, x=x, w=w, **conv2d_args(NB, H, C, K))
     elif a.case == "gelu26":
         n = 1 << 26
         k = Ours(cp, a.bundle, man["gelu_div16"])

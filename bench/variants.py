@@ -26,6 +26,7 @@ CONV_DIV = "--divisible=C,K"
 # ---------------------------------------------------------------- sizes
 # 4096x4097 is the ragged row (odd stride: no 16-byte vectors, half the
 # BLOCK of 8192 masked off); 4096x4112 the next aligned size, same BLOCK.
+# fmt: off
 SOFTMAX_SIZES = [(4096, 256), (4096, 1024), (4096, 4096), (2048, 8192), (2048, 16384),
                  (4096, 4097), (4096, 4112)]
 GELU_SIZES = [1 << 20, 1 << 22, 1 << 24, 1 << 26, (1 << 24) + 123]
@@ -33,6 +34,7 @@ MATMUL_F16 = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096),
               (8192, 8192, 8192), (4000, 4096, 4000)]
 MATMUL_F32 = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096),
               (8192, 8192, 8192), (4000, 4096, 4000)]
+# fmt: on
 CONV_SHAPES = [(32, 56, 64, 64), (32, 28, 128, 128), (32, 14, 256, 256)]
 COPY_N = 1 << 28
 # Largest relative error (||out - ref|| / ||ref||, float64 reference) that passes.
@@ -68,115 +70,125 @@ def sizes():
         # softmax rows: what a copy of the same size reaches with the same
         # L2 flush (the flush leaves L2 full of dirty lines that the timed
         # kernel writes back; small sizes feel it most).
-        "copy": [dict(n=n, shape="2^%d f32" % (n.bit_length() - 1), variant="copy")
-                 for n in (COPY_N, 1 << 24, 1 << 25)],
-        "softmax": [dict(M=M, N=N, shape="%dx%d f32" % (M, N), variant=softmax_variant(N))
-                    for M, N in SOFTMAX_SIZES],
+        "copy": [
+            dict(n=n, shape="2^%d f32" % (n.bit_length() - 1), variant="copy")
+            for n in (COPY_N, 1 << 24, 1 << 25)
+        ],
+        "softmax": [
+            dict(M=M, N=N, shape="%dx%d f32" % (M, N), variant=softmax_variant(N))
+            for M, N in SOFTMAX_SIZES
+        ],
         "gelu": [dict(n=n, shape=gelu_shape(n), variant=gelu_variant(n)) for n in GELU_SIZES],
-        "matmul": [dict(M=M, N=N, K=K, dtype=dt, shape=mm_shape(M, N, K, "tf32" if dt == "f32" else dt))
-                   for dt, ss in [("f16", MATMUL_F16), ("f32", MATMUL_F32)] for M, N, K in ss],
-        "conv2d": [dict(N=NB, H=H, C=C, K=K, shape=conv_shape(NB, H, C, K))
-                   for NB, H, C, K in CONV_SHAPES],
+        "matmul": [
+            dict(M=M, N=N, K=K, dtype=dt, shape=mm_shape(M, N, K, "tf32" if dt == "f32" else dt))
+            for dt, ss in [("f16", MATMUL_F16), ("f32", MATMUL_F32)]
+            for M, N, K in ss
+        ],
+        "conv2d": [
+            dict(N=NB, H=H, C=C, K=K, shape=conv_shape(NB, H, C, K)) for NB, H, C, K in CONV_SHAPES
+        ],
     }
 
 
 def _softmax_nw(block):
-    # bench/triton_baseline.py: 4 warps up to 2048, 8 up to 8192, else 16
+    # Triton's choice (tsoftmax in bench/peers.py): 4 warps up to 2048, 8 up to 8192, else 16
     return 4 if block <= 2048 else (8 if block <= 8192 else 16)
 
 
+def variant(name, tile, kernel, defines, num_warps, flags, num_stages=None):
+    """One variant (one PTX): its .tile file and kernel, constexprs, warps,
+    software-pipeline stages (tilec's default if None) and more tilec flags."""
+    v = dict(variant=name, tile=tile, kernel=kernel, defines=defines, num_warps=num_warps)
+    if num_stages is not None:
+        v["num_stages"] = num_stages
+    v["flags"] = flags
+    return v
+
+
+def matmul_variant(name, kernel, bm, bn, bk, nw, ns):
+    defines = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8}
+    return variant(name, "matmul.tile", kernel, defines, nw, [MATMUL_DIV], ns)
+
+
+def conv_variant(name, kernel, bm, bn, bc, nw, ns):
+    defines = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc}
+    return variant(name, "conv2d.tile", kernel, defines, nw, [CONV_DIV], ns)
+
+
 def variants():
-    v = [dict(variant="copy", tile="copy.tile", kernel="copy", defines={"BLOCK": 4096},
-              num_warps=4, flags=["--divisible=n"])]
+    v = [variant("copy", "copy.tile", "copy", {"BLOCK": 4096}, 4, ["--divisible=n"])]
+    # fmt: off
     for n, block, div in [(256, 256, True), (1024, 1024, True), (4096, 4096, True),
                           (8192, 8192, True), (16384, 16384, True),
                           (4097, 8192, False), (4112, 8192, True)]:
-        v.append(dict(variant="softmax_%d" % n, tile="softmax.tile", kernel="softmax",
-                      defines={"BLOCK": block}, num_warps=_softmax_nw(block),
-                      flags=[SOFTMAX_DIV] if div else []))
+        # fmt: on
+        flags = [SOFTMAX_DIV] if div else []
+        v.append(variant("softmax_%d" % n, "softmax.tile", "softmax", {"BLOCK": block},
+                         _softmax_nw(block), flags))
         # Alternatives tile-bench also tries (softmax_N_wW): other warp counts
         # (a ragged row, scalar loads, runs fastest with 4 warps), at least
         # one 16-byte vector and at most 64 elements per thread.
         for nw in (1, 2, 4, 8, 16, 32):
             if nw != _softmax_nw(block) and 4 <= block // (32 * nw) <= 64:
-                v.append(dict(variant="softmax_%d_w%d" % (n, nw), tile="softmax.tile",
-                              kernel="softmax", defines={"BLOCK": block}, num_warps=nw,
-                              flags=[SOFTMAX_DIV] if div else []))
+                v.append(variant("softmax_%d_w%d" % (n, nw), "softmax.tile", "softmax",
+                                 {"BLOCK": block}, nw, list(flags)))
     for name, flags in (("gelu_div16", ["--divisible=n"]), ("gelu_ragged", [])):
-        v.append(dict(variant=name, tile="gelu.tile", kernel="gelu",
-                      defines={"BLOCK": 1024}, num_warps=4, flags=flags))
+        v.append(variant(name, "gelu.tile", "gelu", {"BLOCK": 1024}, 4, flags))
         # Alternatives tile-bench also tries (GELU_bBLOCK_wW): more elements
         # per thread, more warps per program, or one 16-byte vector per thread.
         for block, nw in ((2048, 4), (4096, 4), (4096, 8), (1024, 8), (512, 4)):
-            v.append(dict(variant="%s_b%d_w%d" % (name, block, nw), tile="gelu.tile",
-                          kernel="gelu", defines={"BLOCK": block}, num_warps=nw,
-                          flags=flags))
+            v.append(variant("%s_b%d_w%d" % (name, block, nw), "gelu.tile", "gelu",
+                             {"BLOCK": block}, nw, flags))
     # On sm_90a, tiles with all warps along M (BM a multiple of 16 * warps)
     # run on wgmma: 128x256x64 with 8 warps is Triton's Hopper choice.
+    # fmt: off
     mm_cfgs = {"f16": [(128, 128, 32, 8), (128, 128, 64, 8), (64, 64, 32, 4),
                        (128, 256, 64, 8), (128, 128, 64, 4)],
                "f32": [(128, 128, 32, 8), (64, 64, 32, 4),
                        (128, 256, 32, 8), (64, 128, 32, 4), (128, 64, 32, 4)]}
+    # fmt: on
     for dt in ["f16", "f32"]:
         for bm, bn, bk, nw in mm_cfgs[dt]:
-            v.append(dict(variant="matmul_%s_%dx%dx%d_w%d" % (dt, bm, bn, bk, nw),
-                          tile="matmul.tile", kernel="matmul_" + dt,
-                          defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
-                                   "GROUP_M": 8},
-                          num_warps=nw, num_stages=3, flags=[MATMUL_DIV]))
+            name = "matmul_%s_%dx%dx%d_w%d" % (dt, bm, bn, bk, nw)
+            v.append(matmul_variant(name, "matmul_" + dt, bm, bn, bk, nw, 3))
     # Deeper cp.async rings (sm_90a): 4 stages; the half-size tiles fill
     # more SMs at 1024^3 (64 tiles of 128x128 leave half of 132 idle).
-    for bm, bn, bk, nw in [(128, 128, 64, 4), (128, 256, 64, 8), (64, 128, 64, 4),
-                           (128, 64, 64, 4)]:
-        v.append(dict(variant="matmul_f16_%dx%dx%d_w%d_s4" % (bm, bn, bk, nw),
-                      tile="matmul.tile", kernel="matmul_f16",
-                      defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
-                               "GROUP_M": 8},
-                      num_warps=nw, num_stages=4, flags=[MATMUL_DIV]))
+    for bm, bn, bk, nw in [
+        (128, 128, 64, 4),
+        (128, 256, 64, 8),
+        (64, 128, 64, 4),
+        (128, 64, 64, 4),
+    ]:
+        name = "matmul_f16_%dx%dx%d_w%d_s4" % (bm, bn, bk, nw)
+        v.append(matmul_variant(name, "matmul_f16", bm, bn, bk, nw, 4))
     # Masked rows and columns instead of `% M` / `% N`: the loads are boxes
     # of A and B, copied by the copy engine (TMA) on sm_90a.
+    # fmt: off
     for dt, bm, bn, bk, nw, ns in [("f16", 128, 256, 64, 8, 3), ("f16", 128, 256, 64, 8, 4),
                                    ("f16", 128, 128, 64, 4, 4), ("f16", 128, 64, 64, 4, 4),
-                                   ("f32", 128, 256, 32, 8, 3),
-                                   ("f32", 128, 128, 32, 8, 3)]:
-        v.append(dict(variant="matmul_%s_tma_%dx%dx%d_w%d_s%d" % (dt, bm, bn, bk, nw, ns),
-                      tile="matmul.tile", kernel="matmul_%s_masked" % dt,
-                      defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk,
-                               "GROUP_M": 8},
-                      num_warps=nw, num_stages=ns, flags=[MATMUL_DIV]))
+                                   ("f32", 128, 256, 32, 8, 3), ("f32", 128, 128, 32, 8, 3)]:
+        # fmt: on
+        name = "matmul_%s_tma_%dx%dx%d_w%d_s%d" % (dt, bm, bn, bk, nw, ns)
+        v.append(matmul_variant(name, "matmul_%s_masked" % dt, bm, bn, bk, nw, ns))
     # experiment: B offsets masked instead of `% N` (see matmul.tile)
-    v.append(dict(variant="mmx_f16nomod_128x128x32_w8", tile="matmul.tile",
-                  kernel="matmul_f16_nomod",
-                  defines={"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 32, "GROUP_M": 8},
-                  num_warps=8, num_stages=3, flags=[MATMUL_DIV]))
-    for bm, bn, bc, nw in [(64, 64, 32, 8), (128, 64, 32, 4), (128, 128, 32, 8),
-                           (128, 64, 64, 4)]:
-        v.append(dict(variant="conv2d_%dx%dx%d_w%d" % (bm, bn, bc, nw),
-                      tile="conv2d.tile", kernel="conv2d",
-                      defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc},
-                      num_warps=nw, num_stages=3, flags=[CONV_DIV]))
-    # Triton's best configurations for the 28x28 and 14x14 shapes.
-    for bm, bn, bc, nw, ns in [(128, 128, 32, 4, 4), (64, 64, 64, 4, 4)]:
-        v.append(dict(variant="conv2d_%dx%dx%d_w%d_s%d" % (bm, bn, bc, nw, ns),
-                      tile="conv2d.tile", kernel="conv2d",
-                      defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc},
-                      num_warps=nw, num_stages=ns, flags=[CONV_DIV]))
-    # Taps and channels in one loop, tap addresses incremental (conv2d_inc).
-    for bm, bn, bc, nw, ns in [(128, 64, 32, 4, 3), (128, 128, 32, 4, 4),
-                               (64, 64, 64, 4, 4), (128, 64, 64, 4, 3),
-                               (128, 128, 64, 8, 3), (64, 128, 64, 4, 4),
-                               (64, 64, 64, 4, 3), (64, 128, 32, 4, 4)]:
-        v.append(dict(variant="conv2d_inc_%dx%dx%d_w%d_s%d" % (bm, bn, bc, nw, ns),
-                      tile="conv2d.tile", kernel="conv2d_inc",
-                      defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc},
-                      num_warps=nw, num_stages=ns, flags=[CONV_DIV]))
-    # The same with a run-time loop over the filter taps (conv2d_taps).
-    for bm, bn, bc, nw, ns in [(128, 64, 32, 4, 3), (128, 128, 32, 4, 4),
-                               (64, 64, 64, 4, 4)]:
-        v.append(dict(variant="conv2d_taps_%dx%dx%d_w%d_s%d" % (bm, bn, bc, nw, ns),
-                      tile="conv2d.tile", kernel="conv2d_taps",
-                      defines={"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_C": bc},
-                      num_warps=nw, num_stages=ns, flags=[CONV_DIV]))
+    v.append(matmul_variant("mmx_f16nomod_128x128x32_w8", "matmul_f16_nomod", 128, 128, 32, 8, 3))
+    for bm, bn, bc, nw in [(64, 64, 32, 8), (128, 64, 32, 4), (128, 128, 32, 8), (128, 64, 64, 4)]:
+        name = "conv2d_%dx%dx%d_w%d" % (bm, bn, bc, nw)
+        v.append(conv_variant(name, "conv2d", bm, bn, bc, nw, 3))
+    # Triton's best configurations for the 28x28 and 14x14 shapes (conv2d),
+    # taps and channels in one loop, tap addresses incremental (conv2d_inc),
+    # the same with a run-time loop over the filter taps (conv2d_taps).
+    # fmt: off
+    for kernel, configs in (
+            ("conv2d", [(128, 128, 32, 4, 4), (64, 64, 64, 4, 4)]),
+            ("conv2d_inc", [(128, 64, 32, 4, 3), (128, 128, 32, 4, 4), (64, 64, 64, 4, 4),
+                            (128, 64, 64, 4, 3), (128, 128, 64, 8, 3), (64, 128, 64, 4, 4),
+                            (64, 64, 64, 4, 3), (64, 128, 32, 4, 4)]),
+            ("conv2d_taps", [(128, 64, 32, 4, 3), (128, 128, 32, 4, 4), (64, 64, 64, 4, 4)])):
+        # fmt: on
+        for bm, bn, bc, nw, ns in configs:
+            name = "%s_%dx%dx%d_w%d_s%d" % (kernel, bm, bn, bc, nw, ns)
+            v.append(conv_variant(name, kernel, bm, bn, bc, nw, ns))
     return v
 
 
@@ -192,8 +204,13 @@ def tilec_args(v):
 
 def divisible(v):
     """The integer parameters that --divisible declares multiples of 16."""
-    return [p for f in v["flags"] if f.startswith("--divisible=")
-            for p in f.split("=", 1)[1].split(",") if p]
+    return [
+        p
+        for f in v["flags"]
+        if f.startswith("--divisible=")
+        for p in f.split("=", 1)[1].split(",")
+        if p
+    ]
 
 
 def to_json():

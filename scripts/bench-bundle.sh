@@ -3,7 +3,7 @@
 # every variant of bench/variants.py (bench/kernels/*.tile, one PTX per size
 # class) with tilec for sm_90, timing each cold `tilec` process, checks each
 # PTX with `ptxas -v` when the CUDA toolkit is here (registers, spills), and
-# copies the Python driver next to them. The GPU machine then needs only
+# copies the Python driver (bench/*.py) next to them. The GPU machine then needs only
 # Python 3 with torch, triton, cupy, numpy (no LLVM):
 #
 #   scripts/bench-bundle.sh [BUILD_DIR] [OUT_DIR]   # here; defaults build/ .device/bench
@@ -11,24 +11,17 @@
 #
 # OUT_DIR (git-ignored under .device/) gets kernels/VARIANT.{ptx,json},
 # manifest.json (variants, tilec flags, cold compile seconds, ptxas -v
-# resources), BUILD_INFO, run_bench.py, peers.py, variants.py, run-bench.sh.
+# resources), BUILD_INFO, bench/*.py (run_bench.py and its modules, peers.py,
+# variants.py, profile_one.py), run-bench.sh.
 # ARCH=sm_90a changes the target, TILEC=/path/to/tilec the compiler binary.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-BUILD_DIR=${1:-build}
-OUT_DIR=${2:-.device/bench}
-ARCH=${ARCH:-sm_90}
-TILEC=${TILEC:-$BUILD_DIR/bin/tilec}
-PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
-PY=$(command -v python3) || { echo "error: python3 is needed" >&2; exit 2; }
-if [ ! -x "$TILEC" ]; then
-  echo "error: $TILEC not found: build it first (ninja -C $BUILD_DIR tilec)" >&2
-  exit 2
-fi
+# shellcheck source=scripts/bundle-common.sh
+source "$(dirname "$0")/bundle-common.sh" # (in the source root from here on)
+bundle_args .device/bench "$@"
 
 rm -rf "$OUT_DIR"
 mkdir -p "$OUT_DIR/kernels" "$OUT_DIR/logs"
-cp bench/run_bench.py bench/peers.py bench/variants.py bench/profile_one.py scripts/run-bench.sh "$OUT_DIR/"
+cp bench/*.py scripts/run-bench.sh "$OUT_DIR/"
 
 # One untimed compile first so that the binary and its libraries are in the
 # page cache; then every variant is one fresh tilec process ("cold": tilec has
@@ -39,10 +32,10 @@ rm -f "$OUT_DIR/logs/warm.ptx" "$OUT_DIR/logs/warm.json"
 
 status=0
 : > "$OUT_DIR/logs/compile.tsv"
-while IFS=$'\t' read -r variant tile kernel args; do
+while IFS=$'\t' read -r variant tile _ args; do
   [ -n "$variant" ] || continue
-  # shellcheck disable=SC2086
   t0=$EPOCHREALTIME
+  # shellcheck disable=SC2086 # $args: the variant's tilec flags
   "$TILEC" "bench/kernels/$tile" $args --arch="$ARCH" --emit=ptx \
       -o "$OUT_DIR/kernels/$variant.ptx" >"$OUT_DIR/logs/$variant.log" 2>&1
   rc=$?
@@ -95,15 +88,8 @@ json.dump({"arch": arch, "variants": vs}, open(os.path.join(out, "manifest.json"
           indent=1)
 EOF
 
-{
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' dirty')"
-  git diff --quiet HEAD 2>/dev/null || echo "uncommitted diff sha256: $(git diff HEAD | sha256sum | cut -c1-16) ($(git diff HEAD --stat | tail -1 | sed 's/^ *//'))"
-  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "compiler: $("$TILEC" --version 2>&1 | head -1)"
-  echo "arch: $ARCH"
-  echo "build machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-} > "$OUT_DIR/BUILD_INFO"
+build_info "$ARCH" > "$OUT_DIR/BUILD_INFO"
 cat "$OUT_DIR/BUILD_INFO"
-n=$(ls "$OUT_DIR"/kernels/*.ptx 2>/dev/null | wc -l)
+n=$(find "$OUT_DIR/kernels" -name '*.ptx' | wc -l)
 echo "== $n PTX files in $OUT_DIR/kernels; bundle $(du -sh "$OUT_DIR" | cut -f1)"
 exit $status

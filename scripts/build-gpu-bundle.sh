@@ -2,8 +2,8 @@
 # Builds the GPU correctness bundle on the build machine (no GPU needed):
 # compiles every kernel that test/gpu/check.py needs with tilec for sm_90
 # (H100/H200) to OUT_DIR/kernels/VARIANT.ptx + VARIANT.json, checks each PTX
-# with ptxas when the CUDA toolkit is here, and copies the checker and the
-# suite runner next to them. The GPU machine then needs only Python 3 with
+# with ptxas when the CUDA toolkit is here, and copies the checker (check.py
+# and its package checks/) and the suite runner next to them. The GPU machine then needs only Python 3 with
 # numpy + CuPy (no LLVM):
 #
 #   scripts/build-gpu-bundle.sh [BUILD_DIR] [OUT_DIR]   # here; defaults build/ .device/gpu
@@ -12,22 +12,14 @@
 # OUT_DIR defaults to .device/gpu (git-ignored). Set ARCH=sm_90a to change the
 # target, TILEC=/path/to/tilec to use another compiler binary.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-BUILD_DIR=${1:-build}
-OUT_DIR=${2:-.device/gpu}
-ARCH=${ARCH:-sm_90}
-TILEC=${TILEC:-$BUILD_DIR/bin/tilec}
-PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
+# shellcheck source=scripts/bundle-common.sh
+source "$(dirname "$0")/bundle-common.sh" # (in the source root from here on)
+bundle_args .device/gpu "$@"
 
-if [ ! -x "$TILEC" ]; then
-  echo "error: $TILEC not found: build it first (ninja -C $BUILD_DIR tilec)" >&2
-  exit 2
-fi
-PY=$(command -v python3) || { echo "error: python3 is needed to read the manifest" >&2; exit 2; }
-
-rm -rf "$OUT_DIR/kernels"
-mkdir -p "$OUT_DIR/kernels" "$OUT_DIR/logs"
+rm -rf "$OUT_DIR/kernels" "$OUT_DIR/checks"
+mkdir -p "$OUT_DIR/kernels" "$OUT_DIR/logs" "$OUT_DIR/checks"
 cp test/gpu/check.py scripts/run-gpu-suite.sh "$OUT_DIR/"
+cp test/gpu/checks/*.py "$OUT_DIR/checks/"
 
 status=0
 ok=0
@@ -83,13 +75,7 @@ else
   echo "== no ptxas here: the PTX was not validated"
 fi
 
-{
-  echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (+ uncommitted changes)')"
-  git diff --quiet HEAD 2>/dev/null || echo "uncommitted diff sha256: $(git diff HEAD | sha256sum | cut -c1-16) ($(git diff HEAD --stat | tail -1 | sed 's/^ *//'))"
-  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "compiler: $("$TILEC" --version 2>&1 | head -1)"
-  echo "arch: $ARCH"
-} > "$OUT_DIR/BUILD_INFO"
+build_info "$ARCH" > "$OUT_DIR/BUILD_INFO"
 cat "$OUT_DIR/BUILD_INFO"
 du -sh "$OUT_DIR" | awk '{print "== bundle size: " $1}'
 exit $status

@@ -80,6 +80,7 @@ gen)
 esac
 # A slow compile (a huge block) is not a crash: allow 60 s per input.
 mkdir -p "$BUILD_DIR/fuzz-artifacts-$FUZZER"
+# shellcheck disable=SC2086 # FUZZ_FLAGS: any number of libFuzzer flags
 "$BIN/tilec-$FUZZER-fuzzer" "$CORPUS" \
   -max_total_time="$SECONDS_TO_RUN" -max_len="$MAX_LEN" -timeout=60 \
   -artifact_prefix="$BUILD_DIR/fuzz-artifacts-$FUZZER/" -print_final_stats=1 \

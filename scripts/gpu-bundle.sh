@@ -2,14 +2,15 @@
 # Builds ONE bundle for the GPU machine (which has no LLVM), on the build
 # machine (no GPU needed), as one compressed archive:
 #   gpu/    the GPU suite, AOT: every kernel of test/gpu/check.py as PTX +
-#           JSON, check.py, run-gpu-suite.sh   (scripts/build-gpu-bundle.sh)
+#           JSON, check.py + checks/, run-gpu-suite.sh
+#                                              (scripts/build-gpu-bundle.sh)
 #   unit/   TilecJITTests (statically linked) and TilecRuntimeTests
 #                                               (test/gpu/build-unit-bundle.sh)
 #   bin/    tile-bench and the JIT example host programs (one statically
 #           linked binary, tilec-examples, under the examples' names) and the
 #           AOT example
-#   bench/  kernels/*.tile, variants.json, run_bench.py + peers.py (peers),
-#           head_to_head.py
+#   bench/  kernels/*.tile, variants.json, bench/*.py (run_bench.py and its
+#           modules, peers.py: the peers, head_to_head.py)
 #   examples/*.tile, gpu-run.sh, BUILD_INFO, ARCH
 #
 #   scripts/gpu-bundle.sh [BUILD_DIR] [OUT_DIR]   # here; defaults build/ .device/all
@@ -20,7 +21,8 @@
 # wgmma path and makes tile-bench compile for it too (default sm_90, as the
 # other scripts). BUILD_DIR must be a configured Release build.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+# shellcheck source=scripts/bundle-common.sh
+source "$(dirname "$0")/bundle-common.sh" # (in the source root from here on)
 BUILD_DIR=${1:-build}
 OUT_DIR=${2:-.device/all}
 export ARCH=${ARCH:-sm_90}
@@ -54,7 +56,7 @@ mapfile -t objs < <("$link" --objects "$BUILD_DIR" bin/tile-bench)
 "$link" "$BUILD_DIR" "$STAGE/bin/tile-bench" "${objs[@]}"
 cp bench/kernels/*.tile "$STAGE/bench/kernels/"
 python3 bench/variants.py --json >"$STAGE/bench/variants.json"
-cp bench/run_bench.py bench/peers.py bench/variants.py bench/head_to_head.py "$STAGE/bench/"
+cp bench/*.py "$STAGE/bench/" # run_bench.py and its modules, peers.py, head_to_head.py
 "$STAGE/bin/tile-bench" --compile-only --arch="$ARCH" --only=copy,gelu |
   tail -1
 
@@ -99,13 +101,8 @@ cp examples/*.tile "$STAGE/examples/"
 
 cp scripts/gpu-run.sh "$STAGE/"
 echo "$ARCH" >"$STAGE/ARCH"
-{
-  head -2 "$STAGE/gpu/BUILD_INFO"
-  echo "built: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  echo "compiler: $("$BUILD_DIR/bin/tilec" --version 2>&1 | head -1)"
-  echo "arch: $ARCH (AOT suite; tile-bench compiles for it at run time)"
-  echo "build machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
-} >"$STAGE/BUILD_INFO"
+TILEC=$BUILD_DIR/bin/tilec build_info "$ARCH (AOT suite; tile-bench compiles for it at run time)" \
+  >"$STAGE/BUILD_INFO"
 cp "$STAGE/BUILD_INFO" "$STAGE/bench/" # run_bench.py's table and plot name it.
 
 echo "== compressing $(du -sh "$STAGE" | cut -f1) (xz -9e, one block, a few minutes)"

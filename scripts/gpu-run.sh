@@ -174,7 +174,7 @@ if ! skip bench; then
       [ -f "$LOGS/$name.json" ] && merge+=("$LOGS/$name.json")
       lost=$(grep -o '"lost_variant": "[^"]*"' "$LOGS/$name.json" 2>/dev/null | cut -d'"' -f4)
       try=$((try + 1))
-      [ -n "$lost" ] && [ $try -le 3 ] || break
+      if [ -z "$lost" ] || [ $try -gt 3 ]; then break; fi
       f=$((f + 1)) skipped=${skipped:+$skipped,}$lost
     done
     counts "$LOGS/$name.log"

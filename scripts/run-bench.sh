@@ -40,6 +40,7 @@ awk '/^==== tilec benchmark/{exit} !/^ROW / && !/^PREFLIGHT .*"ok": true/' "$LOG
 # Optional: Nsight Compute on a few kernels of ours (BENCH_NCU=1), one text
 # file; cases of bench/profile_one.py, e.g. BENCH_NCU_CASES="matmul4096 conv28".
 if [ "${BENCH_NCU:-0}" = 1 ]; then
+  # shellcheck disable=SC2012 # ls: the first of these paths that exists
   NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
   if [ -n "$NCU" ]; then
     for c in ${BENCH_NCU_CASES:-matmul4096 softmax4097 softmax8192 conv28}; do

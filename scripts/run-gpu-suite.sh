@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the tilec GPU correctness suite ON the GPU machine, from a bundle made
-# by scripts/build-gpu-bundle.sh (PTX + JSON + check.py; no LLVM needed):
+# by scripts/build-gpu-bundle.sh (PTX + JSON + check.py and checks/; no LLVM
+# needed):
 #   1. check.py on every kernel (fresh random inputs, ragged sizes);
 #   2. the same under `compute-sanitizer --tool memcheck`, with small sizes;
 #   2b. and under `--tool racecheck` (shared-memory hazards), small sizes;
@@ -32,25 +33,35 @@ export PYTHONUNBUFFERED=1
   echo "seed: $SEED"
 } | tee "$LOG_DIR/env.txt"
 
-echo "== 1. check.py ($(ls "$BUNDLE"/kernels/*.ptx | wc -l) kernels)"
+echo "== 1. check.py ($(find "$BUNDLE/kernels" -name '*.ptx' | wc -l) kernels)"
 timeout "${RUN_TIMEOUT:-240}" "$PY" "$CHECK" --kernels "$BUNDLE/kernels" --seed "$SEED" \
   --json "$LOG_DIR/run.json" 2>&1 | tee "$LOG_DIR/run.log" | grep -v '^PASS\|^@@ '
 run_rc=${PIPESTATUS[0]}
 
+# check.py --small under compute-sanitizer --tool TOOL, at most LIMIT reports
+# (TIMEOUT s) into LOG_DIR/TOOL.{log,json}; prints the last TAIL lines but
+# the passing checks, and returns compute-sanitizer's exit code.
+sanitized_suite() { # TOOL TIMEOUT LIMIT TAIL
+  timeout "$2" "$SAN" --tool "$1" --target-processes all \
+    --print-limit "$3" --show-backtrace no --error-exitcode 9 \
+    "$PY" "$CHECK" --kernels "$BUNDLE/kernels" --seed "$SEED" --small \
+    --json "$LOG_DIR/$1.json" >"$LOG_DIR/$1.log" 2>&1
+  local rc=$?
+  grep -v '^PASS\|^@@ ' "$LOG_DIR/$1.log" | tail -"$4"
+  echo "   (compute-sanitizer exit code $rc)"
+  return $rc
+}
+
 mc_rc=0
 mc_json=""
+# shellcheck disable=SC2012 # ls: the first of these paths that exists
 SAN=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer \
       /opt/nvidia/*/compute-sanitizer/compute-sanitizer 2>/dev/null | head -1)
 if [ "${SKIP_MEMCHECK:-0}" = 0 ]; then
   if [ -n "$SAN" ]; then
     echo "== 2. check.py --small under $SAN --tool memcheck"
-    timeout "${MEMCHECK_TIMEOUT:-270}" "$SAN" --tool memcheck --target-processes all \
-      --print-limit 10000 --show-backtrace no --error-exitcode 9 \
-      "$PY" "$CHECK" --kernels "$BUNDLE/kernels" --seed "$SEED" --small \
-      --json "$LOG_DIR/memcheck.json" >"$LOG_DIR/memcheck.log" 2>&1
+    sanitized_suite memcheck "${MEMCHECK_TIMEOUT:-270}" 10000 40
     mc_rc=$?
-    grep -v '^PASS\|^@@ ' "$LOG_DIR/memcheck.log" | tail -40
-    echo "   (compute-sanitizer exit code $mc_rc)"
     # Self-test: memcheck must see a planted out-of-bounds write made by a
     # worker process, as the suite's kernels run in worker processes.
     "$SAN" --tool memcheck --target-processes all --print-limit 5 \
@@ -73,13 +84,8 @@ if [ "${SKIP_RACECHECK:-0}" = 0 ] && [ -n "${SAN:-}" ]; then
   # Shared-memory hazards (a missing barrier between a write and a read by
   # other warps): every kernel of the suite, small sizes.
   echo "== 2b. check.py --small under $SAN --tool racecheck"
-  timeout "${RACECHECK_TIMEOUT:-400}" "$SAN" --tool racecheck --target-processes all \
-    --print-limit 100 --show-backtrace no --error-exitcode 9 \
-    "$PY" "$CHECK" --kernels "$BUNDLE/kernels" --seed "$SEED" --small \
-    --json "$LOG_DIR/racecheck.json" >"$LOG_DIR/racecheck.log" 2>&1
+  sanitized_suite racecheck "${RACECHECK_TIMEOUT:-400}" 100 20
   rc_rc=$?
-  grep -v '^PASS\|^@@ ' "$LOG_DIR/racecheck.log" | tail -20
-  echo "   (compute-sanitizer exit code $rc_rc)"
   "$SAN" --tool racecheck --print-limit 5 "$PY" "$CHECK" --planted-race \
     >"$LOG_DIR/racecheck-selftest.log" 2>&1
   if grep -q 'Race reported\|hazard' "$LOG_DIR/racecheck-selftest.log" &&

@@ -46,7 +46,7 @@
 # against the installed, instrumented libraries, which cannot link; the
 # regular suite covers packaging). Nothing else is excluded or suppressed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 2
 BUILD_DIR=${1:-build-asan}
 JOBS=${TILEC_JOBS:-$(nproc)}
 LIT=${LIT:-$(command -v lit || echo /usr/lib/llvm-22/bin/lit)}
@@ -66,6 +66,7 @@ fi
 
 SAN="-fsanitize=address,undefined,fuzzer-no-link -fno-sanitize-recover=all -fno-omit-frame-pointer"
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
+  # shellcheck disable=SC2086 # TILEC_CMAKE_ARGS: any number of cmake flags
   CC=clang-14 CXX=clang++-14 \
   cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug \
     -DTILEC_BUILD_FUZZERS=ON \

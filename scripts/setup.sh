@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Sets up a fresh Debian 12 machine for tilec and runs the main job:
 #   1. installs the packages the build needs (as root; skipped in seconds when
-#      everything is already installed),
+#      everything is already installed), and the format tools the tests of
+#      test/format/ and .pre-commit-config.yaml run (clang-format-22, black,
+#      flake8, shellcheck) and numpy (test/gpu/dry-run.test),
 #   2. configures and builds tilec with CMake + Ninja (Release, ccache if any),
 #   3. compiles the example kernels (and runs them when a GPU is present).
 # Usage: scripts/setup.sh [BUILD_DIR]   (default: build)
@@ -11,7 +13,8 @@ BUILD_DIR=${1:-build}
 
 PACKAGES=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libzstd-dev
   zlib1g-dev libffi-dev libedit-dev libxml2-dev ninja-build cmake g++
-  googletest libgtest-dev python3 ccache)
+  googletest libgtest-dev python3 ccache
+  clang-format-22 black flake8 shellcheck python3-numpy)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

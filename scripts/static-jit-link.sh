@@ -31,7 +31,7 @@ fi
 BUILD_DIR=$1 OUTPUT=$2
 shift 2
 lib=$(readlink -f "$BUILD_DIR/lib/libtilec.so")
-mapfile -t lib_objs < <(objects "$BUILD_DIR" "${lib#$(readlink -f "$BUILD_DIR")/}")
+mapfile -t lib_objs < <(objects "$BUILD_DIR" "${lib#"$(readlink -f "$BUILD_DIR")"/}")
 linker=()
 if command -v ld.lld >/dev/null; then linker=(-fuse-ld=lld); fi
 # The caller's inputs first: some LLVM/MLIR archives define a main() too.

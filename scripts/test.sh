@@ -4,7 +4,7 @@
 # Prints the totals of both; exits non-zero if anything fails.
 # Usage: scripts/test.sh [BUILD_DIR]
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BUILD_DIR=${1:-build}
 LIT=${LIT:-$(command -v lit || echo /usr/lib/llvm-22/bin/lit)}
 

@@ -7,20 +7,24 @@ import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
-from lit.llvm.subst import ToolSubst
 
 config.name = "TILEC"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".tile", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
-config.excludes = ["Inputs", "unit", "CMakeLists.txt", "README.txt",
-                   "lit.cfg.py", "lit.site.cfg.py"]
+config.excludes = [
+    "Inputs",
+    "unit",
+    "CMakeLists.txt",
+    "README.txt",
+    "lit.cfg.py",
+    "lit.site.cfg.py",
+]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tilec_src_root", config.tilec_src_root))
-config.substitutions.append(("%examples", os.path.join(config.tilec_src_root,
-                                                       "examples")))
+config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
@@ -40,8 +44,7 @@ if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-frontend-fuzzer"))
     tools.append("tilec-frontend-fuzzer")
     config.available_features.add("fuzzer")
 for fuzzer in ("pipeline", "tileir", "gen"):
-    if os.path.exists(os.path.join(config.tilec_tools_dir,
-                                   "tilec-%s-fuzzer" % fuzzer)):
+    if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-%s-fuzzer" % fuzzer)):
         tools.append("tilec-%s-fuzzer" % fuzzer)
         config.available_features.add("%s-fuzzer" % fuzzer)
 # Fuzzer builds instrument every tool with ASan: their allocations from

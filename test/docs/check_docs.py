@@ -67,7 +67,7 @@ class Block:
 
 
 def fence_open(line):
-    """(fence, indent, info) if \p line opens a fenced code block (CommonMark:
+    """(fence, indent, info) if `line` opens a fenced code block (CommonMark:
     3+ backticks or tildes, indented less than 4; a backtick fence's info
     string has no backtick), else None."""
     stripped = line.lstrip(" ")
@@ -80,8 +80,11 @@ def fence_open(line):
 
 def fence_closes(line, fence):
     stripped = line.lstrip(" ")
-    return (len(line) - len(stripped) <= 3 and stripped.startswith(fence[0])
-            and set(stripped.rstrip()) == {fence[0][0]})
+    return (
+        len(line) - len(stripped) <= 3
+        and stripped.startswith(fence[0])
+        and set(stripped.rstrip()) == {fence[0][0]}
+    )
 
 
 def parse_blocks(path, rel):
@@ -103,7 +106,7 @@ def parse_blocks(path, rel):
             fence = None
             continue
         # Remove the fence's indentation (blocks inside list items).
-        body.append((number, raw[fence[1]:] if raw[:fence[1]].strip() == "" else raw))
+        body.append((number, raw[fence[1] :] if raw[: fence[1]].strip() == "" else raw))
     if fence is not None:
         blocks.append(Block(rel, start, lang, body))
     return blocks
@@ -126,8 +129,10 @@ def leading_comments(block):
 class Checker:
     def __init__(self, args):
         self.root = os.path.abspath(args.root)
-        self.tools = {"tilec": os.path.abspath(args.tilec),
-                      "tile-opt": os.path.abspath(args.tile_opt)}
+        self.tools = {
+            "tilec": os.path.abspath(args.tilec),
+            "tile-opt": os.path.abspath(args.tile_opt),
+        }
         self.work = os.path.abspath(args.work)
         self.verbose = args.verbose
         self.failures = 0
@@ -146,9 +151,14 @@ class Checker:
 
     def run(self, argv, cwd):
         try:
-            p = subprocess.run(argv, cwd=cwd, stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                               timeout=TIMEOUT_S)
+            p = subprocess.run(
+                argv,
+                cwd=cwd,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                timeout=TIMEOUT_S,
+            )
         except subprocess.TimeoutExpired:
             return None, "timed out after %d s" % TIMEOUT_S
         except OSError as e:
@@ -190,9 +200,12 @@ class Checker:
                 if m:
                     target = os.path.join(cwd, m.group(1))
                     if os.path.lexists(target):
-                        self.fail(b.where(), "'%s' names a file that exists already "
-                                  "(another block of the page, or a top-level "
-                                  "entry of the repository)" % m.group(1))
+                        self.fail(
+                            b.where(),
+                            "'%s' names a file that exists already "
+                            "(another block of the page, or a top-level "
+                            "entry of the repository)" % m.group(1),
+                        )
                         continue
                     with open(target, "w") as f:
                         f.write("\n".join(t for _, t in b.lines) + "\n")
@@ -219,8 +232,9 @@ class Checker:
             m = re.match(r"expect-exit:\s*(\d+)\s*$", comment)
             if m:
                 expect = int(m.group(1))
-        d = os.path.join(self.work, "tile", "%s_%d" % (
-            re.sub(r"[^A-Za-z0-9]+", "_", b.path), b.line))
+        d = os.path.join(
+            self.work, "tile", "%s_%d" % (re.sub(r"[^A-Za-z0-9]+", "_", b.path), b.line)
+        )
         os.makedirs(d)
         src = os.path.join(d, "block.tile")
         with open(src, "w") as f:
@@ -236,10 +250,17 @@ class Checker:
         if code != expect:
             # Point diagnostics at the Markdown file: line L of the block is
             # line (fence + L) of the page.
-            out = re.sub(re.escape(src) + r":(\d+):",
-                         lambda m: "%s:%d:" % (b.path, b.line + int(m.group(1))), out)
-            self.fail(b.where(), "the ```tile block exits with %s, expected %d "
-                      "(flags: %s)" % (code, expect, " ".join(flags) or "none"), out)
+            out = re.sub(
+                re.escape(src) + r":(\d+):",
+                lambda m: "%s:%d:" % (b.path, b.line + int(m.group(1))),
+                out,
+            )
+            self.fail(
+                b.where(),
+                "the ```tile block exits with %s, expected %d "
+                "(flags: %s)" % (code, expect, " ".join(flags) or "none"),
+                out,
+            )
 
     # --- CLI examples ------------------------------------------------------
 
@@ -250,8 +271,11 @@ class Checker:
             s = text.strip()
             if s.startswith("$"):
                 cmd = s[1:].strip()
-                if cmd.startswith("tilec ") or cmd.startswith("tile-opt ") \
-                        or cmd in ("tilec", "tile-opt"):
+                if (
+                    cmd.startswith("tilec ")
+                    or cmd.startswith("tile-opt ")
+                    or cmd in ("tilec", "tile-opt")
+                ):
                     current = (number, cmd, [])
                     out.append(current)
                 else:
@@ -273,24 +297,29 @@ class Checker:
                 continue
             if m:
                 expect = int(m.group(1))
-            bad = [a for a in argv if a in SHELL_OPERATORS or a.startswith(("$(", "`"))
-                   or re.match(r"^\d?[<>]", a)]
+            bad = [
+                a
+                for a in argv
+                if a in SHELL_OPERATORS or a.startswith(("$(", "`")) or re.match(r"^\d?[<>]", a)
+            ]
             if bad:
-                self.fail(where, "shell syntax (%s) in a '$ %s' line; only plain "
-                          "commands are run" % (" ".join(bad), argv[0]))
+                self.fail(
+                    where,
+                    "shell syntax (%s) in a '$ %s' line; only plain "
+                    "commands are run" % (" ".join(bad), argv[0]),
+                )
                 continue
             argv[0] = self.tools[argv[0]]
             code, out = self.run(argv, cwd)
             self.note("%s: $ %s -> %s" % (where, cmd, code))
             if code != expect:
-                self.fail(where, "'$ %s' exits with %s, expected %d" % (cmd, code, expect),
-                          out)
+                self.fail(where, "'$ %s' exits with %s, expected %d" % (cmd, code, expect), out)
                 continue
             if b.lang == "console" and expected:
                 self.check_output(where, cmd, expected, out)
 
     def check_output(self, where, cmd, expected, out):
-        actual = [l.rstrip() for l in out.split("\n")]
+        actual = [ln.rstrip() for ln in out.split("\n")]
         pos = 0
         for want in expected:
             w = want.strip()
@@ -302,8 +331,9 @@ class Checker:
                     found = i
                     break
             if found is None:
-                self.fail(where, "the output of '$ %s' lacks (in order) the line: %s"
-                          % (cmd, w), out)
+                self.fail(
+                    where, "the output of '$ %s' lacks (in order) the line: %s" % (cmd, w), out
+                )
                 return
             pos = found + 1
 
@@ -349,20 +379,27 @@ class Checker:
             self.counts["options"] += 1
             opt = m.group(1)
             if not re.search(r"(?<![A-Za-z0-9-])" + re.escape(opt) + r"(?![A-Za-z-])", cli):
-                self.fail("docs/cli.md:1", "'tilec --help' lists %s, which docs/cli.md "
-                          "does not document" % opt)
+                self.fail(
+                    "docs/cli.md:1",
+                    "'tilec --help' lists %s, which docs/cli.md " "does not document" % opt,
+                )
         code, out = self.run([self.tools["tile-opt"], "--help"], self.work)
         if code != 0:
             self.fail("docs/cli.md:1", "tile-opt --help exits with %s" % code, out)
-        for m in re.finditer(r"^\s+(--(?:tile|tilegpu|convert-tile|tilec)[A-Za-z0-9-]*)",
-                             out, re.M):
+        for m in re.finditer(
+            r"^\s+(--(?:tile|tilegpu|convert-tile|tilec)[A-Za-z0-9-]*)", out, re.M
+        ):
             self.counts["options"] += 1
             opt = m.group(1)
             pat = r"(?<![A-Za-z0-9-])" + re.escape(opt) + r"(?![A-Za-z0-9-])"
             if not re.search(pat, cli) and not re.search(
-                    r"(?<![A-Za-z0-9])" + re.escape(opt[2:]) + r"(?![A-Za-z0-9-])", pipeline):
-                self.fail("docs/cli.md:1", "'tile-opt --help' lists %s, which neither "
-                          "docs/cli.md nor docs/pipeline.md documents" % opt)
+                r"(?<![A-Za-z0-9])" + re.escape(opt[2:]) + r"(?![A-Za-z0-9-])", pipeline
+            ):
+                self.fail(
+                    "docs/cli.md:1",
+                    "'tile-opt --help' lists %s, which neither "
+                    "docs/cli.md nor docs/pipeline.md documents" % opt,
+                )
 
     def main(self):
         if os.path.exists(self.work):
@@ -371,8 +408,10 @@ class Checker:
         for name, tool in self.tools.items():
             code, out = self.run([tool, "--version"], self.work)
             if code != 0:
-                print("check_docs: error: cannot run %s (%s --version exits with %s): %s"
-                      % (name, tool, code, out.strip()))
+                print(
+                    "check_docs: error: cannot run %s (%s --version exits with %s): %s"
+                    % (name, tool, code, out.strip())
+                )
                 return 1
         for rel in self.pages():
             self.check_page(rel)
@@ -390,8 +429,9 @@ def main():
     p.add_argument("--root", required=True, help="the repository root")
     p.add_argument("--tilec", required=True, help="the tilec binary")
     p.add_argument("--tile-opt", required=True, help="the tile-opt binary")
-    p.add_argument("--work", default=None,
-                   help="scratch directory (emptied first; default: a temporary one)")
+    p.add_argument(
+        "--work", default=None, help="scratch directory (emptied first; default: a temporary one)"
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="print every check")
     args = p.parse_args()
     cleanup = args.work is None

@@ -29,12 +29,35 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-NP_TYPES = {"f16": "float16", "f32": "float32", "f64": "float64", "i8": "int8",
-            "i16": "int16", "i32": "int32", "i64": "int64", "u8": "uint8",
-            "u16": "uint16", "u32": "uint32", "u64": "uint64", "i1": "uint8",
-            "bf16": "uint16"}
-PACK = {"f32": "f", "f64": "d", "i8": "b", "i16": "h", "i32": "i", "i64": "q",
-        "u8": "B", "u16": "H", "u32": "I", "u64": "Q", "i1": "B", "f16": "e"}
+NP_TYPES = {
+    "f16": "float16",
+    "f32": "float32",
+    "f64": "float64",
+    "i8": "int8",
+    "i16": "int16",
+    "i32": "int32",
+    "i64": "int64",
+    "u8": "uint8",
+    "u16": "uint16",
+    "u32": "uint32",
+    "u64": "uint64",
+    "i1": "uint8",
+    "bf16": "uint16",
+}
+PACK = {
+    "f32": "f",
+    "f64": "d",
+    "i8": "b",
+    "i16": "h",
+    "i32": "i",
+    "i64": "q",
+    "u8": "B",
+    "u16": "H",
+    "u32": "I",
+    "u64": "Q",
+    "i1": "B",
+    "f16": "e",
+}
 
 
 def draw(param, rng):
@@ -55,12 +78,12 @@ def prepare(args):
     if args.sources:
         # Given programs (NAME.tile + NAME.run.json), e.g. reduced failures.
         src_dir = args.sources
-        names = sorted(f[:-len(".tile")] for f in os.listdir(src_dir)
-                       if f.endswith(".tile"))
+        names = sorted(f[: -len(".tile")] for f in os.listdir(src_dir) if f.endswith(".tile"))
     else:
         src_dir = os.path.join(args.out, "src")
-        subprocess.check_call([args.tile_gen, "--seed=%d" % args.seed,
-                               "--count=%d" % args.count, "-o", src_dir + "/"])
+        subprocess.check_call(
+            [args.tile_gen, "--seed=%d" % args.seed, "--count=%d" % args.count, "-o", src_dir + "/"]
+        )
         names = ["gen_%d" % (args.seed + i) for i in range(args.count)]
     cases, bad = [], []
     for i, name in enumerate(names):
@@ -73,18 +96,32 @@ def prepare(args):
         for p in run["params"]:
             if p["kind"] == "constexpr":
                 defs += ["-D", "%s=%s" % (p["name"], p["value"])]
-        compile_cmd = [args.tilec, tile, "-k", run["kernel"], "--arch=" + args.arch,
-                       "--num-warps=%d" % run["num_warps"],
-                       "--num-stages=%d" % run["num_stages"], "--emit=ptx",
-                       "-o", os.path.join(case_dir, "kernel.ptx")] + defs
+        compile_cmd = [
+            args.tilec,
+            tile,
+            "-k",
+            run["kernel"],
+            "--arch=" + args.arch,
+            "--num-warps=%d" % run["num_warps"],
+            "--num-stages=%d" % run["num_stages"],
+            "--emit=ptx",
+            "-o",
+            os.path.join(case_dir, "kernel.ptx"),
+        ] + defs
         r = subprocess.run(compile_cmd, capture_output=True, text=True)
         if r.returncode != 0:
             bad.append((name, "tilec failed: " + r.stderr.strip()[:400]))
             continue
         rng = random.Random(args.seed * 1000003 + i)
-        interp = [args.tilec, tile, "-k", run["kernel"], "--interpret",
-                  "--grid=%s" % ",".join(str(g) for g in run["grid"]),
-                  "--dump-all=" + os.path.join(case_dir, "ref")] + defs
+        interp = [
+            args.tilec,
+            tile,
+            "-k",
+            run["kernel"],
+            "--interpret",
+            "--grid=%s" % ",".join(str(g) for g in run["grid"]),
+            "--dump-all=" + os.path.join(case_dir, "ref"),
+        ] + defs
         for p in run["params"]:
             if p["kind"] == "scalar":
                 interp += ["--arg", "%s=%s" % (p["name"], p["value"])]
@@ -118,8 +155,10 @@ def prepare(args):
 def run_all(args):
     import numpy as np
     import cupy as cp
+
     sys.path.insert(0, HERE)
     import check
+
     check.np, check.cp = np, cp
     with open(os.path.join(args.dir, "cases.json")) as f:
         manifest = json.load(f)
@@ -134,8 +173,9 @@ def run_all(args):
                 if p["kind"] == "scalar":
                     kw[p["name"]] = p["value"]
                 elif p["kind"] == "input":
-                    raw = np.fromfile(os.path.join(case_dir, p["name"] + ".in.bin"),
-                                      dtype=NP_TYPES[p["dtype"]])
+                    raw = np.fromfile(
+                        os.path.join(case_dir, p["name"] + ".in.bin"), dtype=NP_TYPES[p["dtype"]]
+                    )
                     kw[p["name"]] = cp.asarray(raw)
                 elif p["kind"] == "output":
                     buf = cp.empty(p["count"], dtype=NP_TYPES[p["dtype"]])
@@ -145,8 +185,9 @@ def run_all(args):
             k(tuple(run["grid"]), **kw)
             cp.cuda.runtime.deviceSynchronize()
             for p in outs:
-                ref = np.fromfile(os.path.join(case_dir, "ref", p["name"] + ".bin"),
-                                  dtype=NP_TYPES[p["dtype"]])
+                ref = np.fromfile(
+                    os.path.join(case_dir, "ref", p["name"] + ".bin"), dtype=NP_TYPES[p["dtype"]]
+                )
                 got = cp.asnumpy(kw[p["name"]])
                 is_float = p["dtype"] in ("f16", "f32", "f64")
                 # Unwritten elements keep the poison on both sides; for
@@ -158,7 +199,11 @@ def run_all(args):
                 if (ref_poison != got_poison).any():
                     i = int(np.flatnonzero(ref_poison != got_poison)[0])
                     ok, detail = False, "%s[%d]: written %s on the GPU, %s in the reference" % (
-                        p["name"], i, not got_poison[i], not ref_poison[i])
+                        p["name"],
+                        i,
+                        not got_poison[i],
+                        not ref_poison[i],
+                    )
                     break
                 live = ~ref_poison
                 if is_float:
@@ -172,7 +217,13 @@ def run_all(args):
                     i = int(np.flatnonzero(bad)[0])
                     idx = np.flatnonzero(live)[i]
                     ok, detail = False, "%s[%d] = %r, reference %r (%d of %d differ)" % (
-                        p["name"], idx, got[idx], ref[idx], int(bad.sum()), int(live.sum()))
+                        p["name"],
+                        idx,
+                        got[idx],
+                        ref[idx],
+                        int(bad.sum()),
+                        int(live.sum()),
+                    )
                     break
         except Exception as e:  # noqa: BLE001 - a failed launch fails the case
             ok, detail = False, "%s: %s" % (type(e).__name__, str(e).splitlines()[0][:300])
@@ -182,10 +233,14 @@ def run_all(args):
                 failed += 1
                 print("the CUDA context is unusable: stopping", flush=True)
                 break
-        print("%s  %s  %s %s" % ("PASS" if ok else "FAIL", name,
-                                 ",".join(run.get("features", [])), detail), flush=True)
-        results.append({"case": name, "ok": ok, "detail": detail,
-                        "features": run.get("features", [])})
+        print(
+            "%s  %s  %s %s"
+            % ("PASS" if ok else "FAIL", name, ",".join(run.get("features", [])), detail),
+            flush=True,
+        )
+        results.append(
+            {"case": name, "ok": ok, "detail": detail, "features": run.get("features", [])}
+        )
         passed, failed = passed + ok, failed + (not ok)
     if args.json:
         with open(args.json, "w") as f:
@@ -200,8 +255,10 @@ def main():
     p = sub.add_parser("prepare")
     p.add_argument("--tilec", required=True)
     p.add_argument("--tile-gen", help="the generator (unless --sources)")
-    p.add_argument("--sources", help="a folder of NAME.tile + NAME.run.json to use "
-                   "instead of generated programs")
+    p.add_argument(
+        "--sources",
+        help="a folder of NAME.tile + NAME.run.json to use " "instead of generated programs",
+    )
     p.add_argument("--out", required=True)
     p.add_argument("--count", type=int, default=200)
     p.add_argument("--seed", type=int, default=1)
