@@ -10,17 +10,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "DeviceState.h"
+#include "tilec/Runtime/Files.h"
 #include "tilec/Support/Target.h"
 
 #include "tilec/tilec.h"
 
 #include <cctype>
-#include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <mutex>
-#include <sstream>
-#include <sys/stat.h>
 
 using namespace tilec;
 using namespace tilec::cuda;
@@ -45,22 +42,6 @@ BinaryKind classify(std::string_view binary) {
       static_cast<unsigned char>(binary[3]) == 0xBA)
     return BinaryKind::Fatbin;
   return BinaryKind::Ptx;
-}
-
-std::string readBinaryFile(const std::string &path, const char *what) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error(std::string("cannot read ") + what + " '" + path +
-                "': " + std::strerror(errno ? errno : ENOENT));
-  // A directory opens, then reads as nothing.
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw Error(std::string("cannot read ") + what + " '" + path +
-                "': " + std::strerror(EISDIR));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return contents.str();
 }
 
 /// Throws when the metadata cannot run on \p device.
@@ -197,7 +178,7 @@ Kernel Kernel::load(Device &device, std::string_view binary,
 }
 
 Kernel Kernel::loadFiles(Device &device, const std::string &binaryPath) {
-  std::string binary = readBinaryFile(binaryPath, "kernel");
+  std::string binary = detail::readWholeFile(binaryPath, "kernel");
   KernelMetadata meta = KernelMetadata::readFile(metadataPathFor(binaryPath));
   return load(device, binary, std::move(meta));
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime/KernelMetadata.h"
+#include "tilec/Runtime/Files.h"
 #include "tilec/Support/Target.h"
 
 #include "Json.h"
@@ -20,7 +21,6 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
-#include <sys/stat.h>
 
 using namespace tilec;
 
@@ -264,21 +264,7 @@ KernelMetadata KernelMetadata::fromJson(std::string_view text,
 }
 
 KernelMetadata KernelMetadata::readFile(const std::string &path) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error("cannot read kernel metadata '" + path +
-                "': " + std::strerror(errno ? errno : ENOENT));
-  // A directory opens, then reads as nothing.
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw Error("cannot read kernel metadata '" + path +
-                "': " + std::strerror(EISDIR));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad())
-    throw Error("cannot read kernel metadata '" + path + "'");
-  return fromJson(contents.str(), path);
+  return fromJson(detail::readWholeFile(path, "kernel metadata"), path);
 }
 
 void KernelMetadata::writeFile(const std::string &path) const {

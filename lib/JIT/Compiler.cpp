@@ -12,14 +12,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Driver/Pipeline.h"
+#include "tilec/Runtime/Files.h"
 #include "tilec/tilec.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <mutex>
-#include <sstream>
-#include <sys/stat.h>
 #include <unordered_map>
 
 using namespace tilec;
@@ -64,20 +60,11 @@ void checkOptions(const CompilerOptions &options) {
 }
 
 std::string readSourceFile(const std::string &path) {
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw Error("tilec: cannot read '" + path +
-                "': " + std::strerror(errno ? errno : ENOENT));
-  // A directory opens, then reads as nothing.
-  struct stat st;
-  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
-    throw Error("tilec: cannot read '" + path + "': " + std::strerror(EISDIR));
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad())
-    throw Error("tilec: cannot read '" + path + "'");
-  return text.str();
+  try {
+    return detail::readWholeFile(path, "");
+  } catch (const Error &error) {
+    throw Error(std::string("tilec: ") + error.what());
+  }
 }
 
 } // namespace

@@ -411,81 +411,71 @@ std::array<std::int64_t, 3> tilec::parseGrid(std::string_view text) {
   return grid;
 }
 
-double tilec::loadElement(const HostBuffer &buffer, std::size_t index) {
-  const std::uint8_t *p =
-      buffer.bytes.data() + index * scalarTypeBytes(buffer.elem);
-  auto get = [&](auto v) {
-    std::memcpy(&v, p, sizeof(v));
-    return static_cast<double>(v);
-  };
-  switch (buffer.elem) {
-  case ScalarType::I1:
-    return get(std::uint8_t()) != 0;
-  case ScalarType::I8:
-    return get(std::int8_t());
-  case ScalarType::I16:
-    return get(std::int16_t());
-  case ScalarType::I32:
-    return get(std::int32_t());
-  case ScalarType::I64:
-    return get(std::int64_t());
-  case ScalarType::U8:
-    return get(std::uint8_t());
-  case ScalarType::U16:
-    return get(std::uint16_t());
-  case ScalarType::U32:
-    return get(std::uint32_t());
-  case ScalarType::U64:
-    return get(std::uint64_t());
-  case ScalarType::F16:
-    return f16{static_cast<std::uint16_t>(get(std::uint16_t()))}.toFloat();
-  case ScalarType::BF16:
-    return bf16{static_cast<std::uint16_t>(get(std::uint16_t()))}.toFloat();
-  case ScalarType::F32:
-    return get(float());
-  case ScalarType::F64:
-    return get(double());
-  }
-  return 0;
-}
-
-std::string tilec::formatElement(const HostBuffer &buffer, std::size_t index) {
-  const std::uint8_t *p =
-      buffer.bytes.data() + index * scalarTypeBytes(buffer.elem);
+namespace {
+/// The value of element `index` of `buffer`: a double for the float types,
+/// else the integer (sign-extended for the signed types, 0/1 for i1).
+struct Element {
+  bool isFloat = false;
+  double floatValue = 0;
+  std::int64_t intValue = 0;
   std::uint64_t bits = 0;
-  std::memcpy(&bits, p, scalarTypeBytes(buffer.elem));
-  char text[64];
-  auto shortest = [&](auto value) {
-    if (std::isnan(value))
-      return std::string("nan");
-    if (std::isinf(value))
-      return std::string(value < 0 ? "-inf" : "inf");
-    auto result = std::to_chars(text, text + sizeof(text), value);
-    return std::string(text, result.ptr);
-  };
+};
+
+Element readElement(const HostBuffer &buffer, std::size_t index) {
+  unsigned bytes = scalarTypeBytes(buffer.elem);
+  Element element;
+  std::memcpy(&element.bits, buffer.bytes.data() + index * bytes, bytes);
+  element.isFloat = isFloatType(buffer.elem);
   switch (buffer.elem) {
   case ScalarType::F16:
-    return shortest(f16{static_cast<std::uint16_t>(bits)}.toFloat());
+    element.floatValue =
+        f16{static_cast<std::uint16_t>(element.bits)}.toFloat();
+    return element;
   case ScalarType::BF16:
-    return shortest(bf16{static_cast<std::uint16_t>(bits)}.toFloat());
+    element.floatValue =
+        bf16{static_cast<std::uint16_t>(element.bits)}.toFloat();
+    return element;
   case ScalarType::F32: {
     float value;
-    std::memcpy(&value, p, sizeof(value));
-    return shortest(value);
+    std::memcpy(&value, &element.bits, sizeof(value));
+    element.floatValue = value;
+    return element;
   }
-  case ScalarType::F64: {
-    double value;
-    std::memcpy(&value, p, sizeof(value));
-    return shortest(value);
-  }
+  case ScalarType::F64:
+    std::memcpy(&element.floatValue, &element.bits, sizeof(double));
+    return element;
   case ScalarType::I1:
-    return bits & 1 ? "1" : "0";
+    element.bits &= 1;
+    element.intValue = static_cast<std::int64_t>(element.bits);
+    return element;
   default:
     break;
   }
-  unsigned width = 8 * scalarTypeBytes(buffer.elem);
+  unsigned shift = 64 - 8 * bytes;
+  element.intValue =
+      isUnsignedType(buffer.elem)
+          ? static_cast<std::int64_t>(element.bits)
+          : static_cast<std::int64_t>(element.bits << shift) >> shift;
+  return element;
+}
+} // namespace
+
+double tilec::loadElement(const HostBuffer &buffer, std::size_t index) {
+  Element element = readElement(buffer, index);
+  if (element.isFloat)
+    return element.floatValue;
   if (isUnsignedType(buffer.elem))
-    return std::to_string(bits);
-  std::uint64_t shift = 64 - width;
-  return std::to_string(static_cast<std::int64_t>(bits << shift) >> shift);
+    return static_cast<double>(element.bits);
+  return static_cast<double>(element.intValue);
+}
+
+std::string tilec::formatElement(const HostBuffer &buffer, std::size_t index) {
+  Element element = readElement(buffer, index);
+  if (!element.isFloat)
+    return isUnsignedType(buffer.elem) ? std::to_string(element.bits)
+                                       : std::to_string(element.intValue);
+  // f16 and bf16 values print as their float value.
+  if (buffer.elem == ScalarType::F64)
+    return shortestDecimal(element.floatValue);
+  return shortestDecimal(static_cast<float>(element.floatValue));
 }

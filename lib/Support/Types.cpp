@@ -168,18 +168,28 @@ std::string ConstexprValue::str() const {
   case Kind::Float:
     break;
   }
-  if (std::isnan(float_))
-    return "nan";
-  if (std::isinf(float_))
-    return float_ < 0 ? "-inf" : "inf";
-  char buffer[64];
-  std::to_chars_result r =
-      std::to_chars(buffer, buffer + sizeof(buffer), float_);
-  std::string text(buffer, r.ptr);
-  if (text.find_first_of(".e") == std::string::npos)
+  std::string text = shortestDecimal(float_);
+  if (text.find_first_of(".en") == std::string::npos)
     text += ".0";
   return text;
 }
+
+namespace {
+template <typename T> std::string shortest(T value) {
+  if (std::isnan(value))
+    return "nan";
+  if (std::isinf(value))
+    return value < 0 ? "-inf" : "inf";
+  char buffer[64];
+  std::to_chars_result r =
+      std::to_chars(buffer, buffer + sizeof(buffer), value);
+  return std::string(buffer, r.ptr);
+}
+} // namespace
+
+std::string tilec::shortestDecimal(double value) { return shortest(value); }
+
+std::string tilec::shortestDecimal(float value) { return shortest(value); }
 
 bool ConstexprValue::operator==(const ConstexprValue &other) const {
   if (kind_ != other.kind_)

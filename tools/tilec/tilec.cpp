@@ -28,7 +28,10 @@ using namespace tilec;
 namespace cl = llvm::cl;
 
 namespace {
+/// What --emit asks for: a Stage (in the same order), or an AOT header.
 enum class Emit { AST, Tile, TileGPU, LLVM, PTX, Cubin, Header };
+static_assert(static_cast<int>(Emit::Cubin) == static_cast<int>(Stage::Cubin),
+              "Emit lists the stages in their order");
 
 cl::OptionCategory category("tilec options");
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<FILE.tile | ->"),
@@ -186,24 +189,11 @@ int resolveArch(std::string &resolved) {
 
 /// The stage that makes what --emit asks for.
 Stage getStage(Emit kind) {
-  switch (kind) {
-  case Emit::AST:
-    return Stage::AST;
-  case Emit::Tile:
-    return Stage::Tile;
-  case Emit::TileGPU:
-    return Stage::TileGPU;
-  case Emit::LLVM:
-    return Stage::LLVM;
-  case Emit::PTX:
-    return Stage::PTX;
-  case Emit::Cubin:
-    return Stage::Cubin;
-  case Emit::Header:
-    // A header embeds the cubin when ptxas is there, else the PTX.
+  // A header embeds the cubin when ptxas is there, else the PTX.
+  if (kind == Emit::Header)
     return findPtxas().empty() ? Stage::PTX : Stage::Cubin;
-  }
-  return Stage::PTX;
+  // Emit lists the stages in their order, then Header.
+  return static_cast<Stage>(static_cast<int>(kind));
 }
 
 int run(int argc, char **argv) {

@@ -108,6 +108,13 @@ struct bf16 {
   float toFloat() const;
 };
 
+/// The shortest decimal that reads back as \p value ("0.1", "1e-05",
+/// "3"), or "nan", "inf", "-inf".
+std::string shortestDecimal(double value);
+/// The same for a float: the shortest decimal that reads back as the same
+/// float ("0.1" for 0.1f, where the double would need 17 digits).
+std::string shortestDecimal(float value);
+
 /// The value of a constexpr kernel parameter: an integer, a float or a bool.
 /// Converts implicitly from C++ literals, so `{{"BLOCK", 1024}}` and
 /// `{{"EPS", 1e-5}, {"CAUSAL", true}}` build a tilec::Constexprs map.
