@@ -173,9 +173,10 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
     get a ring of `num_stages` buffers filled `num_stages - 1` iterations
     ahead: with bulk tensor copies (TMA) completing on an mbarrier per
     buffer where the load's addresses and mask are those of a 2-D box of a
-    tensor (`tma=true`, the default; see TensorMapPlan.h), else with
-    `cp.async`. Operands of mma.sync dots (sm_80 on) loaded and converted
-    to dot-operand layouts are staged the same way (`local_alloc` into a
+    tensor (`tma=true`, the default; see
+    include/tilec/Analysis/TensorMapPlan.h), else with `cp.async`.
+    Operands of mma.sync dots (sm_80 on) loaded and converted to
+    dot-operand layouts are staged the same way (`local_alloc` into a
     swizzled tile, `local_load` into the dot-operand layout, which lowers
     to `ldmatrix`) and read synchronously; the register prefetch above is
     what remains when a loop cannot be pipelined that way.

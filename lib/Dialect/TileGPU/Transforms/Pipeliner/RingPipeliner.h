@@ -31,7 +31,7 @@
 
 #include "Pipeliner.h"
 
-#include "../TensorMapPlan.h"
+#include "tilec/Analysis/TensorMapPlan.h"
 
 #include "mlir/IR/Builders.h"
 
