@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Analysis/AccessWidth.h"
 #include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
@@ -53,13 +54,11 @@ BlockedEncodingAttr getCoalescedLayout(Value ptr, const AxisInfo &info,
     return info.contiguity[a] > info.contiguity[b];
   });
   unsigned fast = order.front();
-  auto pointer = cast<tile::PointerType>(type.getElementType());
-  unsigned bytes =
-      std::max(1u, pointer.getPointeeType().getIntOrFloatBitWidth() / 8);
   int64_t perThread =
       std::max<int64_t>(1, type.getNumElements() / (32 * numWarps));
   perThread = std::min(perThread, shape[fast]);
-  unsigned vec = mlir::tilegpu::getVectorWidth(info, fast, bytes, perThread);
+  unsigned vec =
+      getAccessVectorWidth(info, fast, getPointeeBytes(type), perThread);
   SmallVector<unsigned> spt(rank, 1);
   spt[fast] = vec;
   return getBlockedLayout(ptr.getContext(), shape, numWarps, spt, order);
@@ -93,12 +92,9 @@ Type remapType(Type type, const DenseMap<Attribute, Attribute> &remap) {
 unsigned getWidthIn(BlockedEncodingAttr layout, Value ptr,
                     const AxisInfo &info) {
   unsigned fast = layout.getOrder().front();
-  auto pointer = cast<tile::PointerType>(
-      cast<RankedTensorType>(ptr.getType()).getElementType());
-  unsigned bytes =
-      std::max(1u, pointer.getPointeeType().getIntOrFloatBitWidth() / 8);
-  return mlir::tilegpu::getVectorWidth(info, fast, bytes,
-                                       layout.getSizePerThread()[fast]);
+  return getAccessVectorWidth(
+      info, fast, getPointeeBytes(cast<RankedTensorType>(ptr.getType())),
+      layout.getSizePerThread()[fast]);
 }
 
 struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {

@@ -13,7 +13,7 @@
 
 #include "RingPipeliner.h"
 
-#include "tilec/Analysis/AxisInfo.h"
+#include "tilec/Analysis/AccessWidth.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -76,24 +76,13 @@ LocalAllocOp getStagingAlloc(scf::ForOp loop, tile::LoadOp load) {
 
 /// Whether cp.async can copy `load` in runs of 4 bytes or more.
 bool isCpAsyncCopyable(tile::LoadOp load, const AxisInfoAnalysis &info) {
-  auto ptrType = cast<RankedTensorType>(load.getPtr().getType());
-  auto layout = dyn_cast<BlockedEncodingAttr>(ptrType.getEncoding());
-  if (!layout)
+  std::optional<AccessVectorWidth> access =
+      getAccessVectorWidth(info, load.getPtr(), load.getMask());
+  if (!access)
     return false;
-  unsigned fast = layout.getOrder().front();
   unsigned bytes = getSharedElementBytes(
       cast<RankedTensorType>(load.getType()).getElementType());
-  unsigned perThread = std::min<int64_t>(layout.getSizePerThread()[fast],
-                                         ptrType.getDimSize(fast));
-  unsigned width =
-      getVectorWidth(info.getAxisInfo(load.getPtr()), fast, bytes, perThread);
-  // A run's mask must be one value (a copy is all or nothing).
-  if (Value mask = load.getMask()) {
-    int64_t constancy = info.getAxisInfo(mask).constancy[fast];
-    while (width > 1 && constancy % width != 0)
-      width /= 2;
-  }
-  return width * bytes >= 4;
+  return access->width * bytes >= 4;
 }
 
 /// The staged loads of `loop`, or failure if some dot-feeding load is not
