@@ -9,11 +9,14 @@
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEDIVIDEBYSCALAR
 #include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
 } // namespace mlir::tile
+
+#define DEBUG_TYPE "tile-divide-by-scalar"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -95,6 +98,10 @@ struct TileDivideByScalarPass
         if (isCandidate(div, 32 * numWarps))
           candidates.push_back(div);
       });
+      LLVM_DEBUG(llvm::dbgs()
+                 << "@" << func.getName() << ": " << candidates.size()
+                 << " divisions by a splat scalar (" << numWarps
+                 << " warps)\n");
       for (arith::DivFOp div : candidates)
         rewrite(div);
       numDivisionsRewritten += candidates.size();

@@ -14,11 +14,14 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUCOALESCE
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
 } // namespace mlir::tilegpu
+
+#define DEBUG_TYPE "tilegpu-coalesce"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -119,6 +122,8 @@ struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
       BlockedEncodingAttr layout =
           getCoalescedLayout(ptr, analysis.getAxisInfo(ptr), numWarps);
       accesses.push_back({op, layout});
+      LLVM_DEBUG(llvm::dbgs() << op->getName() << " at " << op->getLoc() << ": "
+                              << layout << "\n");
       unsigned width = layout.getSizePerThread()[layout.getOrder().front()];
       auto it = chosenWidth.find(old);
       if (it != chosenWidth.end() && it->second >= width)
@@ -147,6 +152,9 @@ struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
       if (current->first == current->second)
         remap.erase(current);
     }
+    LLVM_DEBUG(llvm::dbgs()
+               << remap.size() << " layouts replaced, " << ownLayouts.size()
+               << " accesses keep their own\n");
     if (remap.empty() && ownLayouts.empty())
       return;
 
