@@ -22,9 +22,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-/// Threads per program when the kernel does not say (the language default).
-constexpr int64_t kDefaultNumWarps = 4;
-
 /// The scalar f32 that `divisor` splats, if it is one.
 Value getSplattedScalar(Value divisor) {
   auto splat = divisor.getDefiningOp<SplatOp>();
@@ -32,6 +29,9 @@ Value getSplattedScalar(Value divisor) {
     return nullptr;
   return splat.getSrc();
 }
+
+/// Threads per program when the kernel does not say (the language default).
+constexpr int64_t kDefaultNumWarps = 4;
 
 /// Elements per thread from which the selects and the reciprocal (about 7
 /// instructions, once) and the second multiply per element cost less than
