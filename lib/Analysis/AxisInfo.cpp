@@ -311,19 +311,3 @@ AxisInfo AxisInfoAnalysis::compute(Operation *op, unsigned resultIndex) {
   }
   return info;
 }
-
-unsigned mlir::tilegpu::getVectorWidth(const AxisInfo &ptr, unsigned dim,
-                                       unsigned elementBytes,
-                                       unsigned elementsPerThread) {
-  int64_t width = std::min<int64_t>(16 / elementBytes, elementsPerThread);
-  width = std::min(width, ptr.contiguity[dim]);
-  // The first address of each run must be aligned to the whole access.
-  int64_t alignmentElements =
-      std::max<int64_t>(1, ptr.divisibility[dim] / elementBytes);
-  width = std::min(width, alignmentElements);
-  // A power of two, at least 1.
-  int64_t pow2 = 1;
-  while (pow2 * 2 <= width)
-    pow2 *= 2;
-  return pow2;
-}

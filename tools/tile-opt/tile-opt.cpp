@@ -4,7 +4,8 @@
 // upstream dialects it uses), runs the passes named on the command line and
 // prints the result. Lit tests use it to exercise one pass at a time.
 // `tile-opt --version` prints the same line as `tilec --version`:
-// `tilec VERSION (LLVM VERSION)`.
+// `tilec VERSION (LLVM VERSION)`. It also registers the test-only passes
+// of test/lib.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,8 @@
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilec/Driver/Pipeline.h"
+
+#include "TestPasses.h"
 
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -35,6 +38,7 @@ int main(int argc, char **argv) {
   mlir::tilegpu::registerTileGPUPasses();
   mlir::tilegpu::registerTilecConversionPasses();
   ::tilec::registerTilecPipelines();
+  ::tilec::test::registerTilecTestPasses();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::tile::TileDialect, mlir::tilegpu::TileGPUDialect,

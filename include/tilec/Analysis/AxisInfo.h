@@ -4,7 +4,7 @@
 // Triton's axis analysis: runs of consecutive integers (contiguity), the
 // largest power of two dividing every element (divisibility; bytes for
 // pointers), and runs of equal elements (constancy). Coalescing and the
-// vectorization of memory accesses are decided from it.
+// vectorization of memory accesses are decided from it (AccessWidth.h).
 //
 // Sources of knowledge: ranges, constants, splats, `tile.hint` (the
 // language's multiple_of / max_contiguous) and the `tile.divisibility`
@@ -63,13 +63,6 @@ private:
   llvm::DenseMap<Value, AxisInfo> infos;
   bool changed = false;
 };
-
-/// For a block of pointers `ptr` with the given facts: how many elements
-/// one thread can access with a single aligned vector instruction along
-/// `dim`, given `elementsPerThread` consecutive elements it holds there
-/// (at most 16 bytes).
-unsigned getVectorWidth(const AxisInfo &ptr, unsigned dim,
-                        unsigned elementBytes, unsigned elementsPerThread);
 
 } // namespace mlir::tilegpu
 

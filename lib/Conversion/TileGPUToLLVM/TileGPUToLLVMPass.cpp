@@ -9,6 +9,7 @@
 
 #include "Utility.h"
 
+#include "tilec/Analysis/AccessWidth.h"
 #include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Conversion/Passes.h"
 
@@ -54,33 +55,16 @@ void annotateVectorWidths(ModuleOp module) {
     } else {
       return;
     }
-    auto type = dyn_cast<RankedTensorType>(ptr.getType());
-    if (!type)
-      return;
-    auto layout = dyn_cast<tilegpu::BlockedEncodingAttr>(type.getEncoding());
-    if (!layout)
-      return;
-    unsigned fast = layout.getOrder().front();
-    auto pointer = cast<tile::PointerType>(type.getElementType());
-    unsigned bytes =
-        std::max(1u, pointer.getPointeeType().getIntOrFloatBitWidth() / 8);
-    unsigned perThread = std::min<int64_t>(layout.getSizePerThread()[fast],
-                                           type.getDimSize(fast));
-    unsigned width =
-        getVectorWidth(analysis.getAxisInfo(ptr), fast, bytes, perThread);
-    if (width <= 1)
-      return;
-    // An asynchronous copy is all or nothing: shrink its runs until the
+    // An asynchronous copy is all or nothing: its runs shrink until the
     // mask is one value over each.
-    if (mask && isa<tilegpu::AsyncCopyGlobalToLocalOp>(op)) {
-      int64_t constancy = analysis.getAxisInfo(mask).constancy[fast];
-      while (width > 1 && constancy % width != 0)
-        width /= 2;
-      if (width <= 1)
-        return;
-    }
-    op->setAttr(kVectorWidthAttrName, builder.getI32IntegerAttr(width));
-    if (mask && analysis.getAxisInfo(mask).constancy[fast] % width == 0)
+    bool allOrNothing = isa<tilegpu::AsyncCopyGlobalToLocalOp>(op);
+    std::optional<AccessVectorWidth> access =
+        getAccessVectorWidth(analysis, ptr, allOrNothing ? mask : Value());
+    if (!access || access->width <= 1)
+      return;
+    op->setAttr(kVectorWidthAttrName, builder.getI32IntegerAttr(access->width));
+    if (mask && isUniformOverRuns(analysis.getAxisInfo(mask), access->dim,
+                                  access->width))
       op->setAttr(kUniformMaskAttrName, builder.getUnitAttr());
   });
 }

@@ -16,11 +16,14 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_CONVERTTILETOTILEGPU
 #include "tilec/Conversion/Passes.h.inc"
 } // namespace mlir::tilegpu
+
+#define DEBUG_TYPE "convert-tile-to-tilegpu"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -113,6 +116,7 @@ struct ConvertTileToTileGPUPass
     });
     if (signatures.wasInterrupted())
       return signalPassFailure();
+    LLVM_DEBUG(llvm::dbgs() << "assigning layouts for " << warps << " warps\n");
     LayoutAssigner assigner(&getContext(), warps);
     assigner.assignTypes(module);
     insertLayoutConversions(module);

@@ -10,11 +10,14 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILECOMBINE
 #include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
 } // namespace mlir::tile
+
+#define DEBUG_TYPE "tile-combine"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -37,6 +40,8 @@ struct FuseAddIntoDot : OpRewritePattern<arith::AddFOp> {
         continue;
       if (other.getType() != dot.getType())
         continue;
+      LLVM_DEBUG(llvm::dbgs() << "fusing an addition into the dot at "
+                              << add.getLoc() << "\n");
       rewriter.replaceOpWithNewOp<DotOp>(add, dot.getType(), dot.getA(),
                                          dot.getB(), other,
                                          dot.getInputPrecision());
@@ -63,6 +68,8 @@ struct FuseAddPtrChain : OpRewritePattern<AddPtrOp> {
       return rewriter.notifyMatchFailure(op, "no same-typed addptr chain");
     Value sum = arith::AddIOp::create(rewriter, op.getLoc(), inner.getOffset(),
                                       op.getOffset());
+    LLVM_DEBUG(llvm::dbgs()
+               << "fusing an addptr chain at " << op.getLoc() << "\n");
     rewriter.replaceOpWithNewOp<AddPtrOp>(op, op.getType(), inner.getPtr(),
                                           sum);
     ++counter;

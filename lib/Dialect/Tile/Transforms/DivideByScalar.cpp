@@ -9,19 +9,19 @@
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEDIVIDEBYSCALAR
 #include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
 } // namespace mlir::tile
 
+#define DEBUG_TYPE "tile-divide-by-scalar"
+
 using namespace mlir;
 using namespace mlir::tile;
 
 namespace {
-/// Threads per program when the kernel does not say (the language default).
-constexpr int64_t kDefaultNumWarps = 4;
-
 /// The scalar f32 that `divisor` splats, if it is one.
 Value getSplattedScalar(Value divisor) {
   auto splat = divisor.getDefiningOp<SplatOp>();
@@ -29,6 +29,9 @@ Value getSplattedScalar(Value divisor) {
     return nullptr;
   return splat.getSrc();
 }
+
+/// Threads per program when the kernel does not say (the language default).
+constexpr int64_t kDefaultNumWarps = 4;
 
 /// Elements per thread from which the selects and the reciprocal (about 7
 /// instructions, once) and the second multiply per element cost less than
@@ -95,6 +98,10 @@ struct TileDivideByScalarPass
         if (isCandidate(div, 32 * numWarps))
           candidates.push_back(div);
       });
+      LLVM_DEBUG(llvm::dbgs()
+                 << "@" << func.getName() << ": " << candidates.size()
+                 << " divisions by a splat scalar (" << numWarps
+                 << " warps)\n");
       for (arith::DivFOp div : candidates)
         rewrite(div);
       numDivisionsRewritten += candidates.size();

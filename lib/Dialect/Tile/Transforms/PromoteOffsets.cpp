@@ -15,11 +15,14 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEPROMOTEOFFSETS
 #include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
 } // namespace mlir::tile
+
+#define DEBUG_TYPE "tile-promote-offsets"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -276,6 +279,12 @@ struct TilePromoteOffsetsPass
       exact.require(cmp.getRhs());
       comparisons.push_back(cmp);
     });
+    LLVM_DEBUG(llvm::dbgs()
+               << "offsets in i64: " << offsets.size()
+               << ", comparisons in i64: " << comparisons.size()
+               << ", uniform parts moved into the base: " << addptrSplits.size()
+               << ", comparisons against a uniform bound: "
+               << compareSplits.size() << "\n");
     exact.build(root);
 
     for (AddPtrOp addptr : offsets) {

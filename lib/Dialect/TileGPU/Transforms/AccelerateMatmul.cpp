@@ -13,11 +13,14 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUACCELERATEMATMUL
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
 } // namespace mlir::tilegpu
+
+#define DEBUG_TYPE "tilegpu-accelerate-matmul"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -201,11 +204,13 @@ struct AccelerateMatmulPass
     module.walk([&](tile::DotOp dot) {
       if (isa_and_nonnull<MmaEncodingAttr>(dot.getType().getEncoding()))
         return;
+      Location loc = dot.getLoc();
       if (wgmma && computeCapability >= 90 &&
-          rewriteToWarpGroupDot(dot, numWarps))
+          rewriteToWarpGroupDot(dot, numWarps)) {
+        LLVM_DEBUG(llvm::dbgs() << "wgmma for the dot at " << loc << "\n");
         return;
+      }
       RankedTensorType aType = dot.getA().getType();
-      RankedTensorType bType = dot.getB().getType();
       RankedTensorType cType = dot.getType();
       if (isa_and_nonnull<MmaEncodingAttr>(cType.getEncoding()))
         return;
@@ -223,11 +228,13 @@ struct AccelerateMatmulPass
       if (m % 16 || n % 8 || k % (8 * kWidth))
         return;
       auto [wm, wn] = chooseWarps(m, n, numWarps);
+      LLVM_DEBUG(llvm::dbgs()
+                 << "mma.sync for the " << m << "x" << n << "x" << k
+                 << " dot at " << loc << ": warps " << wm << "x" << wn << "\n");
       auto mma = MmaEncodingAttr::get(context, 2, {wm, wn}, {16, 8});
       auto aLayout = DotOperandEncodingAttr::get(context, 0, mma, kWidth);
       auto bLayout = DotOperandEncodingAttr::get(context, 1, mma, kWidth);
       OpBuilder builder(dot);
-      Location loc = dot.getLoc();
       auto convert = [&](Value value, Attribute layout) -> Value {
         auto type = cast<RankedTensorType>(value.getType());
         return ConvertLayoutOp::create(builder, loc, withLayout(type, layout),

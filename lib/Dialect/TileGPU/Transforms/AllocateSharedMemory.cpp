@@ -13,13 +13,16 @@
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Debug.h"
+
+#include <functional>
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUALLOCATESHAREDMEMORY
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
 } // namespace mlir::tilegpu
 
-#include <functional>
+#define DEBUG_TYPE "tilegpu-allocate-shared-memory"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -119,6 +122,9 @@ struct AllocateSharedMemoryPass
               taken.append(live.begin(), live.end());
               int64_t offset = firstFit(taken, size, alignment);
               alloc.setOffsetAttr(builder.getI64IntegerAttr(offset));
+              LLVM_DEBUG(llvm::dbgs()
+                         << "buffer of " << size << " bytes at " << offset
+                         << ": " << alloc.getLoc() << "\n");
               Interval interval{offset, size, alloc,
                                 getLastUserInBlock(alloc, &block)};
               live.push_back(interval);
@@ -150,8 +156,12 @@ struct AllocateSharedMemoryPass
           live.push_back(interval);
       int64_t offset = firstFit(live, alignTo(bytes), kAlignment);
       op->setAttr(kScratchOffsetAttrName, builder.getI32IntegerAttr(offset));
+      LLVM_DEBUG(llvm::dbgs()
+                 << "scratch of " << bytes << " bytes at " << offset << " for "
+                 << op->getName() << " at " << op->getLoc() << "\n");
       total = std::max(total, offset + alignTo(bytes));
     });
+    LLVM_DEBUG(llvm::dbgs() << "shared memory: " << total << " bytes\n");
     module->setAttr(kSharedBytesAttrName, builder.getI32IntegerAttr(total));
   }
 };

@@ -7,17 +7,21 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Analysis/AccessWidth.h"
 #include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUCOALESCE
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
 } // namespace mlir::tilegpu
+
+#define DEBUG_TYPE "tilegpu-coalesce"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -53,13 +57,11 @@ BlockedEncodingAttr getCoalescedLayout(Value ptr, const AxisInfo &info,
     return info.contiguity[a] > info.contiguity[b];
   });
   unsigned fast = order.front();
-  auto pointer = cast<tile::PointerType>(type.getElementType());
-  unsigned bytes =
-      std::max(1u, pointer.getPointeeType().getIntOrFloatBitWidth() / 8);
   int64_t perThread =
       std::max<int64_t>(1, type.getNumElements() / (32 * numWarps));
   perThread = std::min(perThread, shape[fast]);
-  unsigned vec = mlir::tilegpu::getVectorWidth(info, fast, bytes, perThread);
+  unsigned vec =
+      getAccessVectorWidth(info, fast, getPointeeBytes(type), perThread);
   SmallVector<unsigned> spt(rank, 1);
   spt[fast] = vec;
   return getBlockedLayout(ptr.getContext(), shape, numWarps, spt, order);
@@ -93,12 +95,9 @@ Type remapType(Type type, const DenseMap<Attribute, Attribute> &remap) {
 unsigned getWidthIn(BlockedEncodingAttr layout, Value ptr,
                     const AxisInfo &info) {
   unsigned fast = layout.getOrder().front();
-  auto pointer = cast<tile::PointerType>(
-      cast<RankedTensorType>(ptr.getType()).getElementType());
-  unsigned bytes =
-      std::max(1u, pointer.getPointeeType().getIntOrFloatBitWidth() / 8);
-  return mlir::tilegpu::getVectorWidth(info, fast, bytes,
-                                       layout.getSizePerThread()[fast]);
+  return getAccessVectorWidth(
+      info, fast, getPointeeBytes(cast<RankedTensorType>(ptr.getType())),
+      layout.getSizePerThread()[fast]);
 }
 
 struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
@@ -123,6 +122,8 @@ struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
       BlockedEncodingAttr layout =
           getCoalescedLayout(ptr, analysis.getAxisInfo(ptr), numWarps);
       accesses.push_back({op, layout});
+      LLVM_DEBUG(llvm::dbgs() << op->getName() << " at " << op->getLoc() << ": "
+                              << layout << "\n");
       unsigned width = layout.getSizePerThread()[layout.getOrder().front()];
       auto it = chosenWidth.find(old);
       if (it != chosenWidth.end() && it->second >= width)
@@ -151,6 +152,9 @@ struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
       if (current->first == current->second)
         remap.erase(current);
     }
+    LLVM_DEBUG(llvm::dbgs()
+               << remap.size() << " layouts replaced, " << ownLayouts.size()
+               << " accesses keep their own\n");
     if (remap.empty() && ownLayouts.empty())
       return;
 

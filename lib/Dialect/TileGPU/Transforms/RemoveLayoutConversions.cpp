@@ -17,11 +17,14 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/Support/Debug.h"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUREMOVELAYOUTCONVERSIONS
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
 } // namespace mlir::tilegpu
+
+#define DEBUG_TYPE "tilegpu-remove-layout-conversions"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -150,6 +153,9 @@ struct RemoveLayoutConversionsPass
         auto yielded = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
         if (!yielded || yielded.getSrc().getType() != target)
           continue;
+        LLVM_DEBUG(llvm::dbgs()
+                   << "iter arg " << i << " of the loop at " << loop.getLoc()
+                   << " carried as " << target << "\n");
         recarry(loop, i, target);
       }
     });

@@ -173,9 +173,10 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
     get a ring of `num_stages` buffers filled `num_stages - 1` iterations
     ahead: with bulk tensor copies (TMA) completing on an mbarrier per
     buffer where the load's addresses and mask are those of a 2-D box of a
-    tensor (`tma=true`, the default; see TensorMapPlan.h), else with
-    `cp.async`. Operands of mma.sync dots (sm_80 on) loaded and converted
-    to dot-operand layouts are staged the same way (`local_alloc` into a
+    tensor (`tma=true`, the default; see
+    include/tilec/Analysis/TensorMapPlan.h), else with `cp.async`.
+    Operands of mma.sync dots (sm_80 on) loaded and converted to
+    dot-operand layouts are staged the same way (`local_alloc` into a
     swizzled tile, `local_load` into the dot-operand layout, which lowers
     to `ldmatrix`) and read synchronously; the register prefetch above is
     what remains when a loop cannot be pipelined that way.
@@ -185,27 +186,6 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
            "Use bulk tensor copies (TMA) for loads that are boxes of a tensor "
            "(sm_90a; tilec sets it from the target)">
   ];
-}
-
-def TileGPUTestPrintLayout
-    : Pass<"tilegpu-test-print-layout", "::mlir::ModuleOp"> {
-  let summary = "Print which (register, lane, warp) holds each element";
-  let description = [{
-    A test aid: for every block-typed argument of every function, prints the
-    layout function, element by element, in row-major order:
-    `[i, j]: r0 l3 w0, r0 l19 w0` lists every (register, lane, warp) holding
-    element (i, j). Lowering tests FileCheck it to pin down layouts.
-  }];
-}
-
-def TileGPUTestPrintAxisInfo
-    : Pass<"tilegpu-test-print-axis-info", "::mlir::ModuleOp"> {
-  let summary = "Print the axis analysis of every value named by `test.name`";
-  let description = [{
-    A test aid: for every op carrying a `test.name` string attribute, prints
-    `NAME: contiguity = [...], divisibility = [...], constancy = [...]` for
-    its first result.
-  }];
 }
 
 #endif // TILEC_DIALECT_TILEGPU_TRANSFORMS_PASSES_TD

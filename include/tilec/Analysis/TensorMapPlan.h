@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_LIB_DIALECT_TILEGPU_TRANSFORMS_TENSORMAPPLAN_H
-#define TILEC_LIB_DIALECT_TILEGPU_TRANSFORMS_TENSORMAPPLAN_H
+#ifndef TILEC_ANALYSIS_TENSORMAPPLAN_H
+#define TILEC_ANALYSIS_TENSORMAPPLAN_H
 
 #include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
@@ -93,4 +93,4 @@ std::optional<TensorMapPlan> planTensorMapLoad(tile::LoadOp load,
 
 } // namespace mlir::tilegpu
 
-#endif // TILEC_LIB_DIALECT_TILEGPU_TRANSFORMS_TENSORMAPPLAN_H
+#endif // TILEC_ANALYSIS_TENSORMAPPLAN_H

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "TensorMapPlan.h"
+#include "tilec/Analysis/TensorMapPlan.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 

@@ -1,0 +1,56 @@
+//===- SoftwarePipeliner.cpp - tilegpu-pipeline ---------------------------===//
+//
+// The software-pipelining pass: every loop whose depth (its own
+// `tile.num_stages`, else the kernel's) is at least 2 is pipelined through
+// rings of shared buffers where it can be (RingPipeliner.h), else gets its
+// dot-feeding loads prefetched into registers one iteration ahead
+// (RegisterPrefetch.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pipeliner.h"
+
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tilegpu-pipeline"
+
+namespace mlir::tilegpu {
+#define GEN_PASS_DEF_TILEGPUPIPELINE
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tilegpu
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+/// The pipelining depth asked for `loop`: its own `tile.num_stages`, else
+/// the enclosing kernel's.
+int64_t getNumStages(scf::ForOp loop) {
+  if (auto attr = loop->getAttrOfType<IntegerAttr>(tile::kNumStagesAttrName))
+    return attr.getInt();
+  if (auto func = loop->getParentOfType<func::FuncOp>())
+    if (auto attr = func->getAttrOfType<IntegerAttr>(tile::kNumStagesAttrName))
+      return attr.getInt();
+  return 3;
+}
+
+struct SoftwarePipelinerPass
+    : mlir::tilegpu::impl::TileGPUPipelineBase<SoftwarePipelinerPass> {
+  using TileGPUPipelineBase::TileGPUPipelineBase;
+  void runOnOperation() override {
+    SmallVector<scf::ForOp> loops;
+    getOperation().walk([&](scf::ForOp loop) {
+      if (getNumStages(loop) >= 2)
+        loops.push_back(loop);
+    });
+    LLVM_DEBUG(llvm::dbgs() << loops.size() << " loops to pipeline\n");
+    for (scf::ForOp loop : loops)
+      if (!pipeliner::pipelineThroughRings(loop, getNumStages(loop), tma))
+        pipeliner::prefetchIntoRegisters(loop);
+  }
+};
+} // namespace
