@@ -207,6 +207,30 @@ std::uint8_t *access(Executor &exec, Operation *op, llvm::StringRef what,
   return nullptr;
 }
 
+/// Calls `fn(p, lane)` for every lane of the memory op `op` that `mask`
+/// leaves active, with the host bytes it accesses through `ptrs` (elements
+/// of `elem`); fails at the first invalid access, after reporting it.
+template <typename Fn>
+LogicalResult forEachAccess(Executor &exec, Operation *op, llvm::StringRef what,
+                            const TileValue &ptrs, const TileValue *mask,
+                            Type elem, Fn fn) {
+  unsigned size = getMemoryBytes(elem);
+  for (std::int64_t i = 0, e = ptrs.size(); i < e; ++i) {
+    if (!isActive(mask, i))
+      continue;
+    std::uint8_t *p = access(exec, op, what, ptrs.ints[i], size, ptrs, i);
+    if (!p)
+      return failure();
+    fn(p, i);
+  }
+  return success();
+}
+
+/// The mask operand's value, or null for an op without one.
+const TileValue *getMask(Executor &exec, Value mask) {
+  return mask ? &exec.get(mask) : nullptr;
+}
+
 LogicalResult runAddPtr(Executor &exec, tile::AddPtrOp op) {
   TileValue result = exec.get(op.getPtr());
   const TileValue &offsets = exec.get(op.getOffset());
@@ -220,62 +244,41 @@ LogicalResult runAddPtr(Executor &exec, tile::AddPtrOp op) {
 }
 
 LogicalResult runLoad(Executor &exec, tile::LoadOp op) {
-  const TileValue &ptrs = exec.get(op.getPtr());
-  const TileValue *mask = op.getMask() ? &exec.get(op.getMask()) : nullptr;
   const TileValue *other = op.getOther() ? &exec.get(op.getOther()) : nullptr;
   Type elem = getPointee(op.getPtr());
-  unsigned size = getMemoryBytes(elem);
   TileValue result =
       other ? other->asComputed() : TileValue::zeros(op.getResult().getType());
-  for (std::int64_t i = 0, e = ptrs.size(); i < e; ++i) {
-    if (!isActive(mask, i))
-      continue;
-    std::uint8_t *p = access(exec, op, "load", ptrs.ints[i], size, ptrs, i);
-    if (!p)
-      return failure();
-    readElement(p, elem, result, i);
-  }
+  if (failed(forEachAccess(exec, op, "load", exec.get(op.getPtr()),
+                           getMask(exec, op.getMask()), elem,
+                           [&](std::uint8_t *p, std::int64_t i) {
+                             readElement(p, elem, result, i);
+                           })))
+    return failure();
   exec.set(op.getResult(), std::move(result));
   return success();
 }
 
 LogicalResult runStore(Executor &exec, tile::StoreOp op) {
-  const TileValue &ptrs = exec.get(op.getPtr());
   const TileValue &value = exec.get(op.getValue());
-  const TileValue *mask = op.getMask() ? &exec.get(op.getMask()) : nullptr;
   Type elem = getPointee(op.getPtr());
-  unsigned size = getMemoryBytes(elem);
-  for (std::int64_t i = 0, e = ptrs.size(); i < e; ++i) {
-    if (!isActive(mask, i))
-      continue;
-    std::uint8_t *p = access(exec, op, "store", ptrs.ints[i], size, ptrs, i);
-    if (!p)
-      return failure();
-    writeElement(p, elem, value, i);
-  }
-  return success();
+  return forEachAccess(exec, op, "store", exec.get(op.getPtr()),
+                       getMask(exec, op.getMask()), elem,
+                       [&](std::uint8_t *p, std::int64_t i) {
+                         writeElement(p, elem, value, i);
+                       });
 }
 
 /// Lanes add one after the other, in order; each gets the value before its
 /// own addition. Integers wrap; floats add in float64 and are rounded to
 /// the element type when written.
 LogicalResult runAtomicAdd(Executor &exec, tile::AtomicAddOp op) {
-  const TileValue &ptrs = exec.get(op.getPtr());
   const TileValue &value = exec.get(op.getValue());
-  const TileValue *mask = op.getMask() ? &exec.get(op.getMask()) : nullptr;
   Type elem = getPointee(op.getPtr());
-  unsigned size = getMemoryBytes(elem);
   TileValue old = TileValue::zeros(op.getResult().getType());
   TileValue sum = TileValue::zeros(op.getResult().getType());
   bool isFloat = isa<FloatType>(elem);
   unsigned width = isFloat ? 0 : getIntWidth(elem);
-  for (std::int64_t i = 0, e = ptrs.size(); i < e; ++i) {
-    if (!isActive(mask, i))
-      continue;
-    std::uint8_t *p =
-        access(exec, op, "atomic_add", ptrs.ints[i], size, ptrs, i);
-    if (!p)
-      return failure();
+  auto add = [&](std::uint8_t *p, std::int64_t i) {
     readElement(p, elem, old, i);
     if (isFloat)
       sum.floats[i] = old.floats[i] + value.floats[i];
@@ -285,7 +288,10 @@ LogicalResult runAtomicAdd(Executor &exec, tile::AtomicAddOp op) {
                                     static_cast<std::uint64_t>(value.ints[i])),
           width);
     writeElement(p, elem, sum, i);
-  }
+  };
+  if (failed(forEachAccess(exec, op, "atomic_add", exec.get(op.getPtr()),
+                           getMask(exec, op.getMask()), elem, add)))
+    return failure();
   exec.set(op.getResult(), std::move(old));
   return success();
 }
