@@ -11,6 +11,7 @@
 #ifndef TILEC_RUNTIME_KERNELMETADATA_H
 #define TILEC_RUNTIME_KERNELMETADATA_H
 
+#include "tilec/Support/CompileOptions.h"
 #include "tilec/Support/Types.h"
 
 #include <cstdint>
@@ -30,10 +31,10 @@ struct KernelMetadata {
   std::string kernel;
   /// The target, "sm_80", "sm_90a", ...
   std::string arch;
-  int numWarps = 4;
-  int numStages = 3;
+  int numWarps = CompileOptions::kDefaultNumWarps;
+  int numStages = CompileOptions::kDefaultNumStages;
   /// Always 32 * numWarps; kept because the file records it.
-  int threadsPerBlock = 128;
+  int threadsPerBlock = 32 * CompileOptions::kDefaultNumWarps;
   /// Dynamic shared memory per block, in bytes.
   std::uint64_t sharedBytes = 0;
   std::vector<KernelParam> params;

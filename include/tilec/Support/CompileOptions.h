@@ -50,6 +50,10 @@ struct CompileOptions {
   bool printIRAfterAll = false;
   bool timing = false;
 
+  /// The language's defaults when neither the kernel's `@kernel(...)` nor
+  /// the options say.
+  static constexpr int kDefaultNumWarps = 4;
+  static constexpr int kDefaultNumStages = 3;
   static constexpr int kMaxNumWarps = 32;
   static constexpr int kMaxNumStages = 16;
   /// Whether \p numWarps is a power of two from 1 to kMaxNumWarps.

@@ -11,6 +11,7 @@
 
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Support/CompileOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -91,16 +92,16 @@ struct ConvertTileToTileGPUPass
     ModuleOp module = getOperation();
     unsigned warps = numWarps;
     if (warps == 0) {
-      warps = 4;
+      warps = tilec::CompileOptions::kDefaultNumWarps;
       module.walk([&](func::FuncOp func) {
         if (auto attr =
                 func->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName))
           warps = attr.getInt();
       });
     }
-    if (warps == 0 || (warps & (warps - 1)) != 0 || warps > 32) {
-      module.emitError("num_warps must be a power of two from 1 to 32, got ")
-          << warps;
+    if (!tilec::CompileOptions::isValidNumWarps(warps)) {
+      module.emitError("num_warps must be a power of two from 1 to ")
+          << tilec::CompileOptions::kMaxNumWarps << ", got " << warps;
       return signalPassFailure();
     }
     WalkResult signatures = module.walk([&](func::FuncOp func) {

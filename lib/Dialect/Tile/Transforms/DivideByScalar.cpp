@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Support/CompileOptions.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/Debug.h"
@@ -29,9 +30,6 @@ Value getSplattedScalar(Value divisor) {
     return nullptr;
   return splat.getSrc();
 }
-
-/// Threads per program when the kernel does not say (the language default).
-constexpr int64_t kDefaultNumWarps = 4;
 
 /// Elements per thread from which the selects and the reciprocal (about 7
 /// instructions, once) and the second multiply per element cost less than
@@ -90,7 +88,7 @@ struct TileDivideByScalarPass
     : mlir::tile::impl::TileDivideByScalarBase<TileDivideByScalarPass> {
   void runOnOperation() override {
     getOperation()->walk([&](func::FuncOp func) {
-      int64_t numWarps = kDefaultNumWarps;
+      int64_t numWarps = tilec::CompileOptions::kDefaultNumWarps;
       if (auto attr = func->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
         numWarps = attr.getInt();
       SmallVector<arith::DivFOp> candidates;
