@@ -85,9 +85,9 @@ std::string TypeAnnotation::str() const {
   case Kind::Constexpr:
     return "constexpr";
   case Kind::Pointer:
-    return "*" + getScalarKindName(elem).str();
+    return "*" + std::string(scalarTypeName(elem));
   case Kind::Scalar:
-    return getScalarKindName(elem).str();
+    return scalarTypeName(elem);
   }
   return "";
 }
@@ -253,7 +253,8 @@ private:
       break;
     case Expr::Kind::Float:
       os << "Float "
-         << ConstValue::getFloat(llvm::cast<FloatLiteral>(expr).value).str();
+         << ConstexprValue::ofFloat(llvm::cast<FloatLiteral>(expr).value)
+                .pythonStr();
       break;
     case Expr::Kind::Bool:
       os << "Bool " << (llvm::cast<BoolLiteral>(expr).value ? "True" : "False");

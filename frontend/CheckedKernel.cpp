@@ -150,7 +150,7 @@ public:
     for (const KernelParam &p : k.params)
       os << "  Param " << p.name << ": " << p.type.str() << "\n";
     for (const ConstexprParam &c : k.constexprs)
-      os << "  Constexpr " << c.name << " = " << c.value.str() << "\n";
+      os << "  Constexpr " << c.name << " = " << c.value.pythonStr() << "\n";
     dump(k.body, 1);
   }
 
@@ -262,7 +262,7 @@ private:
     switch (expr.getKind()) {
     case ExprKind::Constant:
       return head(expr, level, "Constant",
-                  llvm::cast<ConstantExpr>(expr).value.str());
+                  llvm::cast<ConstantExpr>(expr).value.pythonStr());
     case ExprKind::VarRef:
       return head(expr, level, "VarRef", llvm::cast<VarRefExpr>(expr).name);
     case ExprKind::Unary: {

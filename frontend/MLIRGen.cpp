@@ -60,29 +60,29 @@ private:
                                sourceLoc.col);
   }
 
-  Type convertScalar(ScalarKind kind) {
+  Type convertScalar(ScalarType kind) {
     switch (kind) {
-    case ScalarKind::I1:
+    case ScalarType::I1:
       return builder.getI1Type();
-    case ScalarKind::I8:
-    case ScalarKind::U8:
+    case ScalarType::I8:
+    case ScalarType::U8:
       return builder.getI8Type();
-    case ScalarKind::I16:
-    case ScalarKind::U16:
+    case ScalarType::I16:
+    case ScalarType::U16:
       return builder.getI16Type();
-    case ScalarKind::I32:
-    case ScalarKind::U32:
+    case ScalarType::I32:
+    case ScalarType::U32:
       return builder.getI32Type();
-    case ScalarKind::I64:
-    case ScalarKind::U64:
+    case ScalarType::I64:
+    case ScalarType::U64:
       return builder.getI64Type();
-    case ScalarKind::F16:
+    case ScalarType::F16:
       return builder.getF16Type();
-    case ScalarKind::BF16:
+    case ScalarType::BF16:
       return builder.getBF16Type();
-    case ScalarKind::F32:
+    case ScalarType::F32:
       return builder.getF32Type();
-    case ScalarKind::F64:
+    case ScalarType::F64:
       return builder.getF64Type();
     }
     return Type();
@@ -288,16 +288,14 @@ private:
 
   Value genExpr(const Expr &expr);
 
-  Value constant(const TType &type, ConstValue value, Location location) {
+  Value constant(const TType &type, ConstexprValue value, Location location) {
     Type mlirType = convertType(type);
     Type element = getElementTypeOrSelf(mlirType);
     TypedAttr scalar;
     if (isa<FloatType>(element))
-      scalar = builder.getFloatAttr(element, value.getAsDouble());
+      scalar = builder.getFloatAttr(element, value.asFloat());
     else
-      scalar = builder.getIntegerAttr(
-          element, value.isFloat() ? static_cast<int64_t>(value.floatValue)
-                                   : value.intValue);
+      scalar = builder.getIntegerAttr(element, value.asInt());
     if (type.isScalar())
       return arith::ConstantOp::create(builder, location, scalar);
     return arith::ConstantOp::create(
@@ -344,12 +342,12 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
     if (unary.op == UnaryOp::Neg) {
       if (expr.getType().isFloat())
         return arith::NegFOp::create(builder, location, operand);
-      Value zero = constant(expr.getType(), ConstValue::getInt(0), location);
+      Value zero = constant(expr.getType(), ConstexprValue::ofInt(0), location);
       return arith::SubIOp::create(builder, location, zero, operand);
     }
     Value ones = constant(expr.getType(),
-                          expr.getType().isBool() ? ConstValue::getBool(true)
-                                                  : ConstValue::getInt(-1),
+                          expr.getType().isBool() ? ConstexprValue::ofBool(true)
+                                                  : ConstexprValue::ofInt(-1),
                           location);
     return arith::XOrIOp::create(builder, location, operand, ones);
   }
@@ -518,7 +516,7 @@ Value MLIRGenImpl::genBinary(const BinaryExpr &expr, Location location) {
     return Value();
   const TType &operandType = expr.lhs->getType();
   bool isFloat = operandType.isFloat();
-  bool isUnsigned = !isFloat && isUnsignedKind(operandType.elem);
+  bool isUnsigned = !isFloat && isUnsignedType(operandType.elem);
   if (operandType.isPointer && !isComparison(expr.op)) {
     emitError(location) << "arithmetic on pointers other than 'pointer + "
                            "integer' is not supported";
@@ -623,13 +621,14 @@ Value MLIRGenImpl::genCast(Value value, const TType &from, const TType &to,
   Type fromElem = getElementTypeOrSelf(value.getType());
   Type toElem = getElementTypeOrSelf(target);
   bool fromFloat = isa<FloatType>(fromElem), toFloat = isa<FloatType>(toElem);
-  bool fromUnsigned = isUnsignedKind(from.elem) || from.elem == ScalarKind::I1;
+  bool fromUnsigned = isUnsignedType(from.elem) || from.elem == ScalarType::I1;
   if (!toFloat && toElem.isInteger(1)) {
     // x != 0
     TType zeroType = from;
-    Value zero = constant(
-        zeroType, fromFloat ? ConstValue::getFloat(0.0) : ConstValue::getInt(0),
-        location);
+    Value zero = constant(zeroType,
+                          fromFloat ? ConstexprValue::ofFloat(0.0)
+                                    : ConstexprValue::ofInt(0),
+                          location);
     if (fromFloat)
       return arith::CmpFOp::create(builder, location, arith::CmpFPredicate::UNE,
                                    value, zero);
@@ -657,7 +656,7 @@ Value MLIRGenImpl::genCast(Value value, const TType &from, const TType &to,
                         : Value(arith::SIToFPOp::create(builder, location,
                                                         target, value));
   if (fromFloat && !toFloat)
-    return isUnsignedKind(to.elem)
+    return isUnsignedType(to.elem)
                ? Value(
                      arith::FPToUIOp::create(builder, location, target, value))
                : Value(
@@ -701,7 +700,8 @@ Value MLIRGenImpl::genMath(const MathExpr &expr, Value x, Location location) {
     return math::ErfOp::create(builder, location, x);
   case MathFn::Sigmoid: {
     // 1 / (1 + exp(-x))
-    Value one = constant(expr.getType(), ConstValue::getFloat(1.0), location);
+    Value one =
+        constant(expr.getType(), ConstexprValue::ofFloat(1.0), location);
     Value negated = arith::NegFOp::create(builder, location, x);
     Value exp = math::ExpOp::create(builder, location, negated);
     Value denominator = arith::AddFOp::create(builder, location, one, exp);

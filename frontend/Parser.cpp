@@ -341,7 +341,7 @@ bool Parser::parseTypeAnnotation(TypeAnnotation &type) {
     type.kind = TypeAnnotation::Kind::Constexpr;
     return true;
   }
-  std::optional<ScalarKind> kind = parseScalarKindName(name);
+  std::optional<ScalarType> kind = parseDTypeName(name);
   if (!kind) {
     diags.error(type.loc, "unknown type '" + name +
                               "'; expected a dtype (i32, f32, bf16, ...), a "

@@ -55,7 +55,7 @@ bool Sema::prepareMemoryOperands(llvm::StringRef fnName, ExprPtr &ptr,
 
 /// Converts a stored value to the pointee type: constants convert, run-time
 /// values must already have it.
-static ExprPtr convertStoredValue(Sema &sema, Value &v, ScalarKind elem,
+static ExprPtr convertStoredValue(Sema &sema, Value &v, ScalarType elem,
                                   const TType &ptrType, llvm::StringRef fnName,
                                   SourceLoc loc) {
   if (v.type().isPointer) {
@@ -67,9 +67,9 @@ static ExprPtr convertStoredValue(Sema &sema, Value &v, ScalarKind elem,
     return sema.castTo(std::move(v.expr), elem, loc);
   if (v.type().elem != elem) {
     sema.error(loc, "cannot " + fnName + " a value of type " + v.type().str() +
-                        " through a pointer to " + getScalarKindName(elem) +
-                        " (" + ptrType.str() + "); convert it first with .to(" +
-                        getTritonDTypeName(elem) + ")");
+                        " through a pointer to " + scalarTypeName(elem) + " (" +
+                        ptrType.str() + "); convert it first with .to(" +
+                        tritonDTypeName(elem) + ")");
     return nullptr;
   }
   return std::move(v.expr);
@@ -99,7 +99,7 @@ Value Sema::builtinLoad(CallArgs &args, SourceLoc loc) {
   ExprPtr other;
   if (mask) {
     if (slots[2].isNone()) {
-      other = makeConstExpr(ConstValue::getInt(0), type, loc);
+      other = makeConstExpr(ConstexprValue::ofInt(0), type, loc);
     } else {
       if (!requireExpr(slots[2], args.loc, "'other' of 'load'"))
         return Value::invalid();
@@ -173,11 +173,12 @@ Value Sema::builtinAtomicAdd(CallArgs &args, SourceLoc loc) {
     return Value::invalid();
   }
   TType ptrType = ptr->getType();
-  ScalarKind elem = ptrType.elem;
-  if (elem == ScalarKind::I1 || elem == ScalarKind::I8 ||
-      elem == ScalarKind::I16 || elem == ScalarKind::U8 ||
-      elem == ScalarKind::U16 || elem == ScalarKind::BF16) {
-    error(loc, "atomic_add is not supported on " + getScalarKindName(elem) +
+  ScalarType elem = ptrType.elem;
+  if (elem == ScalarType::I1 || elem == ScalarType::I8 ||
+      elem == ScalarType::I16 || elem == ScalarType::U8 ||
+      elem == ScalarType::U16 || elem == ScalarType::BF16) {
+    error(loc, "atomic_add is not supported on " +
+                   llvm::Twine(scalarTypeName(elem)) +
                    "; use f16, f32, f64, i32, u32, i64 or u64");
     return Value::invalid();
   }
@@ -233,18 +234,19 @@ Value Sema::builtinDot(CallArgs &args, SourceLoc loc) {
                    ".to(...))");
     return Value::invalid();
   }
-  ScalarKind resElem;
+  ScalarType resElem;
   switch (at.elem) {
-  case ScalarKind::F16:
-  case ScalarKind::BF16:
-  case ScalarKind::F32:
-    resElem = ScalarKind::F32;
+  case ScalarType::F16:
+  case ScalarType::BF16:
+  case ScalarType::F32:
+    resElem = ScalarType::F32;
     break;
-  case ScalarKind::I8:
-    resElem = ScalarKind::I32;
+  case ScalarType::I8:
+    resElem = ScalarType::I32;
     break;
   default:
-    error(loc, "dot is not supported on " + getScalarKindName(at.elem) +
+    error(loc, "dot is not supported on " +
+                   llvm::Twine(scalarTypeName(at.elem)) +
                    "; use f16, bf16, f32 or i8");
     return Value::invalid();
   }
@@ -256,13 +258,13 @@ Value Sema::builtinDot(CallArgs &args, SourceLoc loc) {
     if (!out)
       return Value::invalid();
     if (*out != resElem) {
-      error(loc, "out_dtype " + getScalarKindName(*out) +
+      error(loc, "out_dtype " + llvm::Twine(scalarTypeName(*out)) +
                      " is not supported "
                      "for " +
-                     getScalarKindName(at.elem) +
+                     scalarTypeName(at.elem) +
                      " inputs; dot "
                      "accumulates in " +
-                     getScalarKindName(resElem));
+                     scalarTypeName(resElem));
       return Value::invalid();
     }
   }
@@ -280,17 +282,17 @@ Value Sema::builtinDot(CallArgs &args, SourceLoc loc) {
       return Value::invalid();
     }
   } else if (!slots[4].isNone()) {
-    const ConstValue *c = slots[4].getConst();
+    const ConstexprValue *c = slots[4].getConst();
     if (!c) {
       error(loc, "allow_tf32 must be a compile-time constant");
       return Value::invalid();
     }
     precision =
-        c->isTruthy() ? ck::InputPrecision::TF32 : ck::InputPrecision::IEEE;
+        c->asBool() ? ck::InputPrecision::TF32 : ck::InputPrecision::IEEE;
   }
   ExprPtr acc;
   if (slots[2].isNone()) {
-    acc = makeConstExpr(ConstValue::getInt(0), type, loc);
+    acc = makeConstExpr(ConstexprValue::ofInt(0), type, loc);
   } else {
     if (!requireExpr(slots[2], args.loc, "the accumulator of 'dot'"))
       return Value::invalid();
@@ -335,15 +337,15 @@ Value Sema::reduce(ck::ReduceKind kind, Value x, std::optional<int64_t> axis,
       return Value::invalid();
     }
   }
-  ScalarKind elem = input->getType().elem;
-  if (kind == ck::ReduceKind::Sum && isIntegerKind(elem) &&
-      getBitWidth(elem) < 32)
-    input = castTo(std::move(input), ScalarKind::I32, loc);
+  ScalarType elem = input->getType().elem;
+  if (kind == ck::ReduceKind::Sum && isIntegerType(elem) &&
+      scalarTypeBits(elem) < 32)
+    input = castTo(std::move(input), ScalarType::I32, loc);
   std::vector<int64_t> shape = input->getType().shape;
   shape.erase(shape.begin() + ax);
-  ScalarKind resElem =
+  ScalarType resElem =
       (kind == ck::ReduceKind::ArgMax || kind == ck::ReduceKind::ArgMin)
-          ? ScalarKind::I32
+          ? ScalarType::I32
           : input->getType().elem;
   ExprPtr result = std::make_unique<ck::ReduceExpr>(
       TType(resElem, false, shape), loc, kind, ax, std::move(input));
@@ -380,12 +382,12 @@ Value Sema::builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   Value &keepSlot = slots[isArg ? 3 : 2];
   bool keepDims = false;
   if (!keepSlot.isNone()) {
-    const ConstValue *c = keepSlot.getConst();
+    const ConstexprValue *c = keepSlot.getConst();
     if (!c) {
       error(loc, "keep_dims must be a compile-time constant");
       return Value::invalid();
     }
-    keepDims = c->isTruthy();
+    keepDims = c->asBool();
   }
   auto kind = llvm::StringSwitch<ck::ReduceKind>(name)
                   .Case("sum", ck::ReduceKind::Sum)

@@ -155,8 +155,8 @@ void Sema::elabReturn(const ast::ReturnStmt &s) {
 static std::optional<bool> getConstCondition(const Value &v) {
   if (v.isNone())
     return false;
-  if (const ConstValue *c = v.getConst())
-    return c->isTruthy();
+  if (const ConstexprValue *c = v.getConst())
+    return c->asBool();
   return std::nullopt;
 }
 
@@ -219,7 +219,7 @@ void Sema::elabIf(const ast::IfStmt &s) {
       frame->env[name].value = Value::invalid();
       continue;
     }
-    const ConstValue *tc = tv.getConst(), *ec = ev.getConst();
+    const ConstexprValue *tc = tv.getConst(), *ec = ev.getConst();
     if (tc && ec && *tc == *ec && tv.type() == ev.type()) {
       frame->env[name].value = tv.clone();
       continue;
@@ -354,13 +354,13 @@ void Sema::elabFor(const ast::ForStmt &s) {
     return;
   Value lo, hi, step;
   if (slots[1].isNone()) {
-    lo = makeConst(ConstValue::getInt(0), call->getLoc());
+    lo = makeConst(ConstexprValue::ofInt(0), call->getLoc());
     hi = std::move(slots[0]);
   } else {
     lo = std::move(slots[0]);
     hi = std::move(slots[1]);
   }
-  step = slots[2].isNone() ? makeConst(ConstValue::getInt(1), call->getLoc())
+  step = slots[2].isNone() ? makeConst(ConstexprValue::ofInt(1), call->getLoc())
                            : std::move(slots[2]);
   int64_t numStages = -1;
   if (!slots[3].isNone()) {
@@ -370,26 +370,26 @@ void Sema::elabFor(const ast::ForStmt &s) {
     numStages = *n;
   }
   // Bounds: integer scalars; the induction variable has their common type.
-  ScalarKind ivKind = ScalarKind::I32;
+  ScalarType ivKind = ScalarType::I32;
   for (Value *v : {&lo, &hi, &step}) {
     if (!requireExpr(*v, call->getLoc(), "range bound"))
       return;
     if (!v->type().isInteger() || v->type().isBlock() ||
-        v->type().elem == ScalarKind::I1) {
+        v->type().elem == ScalarType::I1) {
       error(call->getLoc(),
             "range() bounds must be integer scalars; got " + v->type().str());
       return;
     }
-    if (!v->weak && getBitWidth(v->type().elem) == 64)
-      ivKind = ScalarKind::I64;
+    if (!v->weak && scalarTypeBits(v->type().elem) == 64)
+      ivKind = ScalarType::I64;
     if (v->weak && v->getConst() &&
-        (v->getConst()->intValue > INT32_MAX ||
-         v->getConst()->intValue < INT32_MIN))
-      ivKind = ScalarKind::I64;
+        (v->getConst()->asInt() > INT32_MAX ||
+         v->getConst()->asInt() < INT32_MIN))
+      ivKind = ScalarType::I64;
   }
-  if (const ConstValue *c = step.getConst()) {
-    if (c->intValue <= 0) {
-      error(call->getLoc(), c->intValue == 0
+  if (const ConstexprValue *c = step.getConst()) {
+    if (c->asInt() <= 0) {
+      error(call->getLoc(), c->asInt() == 0
                                 ? "range() step must not be zero"
                                 : "a negative range() step is not supported");
       return;
@@ -468,7 +468,7 @@ void Sema::elabStaticFor(const ast::ForStmt &s, CallArgs &args) {
   for (int64_t i = *lo; *step > 0 ? i < *hi : i > *hi; i += *step) {
     if (frame->returned || diags.reachedErrorLimit())
       return;
-    bind(s.var, makeConst(ConstValue::getInt(i), s.varLoc), s.varLoc);
+    bind(s.var, makeConst(ConstexprValue::ofInt(i), s.varLoc), s.varLoc);
     elabBlock(s.body);
   }
 }

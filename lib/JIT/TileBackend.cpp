@@ -49,19 +49,6 @@ KernelCompiler &threadCompiler(const std::string &arch, int optLevel) {
   return *compilers.emplace(key, std::move(compiler)).first->second;
 }
 
-/// The frontend's value of a host API constexpr.
-ConstValue toConstValue(const ConstexprValue &value) {
-  switch (value.kind()) {
-  case ConstexprValue::Kind::Bool:
-    return ConstValue::getBool(value.asBool());
-  case ConstexprValue::Kind::Float:
-    return ConstValue::getFloat(value.asFloat());
-  case ConstexprValue::Kind::Int:
-    break;
-  }
-  return ConstValue::getInt(value.asInt());
-}
-
 /// The message of a failed compile: the diagnostics, or a fallback when the
 /// pipeline failed without printing any.
 std::string failureMessage(std::string diagnostics,
@@ -118,8 +105,7 @@ CompiledKernel tilec::compileTileKernelWith(KernelCompiler &compiler,
   options.fpFusion = request.fpFusion;
 
   ConstexprBindings bindings;
-  for (const auto &[param, value] : request.constexprs)
-    bindings.values[param] = toConstValue(value);
+  bindings.values = request.constexprs;
   if (request.numWarps > 0)
     bindings.numWarps = request.numWarps;
   if (request.numStages > 0)

@@ -63,15 +63,6 @@ KernelCompiler::KernelCompiler(CompileOptions options)
 
 KernelCompiler::~KernelCompiler() = default;
 
-namespace {
-/// The runtime's ParamType of a checked kernel parameter type.
-ParamType toParamType(const TType &type) {
-  std::optional<ParamType> parsed = ParamType::parse(type.str());
-  return parsed ? *parsed : ParamType{};
-}
-
-} // namespace
-
 bool KernelCompiler::isAssumedOne(const checked::KernelParam &param) const {
   return param.type.isInteger() &&
          llvm::is_contained(options.unitParams, param.name);
@@ -135,14 +126,6 @@ LogicalResult checkSharedMemory(ModuleOp module, llvm::StringRef kernel,
          << "kernel '" << kernel << "' needs " << attr.getInt()
          << " bytes of shared memory per block; " << arch << " has at most "
          << limit << " (smaller blocks or a smaller num_stages need less)";
-}
-
-ConstexprValue toConstexprValue(const ConstValue &value) {
-  if (value.isBool())
-    return ConstexprValue(value.intValue != 0);
-  if (value.isFloat())
-    return ConstexprValue(value.floatValue);
-  return ConstexprValue(static_cast<std::int64_t>(value.intValue));
 }
 } // namespace
 
@@ -252,13 +235,13 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
   for (const checked::KernelParam &param : checked->params) {
     KernelParam &out = meta.params.emplace_back();
     out.name = param.name;
-    out.type = toParamType(param.type);
+    out.type = param.type.getParamType();
     out.equalToOne = isAssumedOne(param);
     if (!out.equalToOne)
       out.divisibility = static_cast<uint32_t>(getAssumedDivisibility(param));
   }
   for (const checked::ConstexprParam &param : checked->constexprs)
-    meta.constexprs[param.name] = toConstexprValue(param.value);
+    meta.constexprs[param.name] = param.value;
   meta.sourceHash = sha256Hex(source.getText().str());
   meta.compilerVersion = getVersionString();
   return result;

@@ -347,7 +347,7 @@ public:
 struct TypeAnnotation {
   enum class Kind { None, Scalar, Pointer, Constexpr };
   Kind kind = Kind::None;
-  ScalarKind elem = ScalarKind::I32;
+  ScalarType elem = ScalarType::I32;
   SourceLoc loc;
   /// "*f16", "i32", "constexpr", "" for none.
   std::string str() const;

@@ -85,9 +85,9 @@ using ExprPtr = std::unique_ptr<Expr>;
 /// types, Bool for i1, Float for float element types.
 class ConstantExpr : public Expr {
 public:
-  ConstantExpr(TType type, SourceLoc loc, ConstValue value)
+  ConstantExpr(TType type, SourceLoc loc, ConstexprValue value)
       : Expr(ExprKind::Constant, std::move(type), loc), value(value) {}
-  ConstValue value;
+  ConstexprValue value;
   static bool classof(const Expr *e) {
     return e->getKind() == ExprKind::Constant;
   }
@@ -541,7 +541,7 @@ struct KernelParam {
 /// A resolved constexpr parameter (for the metadata JSON).
 struct ConstexprParam {
   std::string name;
-  ConstValue value;
+  ConstexprValue value;
 };
 
 /// The fully checked and elaborated kernel.

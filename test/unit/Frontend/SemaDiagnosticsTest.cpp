@@ -229,8 +229,8 @@ TEST(SemaDiagnosticsTest, KernelParameters) {
             std::string::npos)
       << r.diags;
   ConstexprBindings b;
-  b.values["n"] = ConstValue::getInt(3);
-  b.values["nope"] = ConstValue::getInt(3);
+  b.values["n"] = ConstexprValue::ofInt(3);
+  b.values["nope"] = ConstexprValue::ofInt(3);
   r = runFrontend("@kernel\ndef k(n: i32):\n    pass\n", "k", b);
   EXPECT_NE(r.diags.find("warning: -D nope does not name a parameter of "
                          "kernel 'k'"),
