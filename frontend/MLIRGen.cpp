@@ -167,6 +167,26 @@ private:
     return values;
   }
 
+  /// Generates `body` at the builder's insertion point and ends it with an
+  /// scf.yield of the current values of `yields`.
+  LogicalResult genYieldingBody(const checked::Block &body,
+                                ArrayRef<NamedType> yields, SourceLoc where,
+                                Location location) {
+    if (failed(genBlock(body)))
+      return failure();
+    FailureOr<SmallVector<Value>> yielded = lookup(yields, where);
+    if (failed(yielded))
+      return failure();
+    scf::YieldOp::create(builder, location, *yielded);
+    return success();
+  }
+
+  /// Binds each of `names` to the value at the same position of `values`.
+  void bind(ArrayRef<NamedType> names, ValueRange values) {
+    for (auto [named, value] : llvm::zip(names, values))
+      env[named.name] = value;
+  }
+
   SmallVector<Type> typesOf(ArrayRef<NamedType> names) {
     SmallVector<Type> types;
     for (const NamedType &named : names)
@@ -192,17 +212,11 @@ private:
         block.back().erase();
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToEnd(&block);
-      if (failed(genBlock(*body)))
+      if (failed(genYieldingBody(*body, stmt.yields, stmt.getLoc(), location)))
         return failure();
-      FailureOr<SmallVector<Value>> yielded =
-          lookup(stmt.yields, stmt.getLoc());
-      if (failed(yielded))
-        return failure();
-      scf::YieldOp::create(builder, location, *yielded);
     }
     env = saved;
-    for (auto [named, result] : llvm::zip(stmt.yields, ifOp.getResults()))
-      env[named.name] = result;
+    bind(stmt.yields, ifOp.getResults());
     return success();
   }
 
@@ -223,24 +237,18 @@ private:
     Env saved = env;
     mlir::Block *body = forOp.getBody();
     env[stmt.inductionVar] = forOp.getInductionVar();
-    for (auto [named, arg] : llvm::zip(stmt.carried, forOp.getRegionIterArgs()))
-      env[named.name] = arg;
+    bind(stmt.carried, forOp.getRegionIterArgs());
     {
       OpBuilder::InsertionGuard guard(builder);
       if (!body->empty() && isa<scf::YieldOp>(body->back()))
         body->back().erase();
       builder.setInsertionPointToEnd(body);
-      if (failed(genBlock(stmt.body)))
+      if (failed(genYieldingBody(stmt.body, stmt.carried, stmt.getLoc(),
+                                 location)))
         return failure();
-      FailureOr<SmallVector<Value>> yielded =
-          lookup(stmt.carried, stmt.getLoc());
-      if (failed(yielded))
-        return failure();
-      scf::YieldOp::create(builder, location, *yielded);
     }
     env = saved;
-    for (auto [named, result] : llvm::zip(stmt.carried, forOp.getResults()))
-      env[named.name] = result;
+    bind(stmt.carried, forOp.getResults());
     return success();
   }
 
@@ -257,8 +265,7 @@ private:
       OpBuilder::InsertionGuard guard(builder);
       mlir::Block *before =
           builder.createBlock(&whileOp.getBefore(), {}, types, locs);
-      for (auto [named, arg] : llvm::zip(stmt.carried, before->getArguments()))
-        env[named.name] = arg;
+      bind(stmt.carried, before->getArguments());
       Value cond = genExpr(*stmt.cond);
       if (!cond)
         return failure();
@@ -266,19 +273,13 @@ private:
       env = saved;
       mlir::Block *after =
           builder.createBlock(&whileOp.getAfter(), {}, types, locs);
-      for (auto [named, arg] : llvm::zip(stmt.carried, after->getArguments()))
-        env[named.name] = arg;
-      if (failed(genBlock(stmt.body)))
+      bind(stmt.carried, after->getArguments());
+      if (failed(genYieldingBody(stmt.body, stmt.carried, stmt.getLoc(),
+                                 location)))
         return failure();
-      FailureOr<SmallVector<Value>> yielded =
-          lookup(stmt.carried, stmt.getLoc());
-      if (failed(yielded))
-        return failure();
-      scf::YieldOp::create(builder, location, *yielded);
     }
     env = saved;
-    for (auto [named, result] : llvm::zip(stmt.carried, whileOp.getResults()))
-      env[named.name] = result;
+    bind(stmt.carried, whileOp.getResults());
     return success();
   }
 
@@ -307,6 +308,13 @@ private:
   Value genCast(Value value, const TType &from, const TType &to,
                 Location location);
   Value genMath(const MathExpr &expr, Value operand, Location location);
+
+  /// An OpTy of `type` on the value of `operand`; null when that fails.
+  template <typename OpTy>
+  Value genUnaryOp(const ExprPtr &operand, Type type, Location location) {
+    Value value = genExpr(*operand);
+    return value ? OpTy::create(builder, location, type, value) : Value();
+  }
 
   MLIRContext &context;
   OpBuilder builder;
@@ -375,18 +383,12 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
       return Value();
     return genCast(operand, cast.operand->getType(), expr.getType(), location);
   }
-  case ExprKind::Splat: {
-    Value operand = gen(llvm::cast<SplatExpr>(expr).operand);
-    if (!operand)
-      return Value();
-    return tile::SplatOp::create(builder, location, type, operand);
-  }
-  case ExprKind::Broadcast: {
-    Value operand = gen(llvm::cast<BroadcastExpr>(expr).operand);
-    if (!operand)
-      return Value();
-    return tile::BroadcastOp::create(builder, location, type, operand);
-  }
+  case ExprKind::Splat:
+    return genUnaryOp<tile::SplatOp>(llvm::cast<SplatExpr>(expr).operand, type,
+                                     location);
+  case ExprKind::Broadcast:
+    return genUnaryOp<tile::BroadcastOp>(
+        llvm::cast<BroadcastExpr>(expr).operand, type, location);
   case ExprKind::ExpandDims: {
     auto &expand = llvm::cast<ExpandDimsExpr>(expr);
     Value operand = gen(expand.operand);
@@ -395,18 +397,12 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
     return tile::ExpandDimsOp::create(builder, location, type, operand,
                                       expand.axis);
   }
-  case ExprKind::Reshape: {
-    Value operand = gen(llvm::cast<ReshapeExpr>(expr).operand);
-    if (!operand)
-      return Value();
-    return tile::ReshapeOp::create(builder, location, type, operand);
-  }
-  case ExprKind::Trans: {
-    Value operand = gen(llvm::cast<TransExpr>(expr).operand);
-    if (!operand)
-      return Value();
-    return tile::TransOp::create(builder, location, type, operand);
-  }
+  case ExprKind::Reshape:
+    return genUnaryOp<tile::ReshapeOp>(llvm::cast<ReshapeExpr>(expr).operand,
+                                       type, location);
+  case ExprKind::Trans:
+    return genUnaryOp<tile::TransOp>(llvm::cast<TransExpr>(expr).operand, type,
+                                     location);
   case ExprKind::AddPtr: {
     auto &addptr = llvm::cast<AddPtrExpr>(expr);
     Value ptr = gen(addptr.ptr), offset = gen(addptr.offset);
@@ -450,36 +446,16 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
     Value a = gen(dot.a), b = gen(dot.b), acc = gen(dot.acc);
     if (!a || !b || !acc)
       return Value();
-    auto precision = dot.precision == InputPrecision::IEEE
-                         ? tile::InputPrecision::IEEE
-                         : tile::InputPrecision::TF32;
-    return tile::DotOp::create(builder, location, type, a, b, acc, precision);
+    return tile::DotOp::create(builder, location, type, a, b, acc,
+                               dot.precision);
   }
   case ExprKind::Reduce: {
     auto &reduce = llvm::cast<ReduceExpr>(expr);
     Value operand = gen(reduce.operand);
     if (!operand)
       return Value();
-    tile::ReduceKind kind = tile::ReduceKind::Sum;
-    switch (reduce.reduceKind) {
-    case ReduceKind::Sum:
-      kind = tile::ReduceKind::Sum;
-      break;
-    case ReduceKind::Max:
-      kind = tile::ReduceKind::Max;
-      break;
-    case ReduceKind::Min:
-      kind = tile::ReduceKind::Min;
-      break;
-    case ReduceKind::ArgMax:
-      kind = tile::ReduceKind::ArgMax;
-      break;
-    case ReduceKind::ArgMin:
-      kind = tile::ReduceKind::ArgMin;
-      break;
-    }
-    return tile::ReduceOp::create(builder, location, type, kind, operand,
-                                  reduce.axis);
+    return tile::ReduceOp::create(builder, location, type, reduce.reduceKind,
+                                  operand, reduce.axis);
   }
   case ExprKind::Math: {
     auto &math = llvm::cast<MathExpr>(expr);

@@ -10,7 +10,6 @@
 
 #include "SemaImpl.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -47,10 +46,11 @@ std::vector<std::string> Sema::builtinNames() {
 }
 
 static bool isMathName(llvm::StringRef name) {
-  return llvm::is_contained({"exp", "exp2", "log", "log2", "sqrt", "rsqrt",
-                             "abs", "sin", "cos", "tanh", "erf", "sigmoid",
-                             "floor", "ceil"},
-                            name);
+  return ck::parseMathFnName(name).has_value();
+}
+
+static bool isReduceName(llvm::StringRef name) {
+  return mlir::tile::symbolizeReduceKind(name).has_value();
 }
 
 bool Sema::evalArgs(const ast::CallExpr &e, CallArgs &args) {
@@ -231,10 +231,9 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
     return castValue(std::move(self), *kind, loc);
   }
   bool isMethod =
-      isMathName(name) ||
-      llvm::is_contained({"sum", "max", "min", "argmax", "argmin", "reshape",
-                          "view", "trans", "broadcast_to", "expand_dims"},
-                         name);
+      isMathName(name) || isReduceName(name) ||
+      llvm::is_contained(
+          {"reshape", "view", "trans", "broadcast_to", "expand_dims"}, name);
   if (!isMethod) {
     error(loc, "a " + self.describe() + " value has no method '" + name + "'");
     return Value::invalid();
@@ -302,7 +301,7 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     }
     return acc;
   }
-  if (llvm::is_contained({"sum", "max", "min", "argmax", "argmin"}, name))
+  if (isReduceName(name))
     return builtinReduce(name, args, loc);
   if (isMathName(name))
     return builtinMath(name, args, loc);

@@ -12,6 +12,8 @@
 
 #include "tilec/Frontend/Sema.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <map>
 #include <set>
 
@@ -161,6 +163,15 @@ public:
       std::vector<std::pair<std::string, checked::NamedType>> &carried,
       std::map<std::string, Binding> &bodyEnv, checked::Block &body,
       SourceLoc loc, llvm::StringRef what);
+  /// Elaborates the body of a run-time loop into `body`, then restores the
+  /// environment `before` and finishes the `carried` names. Names first
+  /// bound in the body (except `loopVar`) are hidden after the loop.
+  /// Returns the carried names in order.
+  std::vector<checked::NamedType>
+  elabLoopBody(const ast::Block &astBody, checked::Block &body,
+               std::map<std::string, Binding> before,
+               std::vector<std::pair<std::string, checked::NamedType>> &carried,
+               SourceLoc loc, llvm::StringRef loopVar);
 
   // --- SemaExpr.cpp: expressions ---------------------------------------
   Value elabExpr(const ast::Expr &e);
@@ -227,6 +238,14 @@ public:
   /// Builds a pointer/mask/value triple broadcast to a common shape.
   bool prepareMemoryOperands(llvm::StringRef fnName, ExprPtr &ptr,
                              ExprPtr *value, ExprPtr &mask, SourceLoc loc);
+  /// The pointer, value and mask of `store`/`atomic_add` (slots 0 to 2):
+  /// `checkElem` may reject the pointee type (it reports why); the value is
+  /// converted to it and all three are broadcast to one shape. False after
+  /// an error.
+  bool elabStoreOperands(llvm::StringRef fnName, std::vector<Value> &slots,
+                         SourceLoc argsLoc, SourceLoc loc,
+                         llvm::function_ref<bool(ScalarType)> checkElem,
+                         ExprPtr &ptr, ExprPtr &value, ExprPtr &mask);
   static bool isBuiltinName(llvm::StringRef name);
   static std::vector<std::string> builtinNames();
 

@@ -8,8 +8,6 @@
 
 #include "SemaImpl.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 #include <cmath>
 
 using namespace tilec;
@@ -28,21 +26,7 @@ Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
                    x.type().str());
     return Value::invalid();
   }
-  auto fn = llvm::StringSwitch<ck::MathFn>(name)
-                .Case("exp", ck::MathFn::Exp)
-                .Case("exp2", ck::MathFn::Exp2)
-                .Case("log", ck::MathFn::Log)
-                .Case("log2", ck::MathFn::Log2)
-                .Case("sqrt", ck::MathFn::Sqrt)
-                .Case("rsqrt", ck::MathFn::Rsqrt)
-                .Case("abs", ck::MathFn::Abs)
-                .Case("sin", ck::MathFn::Sin)
-                .Case("cos", ck::MathFn::Cos)
-                .Case("tanh", ck::MathFn::Tanh)
-                .Case("erf", ck::MathFn::Erf)
-                .Case("sigmoid", ck::MathFn::Sigmoid)
-                .Case("floor", ck::MathFn::Floor)
-                .Default(ck::MathFn::Ceil);
+  ck::MathFn fn = *ck::parseMathFnName(name);
   if (const ConstexprValue *c = x.getConst(); c && x.weak) {
     double d = c->asFloat(), r;
     switch (fn) {

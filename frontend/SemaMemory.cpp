@@ -9,8 +9,6 @@
 
 #include "SemaImpl.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 using namespace tilec;
 using namespace tilec::sema;
 namespace ck = tilec::checked;
@@ -75,6 +73,36 @@ static ExprPtr convertStoredValue(Sema &sema, Value &v, ScalarType elem,
   return std::move(v.expr);
 }
 
+bool Sema::elabStoreOperands(llvm::StringRef fnName, std::vector<Value> &slots,
+                             SourceLoc argsLoc, SourceLoc loc,
+                             llvm::function_ref<bool(ScalarType)> checkElem,
+                             ExprPtr &ptr, ExprPtr &value, ExprPtr &mask) {
+  std::string what = "'" + fnName.str() + "'";
+  if (!requireExpr(slots[0], argsLoc, "the pointer of " + what) ||
+      !requireExpr(slots[1], argsLoc, "the value of " + what))
+    return false;
+  ptr = std::move(slots[0].expr);
+  if (!ptr->getType().isPointer) {
+    error(loc, "the first argument of " + what +
+                   " must be a pointer or a block of pointers; got " +
+                   ptr->getType().str());
+    return false;
+  }
+  TType ptrType = ptr->getType();
+  if (!checkElem(ptrType.elem))
+    return false;
+  value =
+      convertStoredValue(*this, slots[1], ptrType.elem, ptrType, fnName, loc);
+  if (!value)
+    return false;
+  if (!slots[2].isNone()) {
+    if (!requireExpr(slots[2], argsLoc, "the mask of " + what))
+      return false;
+    mask = std::move(slots[2].expr);
+  }
+  return prepareMemoryOperands(fnName, ptr, &value, mask, loc);
+}
+
 Value Sema::builtinLoad(CallArgs &args, SourceLoc loc) {
   std::vector<Value> slots;
   if (!bindArgs(args, "load", {"pointer", "mask", "other"}, 1, slots,
@@ -129,28 +157,10 @@ Value Sema::builtinStore(CallArgs &args, SourceLoc loc) {
   if (!bindArgs(args, "store", {"pointer", "value", "mask"}, 2, slots,
                 {"cache_modifier", "eviction_policy"}))
     return Value::invalid();
-  if (!requireExpr(slots[0], args.loc, "the pointer of 'store'") ||
-      !requireExpr(slots[1], args.loc, "the value of 'store'"))
-    return Value::invalid();
-  ExprPtr ptr = std::move(slots[0].expr);
-  if (!ptr->getType().isPointer) {
-    error(loc, "the first argument of 'store' must be a pointer or a block of "
-               "pointers; got " +
-                   ptr->getType().str());
-    return Value::invalid();
-  }
-  TType ptrType = ptr->getType();
-  ExprPtr value =
-      convertStoredValue(*this, slots[1], ptrType.elem, ptrType, "store", loc);
-  if (!value)
-    return Value::invalid();
-  ExprPtr mask;
-  if (!slots[2].isNone()) {
-    if (!requireExpr(slots[2], args.loc, "the mask of 'store'"))
-      return Value::invalid();
-    mask = std::move(slots[2].expr);
-  }
-  if (!prepareMemoryOperands("store", ptr, &value, mask, loc))
+  ExprPtr ptr, value, mask;
+  if (!elabStoreOperands(
+          "store", slots, args.loc, loc, [](ScalarType) { return true; }, ptr,
+          value, mask))
     return Value::invalid();
   emit(std::make_unique<ck::StoreStmt>(loc, std::move(ptr), std::move(value),
                                        std::move(mask)));
@@ -162,37 +172,20 @@ Value Sema::builtinAtomicAdd(CallArgs &args, SourceLoc loc) {
   if (!bindArgs(args, "atomic_add", {"pointer", "val", "mask"}, 2, slots,
                 {"sem", "scope"}))
     return Value::invalid();
-  if (!requireExpr(slots[0], args.loc, "the pointer of 'atomic_add'") ||
-      !requireExpr(slots[1], args.loc, "the value of 'atomic_add'"))
-    return Value::invalid();
-  ExprPtr ptr = std::move(slots[0].expr);
-  if (!ptr->getType().isPointer) {
-    error(loc, "the first argument of 'atomic_add' must be a pointer or a "
-               "block of pointers; got " +
-                   ptr->getType().str());
-    return Value::invalid();
-  }
-  TType ptrType = ptr->getType();
-  ScalarType elem = ptrType.elem;
-  if (elem == ScalarType::I1 || elem == ScalarType::I8 ||
-      elem == ScalarType::I16 || elem == ScalarType::U8 ||
-      elem == ScalarType::U16 || elem == ScalarType::BF16) {
-    error(loc, "atomic_add is not supported on " +
-                   llvm::Twine(scalarTypeName(elem)) +
-                   "; use f16, f32, f64, i32, u32, i64 or u64");
-    return Value::invalid();
-  }
-  ExprPtr value =
-      convertStoredValue(*this, slots[1], elem, ptrType, "atomic_add", loc);
-  if (!value)
-    return Value::invalid();
-  ExprPtr mask;
-  if (!slots[2].isNone()) {
-    if (!requireExpr(slots[2], args.loc, "the mask of 'atomic_add'"))
-      return Value::invalid();
-    mask = std::move(slots[2].expr);
-  }
-  if (!prepareMemoryOperands("atomic_add", ptr, &value, mask, loc))
+  auto isSupported = [&](ScalarType elem) {
+    if (elem == ScalarType::I1 || elem == ScalarType::I8 ||
+        elem == ScalarType::I16 || elem == ScalarType::U8 ||
+        elem == ScalarType::U16 || elem == ScalarType::BF16) {
+      error(loc, "atomic_add is not supported on " +
+                     llvm::Twine(scalarTypeName(elem)) +
+                     "; use f16, f32, f64, i32, u32, i64 or u64");
+      return false;
+    }
+    return true;
+  };
+  ExprPtr ptr, value, mask;
+  if (!elabStoreOperands("atomic_add", slots, args.loc, loc, isSupported, ptr,
+                         value, mask))
     return Value::invalid();
   TType type = value->getType();
   return Value::ofExpr(std::make_unique<ck::AtomicAddExpr>(
@@ -270,13 +263,14 @@ Value Sema::builtinDot(CallArgs &args, SourceLoc loc) {
   }
   ck::InputPrecision precision = ck::InputPrecision::TF32;
   if (!slots[3].isNone()) {
-    if (slots[3].kind != Value::Kind::String ||
-        (slots[3].str != "tf32" && slots[3].str != "ieee")) {
+    std::optional<ck::InputPrecision> named;
+    if (slots[3].kind == Value::Kind::String)
+      named = mlir::tile::symbolizeInputPrecision(slots[3].str);
+    if (!named) {
       error(loc, "input_precision must be \"tf32\" or \"ieee\"");
       return Value::invalid();
     }
-    precision = slots[3].str == "ieee" ? ck::InputPrecision::IEEE
-                                       : ck::InputPrecision::TF32;
+    precision = *named;
     if (!slots[4].isNone()) {
       error(loc, "give either input_precision or allow_tf32, not both");
       return Value::invalid();
@@ -310,7 +304,7 @@ Value Sema::builtinDot(CallArgs &args, SourceLoc loc) {
 
 Value Sema::reduce(ck::ReduceKind kind, Value x, std::optional<int64_t> axis,
                    bool keepDims, SourceLoc loc) {
-  llvm::StringRef name = ck::getReduceKindName(kind);
+  llvm::StringRef name = mlir::tile::stringifyReduceKind(kind);
   if (!requireExpr(x, loc, "'" + name.str() + "'"))
     return Value::invalid();
   const TType &t = x.type();
@@ -389,12 +383,7 @@ Value Sema::builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     }
     keepDims = c->asBool();
   }
-  auto kind = llvm::StringSwitch<ck::ReduceKind>(name)
-                  .Case("sum", ck::ReduceKind::Sum)
-                  .Case("max", ck::ReduceKind::Max)
-                  .Case("min", ck::ReduceKind::Min)
-                  .Case("argmax", ck::ReduceKind::ArgMax)
-                  .Default(ck::ReduceKind::ArgMin);
+  ck::ReduceKind kind = *mlir::tile::symbolizeReduceKind(name);
   Value x = std::move(slots[0]);
   if (!isArg && !slots[3].isNone()) {
     auto dtype = requireDType(slots[3], args.loc, "'dtype'");

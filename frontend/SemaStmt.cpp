@@ -326,6 +326,35 @@ void Sema::finishCarried(
   }
 }
 
+std::vector<ck::NamedType>
+Sema::elabLoopBody(const ast::Block &astBody, ck::Block &body,
+                   std::map<std::string, Binding> before,
+                   std::vector<std::pair<std::string, ck::NamedType>> &carried,
+                   SourceLoc loc, llvm::StringRef loopVar) {
+  ck::Block *outer = curBlock;
+  curBlock = &body;
+  ++frame->runtimeDepth;
+  elabBlock(astBody);
+  --frame->runtimeDepth;
+  curBlock = outer;
+  std::map<std::string, Binding> bodyEnv = std::move(frame->env);
+  frame->env = std::move(before);
+  finishCarried(carried, bodyEnv, body, loc, "loop");
+
+  // Names first bound inside the body are not visible after the loop.
+  for (auto &[name, b] : bodyEnv) {
+    if (frame->env.count(name) || name == loopVar)
+      continue;
+    frame->env[name].hiddenReason =
+        "it is assigned only inside the loop on line " +
+        std::to_string(loc.line);
+  }
+  std::vector<ck::NamedType> names;
+  for (auto &[name, named] : carried)
+    names.push_back(named);
+  return names;
+}
+
 void Sema::elabFor(const ast::ForStmt &s) {
   auto *call = llvm::dyn_cast<ast::CallExpr>(s.iter.get());
   std::string callee;
@@ -412,30 +441,12 @@ void Sema::elabFor(const ast::ForStmt &s) {
   ivBinding.value = Value::ofExpr(
       std::make_unique<ck::VarRefExpr>(TType(ivKind), s.varLoc, ivName));
 
-  ck::Block *outer = curBlock;
-  curBlock = &forStmt->body;
-  ++frame->runtimeDepth;
-  elabBlock(s.body);
-  --frame->runtimeDepth;
-  curBlock = outer;
-  std::map<std::string, Binding> bodyEnv = std::move(frame->env);
-  frame->env = std::move(before);
-  finishCarried(carried, bodyEnv, forStmt->body, s.getLoc(), "loop");
-
-  // Names first bound inside the body are not visible after the loop.
-  for (auto &[name, b] : bodyEnv) {
-    if (frame->env.count(name) || name == s.var)
-      continue;
-    frame->env[name].hiddenReason =
-        "it is assigned only inside the loop on line " +
-        std::to_string(s.getLoc().line);
-  }
+  forStmt->carried = elabLoopBody(s.body, forStmt->body, std::move(before),
+                                  carried, s.getLoc(), s.var);
   if (!varBoundBefore)
     frame->env[s.var].hiddenReason = "the loop variable of the loop on line " +
                                      std::to_string(s.getLoc().line) +
                                      " is not visible after it";
-  for (auto &[name, named] : carried)
-    forStmt->carried.push_back(named);
   emit(std::move(forStmt));
 }
 
@@ -507,20 +518,7 @@ void Sema::elabWhile(const ast::WhileStmt &s) {
   }
   whileStmt->cond = toBool(std::move(cond.expr), s.cond->getLoc());
 
-  curBlock = &whileStmt->body;
-  ++frame->runtimeDepth;
-  elabBlock(s.body);
-  --frame->runtimeDepth;
-  curBlock = outer;
-  std::map<std::string, Binding> bodyEnv = std::move(frame->env);
-  frame->env = std::move(before);
-  finishCarried(carried, bodyEnv, whileStmt->body, s.getLoc(), "loop");
-  for (auto &[name, b] : bodyEnv)
-    if (!frame->env.count(name))
-      frame->env[name].hiddenReason =
-          "it is assigned only inside the loop on line " +
-          std::to_string(s.getLoc().line);
-  for (auto &[name, named] : carried)
-    whileStmt->carried.push_back(named);
+  whileStmt->carried = elabLoopBody(s.body, whileStmt->body, std::move(before),
+                                    carried, s.getLoc(), /*loopVar=*/"");
   emit(std::move(whileStmt));
 }

@@ -18,12 +18,14 @@
 #ifndef TILEC_FRONTEND_CHECKEDKERNEL_H
 #define TILEC_FRONTEND_CHECKEDKERNEL_H
 
+#include "tilec/Dialect/Tile/IR/TileEnums.h"
 #include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/Types.h"
 
 #include "llvm/Support/Casting.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -329,8 +331,8 @@ public:
   }
 };
 
-/// Precision of f32 dots.
-enum class InputPrecision { TF32, IEEE };
+/// Precision of f32 dots: the tile dialect's enum (TileEnums.td).
+using InputPrecision = ::mlir::tile::InputPrecision;
 
 /// `dot(a, b, acc)`: a is [M, K], b is [K, N] of the same element type; acc
 /// (never null; zeros when not given) and the result are [M, N] of f32
@@ -349,7 +351,8 @@ public:
 /// Reductions. Sum/Max/Min keep the operand's element type (sums of
 /// integers narrower than 32 bits are cast to i32 first); ArgMax/ArgMin
 /// return i32 indices (the first index on ties).
-enum class ReduceKind { Sum, Max, Min, ArgMax, ArgMin };
+/// The tile dialect's enum (TileEnums.td); printed by stringifyReduceKind().
+using ReduceKind = ::mlir::tile::ReduceKind;
 /// Reduction along one `axis` (0 <= axis < rank); the result drops that
 /// dimension (a scalar when the operand is 1-D). `axis=None` is expressed
 /// as a Reshape to 1-D followed by a reduction along axis 0.
@@ -565,10 +568,11 @@ ExprPtr cloneExpr(const Expr &expr);
 /// type (for tests and `--emit=checked` style debugging).
 void dumpCheckedKernel(const CheckedKernel &kernel, llvm::raw_ostream &os);
 
-/// Names for printing: "add", "fdiv", "sum", "exp", ...
+/// Names for printing: "add", "fdiv", "exp", ...
 llvm::StringRef getBinaryOpName(BinaryOp op);
-llvm::StringRef getReduceKindName(ReduceKind kind);
 llvm::StringRef getMathFnName(MathFn fn);
+/// The MathFn named \p name ("exp", "sigmoid", ...); std::nullopt if none.
+std::optional<MathFn> parseMathFnName(llvm::StringRef name);
 
 } // namespace checked
 } // namespace tilec
