@@ -71,6 +71,9 @@ private:
   void skipLine();
   /// Skips an indented block that starts at the current INDENT.
   void skipIndentedBlock();
+  /// Consumes a blank line, or reports and skips an unexpectedly indented
+  /// block; false (consuming nothing) at any other token.
+  bool skipBlankOrStrayIndent();
   bool stop() const { return diags.reachedErrorLimit(); }
   /// Reports every logical line of more than kMaxLineTokens tokens; false
   /// if there is one.
