@@ -34,33 +34,28 @@ namespace ast {
 // Expressions
 //===----------------------------------------------------------------------===//
 
-/// Base class of all expressions.
-class Expr {
-public:
-  enum class Kind {
-    Int,
-    Float,
-    Bool,
-    None,
-    String,
-    Name,
-    Attribute,
-    Call,
-    Subscript,
-    Slice,
-    Unary,
-    Binary,
-    Tuple,
-    Ternary,
-  };
-  Expr(Kind kind, SourceLoc loc) : kind(kind), loc(loc) {}
-  virtual ~Expr() = default;
-  Kind getKind() const { return kind; }
-  SourceLoc getLoc() const { return loc; }
+/// The kinds of expressions.
+enum class ExprKind {
+  Int,
+  Float,
+  Bool,
+  None,
+  String,
+  Name,
+  Attribute,
+  Call,
+  Subscript,
+  Slice,
+  Unary,
+  Binary,
+  Tuple,
+  Ternary,
+};
 
-private:
-  Kind kind;
-  SourceLoc loc;
+/// Base class of all expressions.
+class Expr : public KindedNode<ExprKind> {
+public:
+  using KindedNode::KindedNode;
 };
 using ExprPtr = std::unique_ptr<Expr>;
 
@@ -224,18 +219,13 @@ public:
 // Statements
 //===----------------------------------------------------------------------===//
 
-/// Base class of all statements.
-class Stmt {
-public:
-  enum class Kind { Expr, Assign, AugAssign, If, For, While, Return, Pass };
-  Stmt(Kind kind, SourceLoc loc) : kind(kind), loc(loc) {}
-  virtual ~Stmt() = default;
-  Kind getKind() const { return kind; }
-  SourceLoc getLoc() const { return loc; }
+/// The kinds of statements.
+enum class StmtKind { Expr, Assign, AugAssign, If, For, While, Return, Pass };
 
-private:
-  Kind kind;
-  SourceLoc loc;
+/// Base class of all statements.
+class Stmt : public KindedNode<StmtKind> {
+public:
+  using KindedNode::KindedNode;
 };
 using StmtPtr = std::unique_ptr<Stmt>;
 using Block = std::vector<StmtPtr>;

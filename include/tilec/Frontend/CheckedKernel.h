@@ -365,16 +365,9 @@ public:
 enum class StmtKind { Assign, Store, Expr, If, For, While, DevicePrint };
 
 /// Base of all statements.
-class Stmt {
+class Stmt : public KindedNode<StmtKind> {
 public:
-  Stmt(StmtKind kind, SourceLoc loc) : kind(kind), loc(loc) {}
-  virtual ~Stmt() = default;
-  StmtKind getKind() const { return kind; }
-  SourceLoc getLoc() const { return loc; }
-
-private:
-  StmtKind kind;
-  SourceLoc loc;
+  using KindedNode::KindedNode;
 };
 using StmtPtr = std::unique_ptr<Stmt>;
 using Block = std::vector<StmtPtr>;
