@@ -7,6 +7,8 @@
 
 #include "tilec/Frontend/AST.h"
 
+#include "TreeDumper.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tilec;
@@ -85,9 +87,9 @@ std::string TypeAnnotation::str() const {
   case Kind::Constexpr:
     return "constexpr";
   case Kind::Pointer:
-    return "*" + getScalarKindName(elem).str();
+    return "*" + std::string(scalarTypeName(elem));
   case Kind::Scalar:
-    return getScalarKindName(elem).str();
+    return scalarTypeName(elem);
   }
   return "";
 }
@@ -109,9 +111,9 @@ std::vector<const Function *> Module::getKernels() const {
 
 namespace {
 /// Recursive printer with two spaces of indentation per level.
-class ASTDumper {
+class ASTDumper : TreeDumper {
 public:
-  explicit ASTDumper(llvm::raw_ostream &os) : os(os) {}
+  explicit ASTDumper(llvm::raw_ostream &os) : TreeDumper(os) {}
 
   void dump(const Module &module) {
     os << "Module \"" << module.filename << "\"\n";
@@ -120,13 +122,6 @@ public:
   }
 
 private:
-  llvm::raw_ostream &indent(int level) {
-    for (int i = 0; i < level; ++i)
-      os << "  ";
-    return os;
-  }
-  void loc(SourceLoc l) { os << " @" << l.line << ":" << l.col << "\n"; }
-
   void dump(const Function &fn, int level) {
     indent(level) << (fn.isKernel ? "Kernel " : "Function ") << fn.name;
     if (fn.isKernel)
@@ -253,7 +248,8 @@ private:
       break;
     case Expr::Kind::Float:
       os << "Float "
-         << ConstValue::getFloat(llvm::cast<FloatLiteral>(expr).value).str();
+         << ConstexprValue::ofFloat(llvm::cast<FloatLiteral>(expr).value)
+                .pythonStr();
       break;
     case Expr::Kind::Bool:
       os << "Bool " << (llvm::cast<BoolLiteral>(expr).value ? "True" : "False");
@@ -343,8 +339,6 @@ private:
     }
     loc(expr.getLoc());
   }
-
-  llvm::raw_ostream &os;
 };
 } // namespace
 

@@ -7,6 +7,9 @@
 
 #include "tilec/Frontend/CheckedKernel.h"
 
+#include "TreeDumper.h"
+
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tilec;
@@ -24,16 +27,19 @@ llvm::StringRef checked::getBinaryOpName(BinaryOp op) {
   return names[static_cast<int>(op)];
 }
 
-llvm::StringRef checked::getReduceKindName(ReduceKind kind) {
-  static const char *names[] = {"sum", "max", "min", "argmax", "argmin"};
-  return names[static_cast<int>(kind)];
-}
+static const char *const kMathFnNames[] = {
+    "exp", "exp2", "log",  "log2", "sqrt",    "rsqrt", "abs",
+    "sin", "cos",  "tanh", "erf",  "sigmoid", "floor", "ceil"};
 
 llvm::StringRef checked::getMathFnName(MathFn fn) {
-  static const char *names[] = {"exp",   "exp2",    "log",   "log2", "sqrt",
-                                "rsqrt", "abs",     "sin",   "cos",  "tanh",
-                                "erf",   "sigmoid", "floor", "ceil"};
-  return names[static_cast<int>(fn)];
+  return kMathFnNames[static_cast<int>(fn)];
+}
+
+std::optional<MathFn> checked::parseMathFnName(llvm::StringRef name) {
+  for (const auto &[index, fnName] : llvm::enumerate(kMathFnNames))
+    if (name == fnName)
+      return static_cast<MathFn>(index);
+  return std::nullopt;
 }
 
 static ExprPtr cloneOrNull(const ExprPtr &e) {
@@ -140,27 +146,21 @@ ExprPtr checked::cloneExpr(const Expr &expr) {
 
 namespace {
 /// Indented printer of checked kernels.
-class CheckedDumper {
+class CheckedDumper : TreeDumper {
 public:
-  explicit CheckedDumper(llvm::raw_ostream &os) : os(os) {}
+  explicit CheckedDumper(llvm::raw_ostream &os) : TreeDumper(os) {}
 
   void dump(const CheckedKernel &k) {
     os << "CheckedKernel " << k.name << " num_warps=" << k.numWarps
        << " num_stages=" << k.numStages << "\n";
-    for (const KernelParam &p : k.params)
+    for (const checked::KernelParam &p : k.params)
       os << "  Param " << p.name << ": " << p.type.str() << "\n";
     for (const ConstexprParam &c : k.constexprs)
-      os << "  Constexpr " << c.name << " = " << c.value.str() << "\n";
+      os << "  Constexpr " << c.name << " = " << c.value.pythonStr() << "\n";
     dump(k.body, 1);
   }
 
 private:
-  llvm::raw_ostream &indent(int level) {
-    for (int i = 0; i < level; ++i)
-      os << "  ";
-    return os;
-  }
-  void loc(SourceLoc l) { os << " @" << l.line << ":" << l.col << "\n"; }
   void names(llvm::StringRef what, const std::vector<NamedType> &list) {
     if (list.empty())
       return;
@@ -262,7 +262,7 @@ private:
     switch (expr.getKind()) {
     case ExprKind::Constant:
       return head(expr, level, "Constant",
-                  llvm::cast<ConstantExpr>(expr).value.str());
+                  llvm::cast<ConstantExpr>(expr).value.pythonStr());
     case ExprKind::VarRef:
       return head(expr, level, "VarRef", llvm::cast<VarRefExpr>(expr).name);
     case ExprKind::Unary: {
@@ -349,7 +349,7 @@ private:
     case ExprKind::Dot: {
       auto &e = llvm::cast<DotExpr>(expr);
       head(expr, level, "Dot",
-           e.precision == InputPrecision::TF32 ? "tf32" : "ieee");
+           mlir::tile::stringifyInputPrecision(e.precision).str());
       dump(*e.a, level + 1);
       dump(*e.b, level + 1);
       return dump(*e.acc, level + 1);
@@ -357,7 +357,7 @@ private:
     case ExprKind::Reduce: {
       auto &e = llvm::cast<ReduceExpr>(expr);
       head(expr, level, "Reduce",
-           getReduceKindName(e.reduceKind).str() +
+           mlir::tile::stringifyReduceKind(e.reduceKind).str() +
                " axis=" + std::to_string(e.axis));
       return dump(*e.operand, level + 1);
     }
@@ -376,8 +376,6 @@ private:
     }
     }
   }
-
-  llvm::raw_ostream &os;
 };
 } // namespace
 

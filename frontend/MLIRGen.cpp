@@ -29,7 +29,7 @@ public:
     OwningOpRef<ModuleOp> module = ModuleOp::create(loc(kernel.loc));
     builder.setInsertionPointToEnd(module->getBody());
     SmallVector<Type> argTypes;
-    for (const KernelParam &param : kernel.params)
+    for (const checked::KernelParam &param : kernel.params)
       argTypes.push_back(convertType(param.type));
     auto func = func::FuncOp::create(builder, loc(kernel.loc), kernel.name,
                                      builder.getFunctionType(argTypes, {}));
@@ -60,29 +60,29 @@ private:
                                sourceLoc.col);
   }
 
-  Type convertScalar(ScalarKind kind) {
+  Type convertScalar(ScalarType kind) {
     switch (kind) {
-    case ScalarKind::I1:
+    case ScalarType::I1:
       return builder.getI1Type();
-    case ScalarKind::I8:
-    case ScalarKind::U8:
+    case ScalarType::I8:
+    case ScalarType::U8:
       return builder.getI8Type();
-    case ScalarKind::I16:
-    case ScalarKind::U16:
+    case ScalarType::I16:
+    case ScalarType::U16:
       return builder.getI16Type();
-    case ScalarKind::I32:
-    case ScalarKind::U32:
+    case ScalarType::I32:
+    case ScalarType::U32:
       return builder.getI32Type();
-    case ScalarKind::I64:
-    case ScalarKind::U64:
+    case ScalarType::I64:
+    case ScalarType::U64:
       return builder.getI64Type();
-    case ScalarKind::F16:
+    case ScalarType::F16:
       return builder.getF16Type();
-    case ScalarKind::BF16:
+    case ScalarType::BF16:
       return builder.getBF16Type();
-    case ScalarKind::F32:
+    case ScalarType::F32:
       return builder.getF32Type();
-    case ScalarKind::F64:
+    case ScalarType::F64:
       return builder.getF64Type();
     }
     return Type();
@@ -167,6 +167,26 @@ private:
     return values;
   }
 
+  /// Generates `body` at the builder's insertion point and ends it with an
+  /// scf.yield of the current values of `yields`.
+  LogicalResult genYieldingBody(const checked::Block &body,
+                                ArrayRef<NamedType> yields, SourceLoc where,
+                                Location location) {
+    if (failed(genBlock(body)))
+      return failure();
+    FailureOr<SmallVector<Value>> yielded = lookup(yields, where);
+    if (failed(yielded))
+      return failure();
+    scf::YieldOp::create(builder, location, *yielded);
+    return success();
+  }
+
+  /// Binds each of `names` to the value at the same position of `values`.
+  void bind(ArrayRef<NamedType> names, ValueRange values) {
+    for (auto [named, value] : llvm::zip(names, values))
+      env[named.name] = value;
+  }
+
   SmallVector<Type> typesOf(ArrayRef<NamedType> names) {
     SmallVector<Type> types;
     for (const NamedType &named : names)
@@ -192,17 +212,11 @@ private:
         block.back().erase();
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToEnd(&block);
-      if (failed(genBlock(*body)))
+      if (failed(genYieldingBody(*body, stmt.yields, stmt.getLoc(), location)))
         return failure();
-      FailureOr<SmallVector<Value>> yielded =
-          lookup(stmt.yields, stmt.getLoc());
-      if (failed(yielded))
-        return failure();
-      scf::YieldOp::create(builder, location, *yielded);
     }
     env = saved;
-    for (auto [named, result] : llvm::zip(stmt.yields, ifOp.getResults()))
-      env[named.name] = result;
+    bind(stmt.yields, ifOp.getResults());
     return success();
   }
 
@@ -223,24 +237,18 @@ private:
     Env saved = env;
     mlir::Block *body = forOp.getBody();
     env[stmt.inductionVar] = forOp.getInductionVar();
-    for (auto [named, arg] : llvm::zip(stmt.carried, forOp.getRegionIterArgs()))
-      env[named.name] = arg;
+    bind(stmt.carried, forOp.getRegionIterArgs());
     {
       OpBuilder::InsertionGuard guard(builder);
       if (!body->empty() && isa<scf::YieldOp>(body->back()))
         body->back().erase();
       builder.setInsertionPointToEnd(body);
-      if (failed(genBlock(stmt.body)))
+      if (failed(genYieldingBody(stmt.body, stmt.carried, stmt.getLoc(),
+                                 location)))
         return failure();
-      FailureOr<SmallVector<Value>> yielded =
-          lookup(stmt.carried, stmt.getLoc());
-      if (failed(yielded))
-        return failure();
-      scf::YieldOp::create(builder, location, *yielded);
     }
     env = saved;
-    for (auto [named, result] : llvm::zip(stmt.carried, forOp.getResults()))
-      env[named.name] = result;
+    bind(stmt.carried, forOp.getResults());
     return success();
   }
 
@@ -257,8 +265,7 @@ private:
       OpBuilder::InsertionGuard guard(builder);
       mlir::Block *before =
           builder.createBlock(&whileOp.getBefore(), {}, types, locs);
-      for (auto [named, arg] : llvm::zip(stmt.carried, before->getArguments()))
-        env[named.name] = arg;
+      bind(stmt.carried, before->getArguments());
       Value cond = genExpr(*stmt.cond);
       if (!cond)
         return failure();
@@ -266,19 +273,13 @@ private:
       env = saved;
       mlir::Block *after =
           builder.createBlock(&whileOp.getAfter(), {}, types, locs);
-      for (auto [named, arg] : llvm::zip(stmt.carried, after->getArguments()))
-        env[named.name] = arg;
-      if (failed(genBlock(stmt.body)))
+      bind(stmt.carried, after->getArguments());
+      if (failed(genYieldingBody(stmt.body, stmt.carried, stmt.getLoc(),
+                                 location)))
         return failure();
-      FailureOr<SmallVector<Value>> yielded =
-          lookup(stmt.carried, stmt.getLoc());
-      if (failed(yielded))
-        return failure();
-      scf::YieldOp::create(builder, location, *yielded);
     }
     env = saved;
-    for (auto [named, result] : llvm::zip(stmt.carried, whileOp.getResults()))
-      env[named.name] = result;
+    bind(stmt.carried, whileOp.getResults());
     return success();
   }
 
@@ -288,16 +289,14 @@ private:
 
   Value genExpr(const Expr &expr);
 
-  Value constant(const TType &type, ConstValue value, Location location) {
+  Value constant(const TType &type, ConstexprValue value, Location location) {
     Type mlirType = convertType(type);
     Type element = getElementTypeOrSelf(mlirType);
     TypedAttr scalar;
     if (isa<FloatType>(element))
-      scalar = builder.getFloatAttr(element, value.getAsDouble());
+      scalar = builder.getFloatAttr(element, value.asFloat());
     else
-      scalar = builder.getIntegerAttr(
-          element, value.isFloat() ? static_cast<int64_t>(value.floatValue)
-                                   : value.intValue);
+      scalar = builder.getIntegerAttr(element, value.asInt());
     if (type.isScalar())
       return arith::ConstantOp::create(builder, location, scalar);
     return arith::ConstantOp::create(
@@ -309,6 +308,13 @@ private:
   Value genCast(Value value, const TType &from, const TType &to,
                 Location location);
   Value genMath(const MathExpr &expr, Value operand, Location location);
+
+  /// An OpTy of `type` on the value of `operand`; null when that fails.
+  template <typename OpTy>
+  Value genUnaryOp(const ExprPtr &operand, Type type, Location location) {
+    Value value = genExpr(*operand);
+    return value ? OpTy::create(builder, location, type, value) : Value();
+  }
 
   MLIRContext &context;
   OpBuilder builder;
@@ -344,12 +350,12 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
     if (unary.op == UnaryOp::Neg) {
       if (expr.getType().isFloat())
         return arith::NegFOp::create(builder, location, operand);
-      Value zero = constant(expr.getType(), ConstValue::getInt(0), location);
+      Value zero = constant(expr.getType(), ConstexprValue::ofInt(0), location);
       return arith::SubIOp::create(builder, location, zero, operand);
     }
     Value ones = constant(expr.getType(),
-                          expr.getType().isBool() ? ConstValue::getBool(true)
-                                                  : ConstValue::getInt(-1),
+                          expr.getType().isBool() ? ConstexprValue::ofBool(true)
+                                                  : ConstexprValue::ofInt(-1),
                           location);
     return arith::XOrIOp::create(builder, location, operand, ones);
   }
@@ -377,18 +383,12 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
       return Value();
     return genCast(operand, cast.operand->getType(), expr.getType(), location);
   }
-  case ExprKind::Splat: {
-    Value operand = gen(llvm::cast<SplatExpr>(expr).operand);
-    if (!operand)
-      return Value();
-    return tile::SplatOp::create(builder, location, type, operand);
-  }
-  case ExprKind::Broadcast: {
-    Value operand = gen(llvm::cast<BroadcastExpr>(expr).operand);
-    if (!operand)
-      return Value();
-    return tile::BroadcastOp::create(builder, location, type, operand);
-  }
+  case ExprKind::Splat:
+    return genUnaryOp<tile::SplatOp>(llvm::cast<SplatExpr>(expr).operand, type,
+                                     location);
+  case ExprKind::Broadcast:
+    return genUnaryOp<tile::BroadcastOp>(
+        llvm::cast<BroadcastExpr>(expr).operand, type, location);
   case ExprKind::ExpandDims: {
     auto &expand = llvm::cast<ExpandDimsExpr>(expr);
     Value operand = gen(expand.operand);
@@ -397,18 +397,12 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
     return tile::ExpandDimsOp::create(builder, location, type, operand,
                                       expand.axis);
   }
-  case ExprKind::Reshape: {
-    Value operand = gen(llvm::cast<ReshapeExpr>(expr).operand);
-    if (!operand)
-      return Value();
-    return tile::ReshapeOp::create(builder, location, type, operand);
-  }
-  case ExprKind::Trans: {
-    Value operand = gen(llvm::cast<TransExpr>(expr).operand);
-    if (!operand)
-      return Value();
-    return tile::TransOp::create(builder, location, type, operand);
-  }
+  case ExprKind::Reshape:
+    return genUnaryOp<tile::ReshapeOp>(llvm::cast<ReshapeExpr>(expr).operand,
+                                       type, location);
+  case ExprKind::Trans:
+    return genUnaryOp<tile::TransOp>(llvm::cast<TransExpr>(expr).operand, type,
+                                     location);
   case ExprKind::AddPtr: {
     auto &addptr = llvm::cast<AddPtrExpr>(expr);
     Value ptr = gen(addptr.ptr), offset = gen(addptr.offset);
@@ -452,36 +446,16 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
     Value a = gen(dot.a), b = gen(dot.b), acc = gen(dot.acc);
     if (!a || !b || !acc)
       return Value();
-    auto precision = dot.precision == InputPrecision::IEEE
-                         ? tile::InputPrecision::IEEE
-                         : tile::InputPrecision::TF32;
-    return tile::DotOp::create(builder, location, type, a, b, acc, precision);
+    return tile::DotOp::create(builder, location, type, a, b, acc,
+                               dot.precision);
   }
   case ExprKind::Reduce: {
     auto &reduce = llvm::cast<ReduceExpr>(expr);
     Value operand = gen(reduce.operand);
     if (!operand)
       return Value();
-    tile::ReduceKind kind = tile::ReduceKind::Sum;
-    switch (reduce.reduceKind) {
-    case ReduceKind::Sum:
-      kind = tile::ReduceKind::Sum;
-      break;
-    case ReduceKind::Max:
-      kind = tile::ReduceKind::Max;
-      break;
-    case ReduceKind::Min:
-      kind = tile::ReduceKind::Min;
-      break;
-    case ReduceKind::ArgMax:
-      kind = tile::ReduceKind::ArgMax;
-      break;
-    case ReduceKind::ArgMin:
-      kind = tile::ReduceKind::ArgMin;
-      break;
-    }
-    return tile::ReduceOp::create(builder, location, type, kind, operand,
-                                  reduce.axis);
+    return tile::ReduceOp::create(builder, location, type, reduce.reduceKind,
+                                  operand, reduce.axis);
   }
   case ExprKind::Math: {
     auto &math = llvm::cast<MathExpr>(expr);
@@ -518,7 +492,7 @@ Value MLIRGenImpl::genBinary(const BinaryExpr &expr, Location location) {
     return Value();
   const TType &operandType = expr.lhs->getType();
   bool isFloat = operandType.isFloat();
-  bool isUnsigned = !isFloat && isUnsignedKind(operandType.elem);
+  bool isUnsigned = !isFloat && isUnsignedType(operandType.elem);
   if (operandType.isPointer && !isComparison(expr.op)) {
     emitError(location) << "arithmetic on pointers other than 'pointer + "
                            "integer' is not supported";
@@ -623,13 +597,14 @@ Value MLIRGenImpl::genCast(Value value, const TType &from, const TType &to,
   Type fromElem = getElementTypeOrSelf(value.getType());
   Type toElem = getElementTypeOrSelf(target);
   bool fromFloat = isa<FloatType>(fromElem), toFloat = isa<FloatType>(toElem);
-  bool fromUnsigned = isUnsignedKind(from.elem) || from.elem == ScalarKind::I1;
+  bool fromUnsigned = isUnsignedType(from.elem) || from.elem == ScalarType::I1;
   if (!toFloat && toElem.isInteger(1)) {
     // x != 0
     TType zeroType = from;
-    Value zero = constant(
-        zeroType, fromFloat ? ConstValue::getFloat(0.0) : ConstValue::getInt(0),
-        location);
+    Value zero = constant(zeroType,
+                          fromFloat ? ConstexprValue::ofFloat(0.0)
+                                    : ConstexprValue::ofInt(0),
+                          location);
     if (fromFloat)
       return arith::CmpFOp::create(builder, location, arith::CmpFPredicate::UNE,
                                    value, zero);
@@ -657,7 +632,7 @@ Value MLIRGenImpl::genCast(Value value, const TType &from, const TType &to,
                         : Value(arith::SIToFPOp::create(builder, location,
                                                         target, value));
   if (fromFloat && !toFloat)
-    return isUnsignedKind(to.elem)
+    return isUnsignedType(to.elem)
                ? Value(
                      arith::FPToUIOp::create(builder, location, target, value))
                : Value(
@@ -701,7 +676,8 @@ Value MLIRGenImpl::genMath(const MathExpr &expr, Value x, Location location) {
     return math::ErfOp::create(builder, location, x);
   case MathFn::Sigmoid: {
     // 1 / (1 + exp(-x))
-    Value one = constant(expr.getType(), ConstValue::getFloat(1.0), location);
+    Value one =
+        constant(expr.getType(), ConstexprValue::ofFloat(1.0), location);
     Value negated = arith::NegFOp::create(builder, location, x);
     Value exp = math::ExpOp::create(builder, location, negated);
     Value denominator = arith::AddFOp::create(builder, location, one, exp);

@@ -124,15 +124,22 @@ bool Parser::NestingScope::ok() {
   return false;
 }
 
+bool Parser::skipBlankOrStrayIndent() {
+  if (consumeIf(TokKind::Newline))
+    return true;
+  if (!tok().is(TokKind::Indent))
+    return false;
+  diags.error(tok().loc, "unexpected indentation");
+  skipIndentedBlock();
+  return true;
+}
+
 void Parser::parseTopLevel(Module &module) {
+  if (skipBlankOrStrayIndent())
+    return;
   switch (tok().kind) {
-  case TokKind::Newline:
   case TokKind::Dedent:
     consume();
-    return;
-  case TokKind::Indent:
-    diags.error(tok().loc, "unexpected indentation");
-    skipIndentedBlock();
     return;
   case TokKind::kw_import:
   case TokKind::kw_from:
@@ -341,7 +348,7 @@ bool Parser::parseTypeAnnotation(TypeAnnotation &type) {
     type.kind = TypeAnnotation::Kind::Constexpr;
     return true;
   }
-  std::optional<ScalarKind> kind = parseScalarKindName(name);
+  std::optional<ScalarType> kind = parseDTypeName(name);
   if (!kind) {
     diags.error(type.loc, "unknown type '" + name +
                               "'; expected a dtype (i32, f32, bf16, ...), a "
@@ -381,15 +388,10 @@ bool Parser::parseSuite(Block &block) {
 
 /// statement := if_stmt | for_stmt | while_stmt | simple_stmts NEWLINE
 void Parser::parseStatement(Block &block) {
+  if (skipBlankOrStrayIndent())
+    return;
   StmtPtr stmt;
   switch (tok().kind) {
-  case TokKind::Newline:
-    consume();
-    return;
-  case TokKind::Indent:
-    diags.error(tok().loc, "unexpected indentation");
-    skipIndentedBlock();
-    return;
   case TokKind::kw_if:
     stmt = parseIf(/*isElif=*/false);
     break;

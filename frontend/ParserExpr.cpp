@@ -9,6 +9,8 @@
 
 #include "tilec/Frontend/Parser.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace tilec;
 using namespace tilec::ast;
 
@@ -164,116 +166,66 @@ ExprPtr Parser::parseComparison() {
   }
 }
 
-/// bitor := bitxor ('|' bitxor)*
-ExprPtr Parser::parseBitOr() {
-  ExprPtr lhs = parseBitXor();
-  while (lhs && tok().is(TokKind::Pipe)) {
+ExprPtr Parser::parseLeftAssociative(
+    ExprPtr (Parser::*parseOperand)(),
+    std::initializer_list<std::pair<TokKind, BinaryOp>> operators) {
+  ExprPtr lhs = (this->*parseOperand)();
+  while (lhs) {
+    const auto *it = llvm::find_if(
+        operators, [&](const auto &entry) { return tok().is(entry.first); });
+    if (it == operators.end())
+      break;
     SourceLoc loc = tok().loc;
     consume();
-    ExprPtr rhs = parseBitXor();
+    ExprPtr rhs = (this->*parseOperand)();
     if (!rhs)
       return nullptr;
-    lhs = std::make_unique<BinaryExpr>(loc, BinaryOp::BitOr, std::move(lhs),
+    lhs = std::make_unique<BinaryExpr>(loc, it->second, std::move(lhs),
                                        std::move(rhs));
   }
   return lhs;
+}
+
+/// bitor := bitxor ('|' bitxor)*
+ExprPtr Parser::parseBitOr() {
+  return parseLeftAssociative(&Parser::parseBitXor,
+                              {{TokKind::Pipe, BinaryOp::BitOr}});
 }
 
 /// bitxor := bitand ('^' bitand)*
 ExprPtr Parser::parseBitXor() {
-  ExprPtr lhs = parseBitAnd();
-  while (lhs && tok().is(TokKind::Caret)) {
-    SourceLoc loc = tok().loc;
-    consume();
-    ExprPtr rhs = parseBitAnd();
-    if (!rhs)
-      return nullptr;
-    lhs = std::make_unique<BinaryExpr>(loc, BinaryOp::BitXor, std::move(lhs),
-                                       std::move(rhs));
-  }
-  return lhs;
+  return parseLeftAssociative(&Parser::parseBitAnd,
+                              {{TokKind::Caret, BinaryOp::BitXor}});
 }
 
 /// bitand := shift ('&' shift)*
 ExprPtr Parser::parseBitAnd() {
-  ExprPtr lhs = parseShift();
-  while (lhs && tok().is(TokKind::Amp)) {
-    SourceLoc loc = tok().loc;
-    consume();
-    ExprPtr rhs = parseShift();
-    if (!rhs)
-      return nullptr;
-    lhs = std::make_unique<BinaryExpr>(loc, BinaryOp::BitAnd, std::move(lhs),
-                                       std::move(rhs));
-  }
-  return lhs;
+  return parseLeftAssociative(&Parser::parseShift,
+                              {{TokKind::Amp, BinaryOp::BitAnd}});
 }
 
 /// shift := arith (('<<' | '>>') arith)*
 ExprPtr Parser::parseShift() {
-  ExprPtr lhs = parseArith();
-  while (lhs && (tok().is(TokKind::Shl) || tok().is(TokKind::Shr))) {
-    BinaryOp op = tok().is(TokKind::Shl) ? BinaryOp::Shl : BinaryOp::Shr;
-    SourceLoc loc = tok().loc;
-    consume();
-    ExprPtr rhs = parseArith();
-    if (!rhs)
-      return nullptr;
-    lhs = std::make_unique<BinaryExpr>(loc, op, std::move(lhs), std::move(rhs));
-  }
-  return lhs;
+  return parseLeftAssociative(
+      &Parser::parseArith,
+      {{TokKind::Shl, BinaryOp::Shl}, {TokKind::Shr, BinaryOp::Shr}});
 }
 
 /// arith := term (('+' | '-') term)*
 ExprPtr Parser::parseArith() {
-  ExprPtr lhs = parseTerm();
-  while (lhs && (tok().is(TokKind::Plus) || tok().is(TokKind::Minus))) {
-    BinaryOp op = tok().is(TokKind::Plus) ? BinaryOp::Add : BinaryOp::Sub;
-    SourceLoc loc = tok().loc;
-    consume();
-    ExprPtr rhs = parseTerm();
-    if (!rhs)
-      return nullptr;
-    lhs = std::make_unique<BinaryExpr>(loc, op, std::move(lhs), std::move(rhs));
-  }
-  return lhs;
+  return parseLeftAssociative(
+      &Parser::parseTerm,
+      {{TokKind::Plus, BinaryOp::Add}, {TokKind::Minus, BinaryOp::Sub}});
 }
 
 /// term := factor (('*' | '/' | '//' | '%' | '@') factor)*
 ExprPtr Parser::parseTerm() {
-  ExprPtr lhs = parseFactor();
-  while (lhs) {
-    std::optional<BinaryOp> op;
-    switch (tok().kind) {
-    case TokKind::Star:
-      op = BinaryOp::Mul;
-      break;
-    case TokKind::Slash:
-      op = BinaryOp::Div;
-      break;
-    case TokKind::DoubleSlash:
-      op = BinaryOp::FloorDiv;
-      break;
-    case TokKind::Percent:
-      op = BinaryOp::Mod;
-      break;
-    case TokKind::At:
-      op = BinaryOp::MatMul;
-      break;
-    default:
-      break;
-    }
-    if (!op)
-      break;
-    SourceLoc loc = tok().loc;
-    consume();
-    ExprPtr rhs = parseFactor();
-    if (!rhs)
-      return nullptr;
-    lhs =
-        std::make_unique<BinaryExpr>(loc, *op, std::move(lhs), std::move(rhs));
-  }
-  return lhs;
+  return parseLeftAssociative(&Parser::parseFactor,
+                              {{TokKind::Star, BinaryOp::Mul},
+                               {TokKind::Slash, BinaryOp::Div},
+                               {TokKind::DoubleSlash, BinaryOp::FloorDiv},
+                               {TokKind::Percent, BinaryOp::Mod},
+                               {TokKind::At, BinaryOp::MatMul}});
 }
 
 /// factor := ('-' | '+' | '~') factor | power

@@ -20,7 +20,7 @@ namespace ck = tilec::checked;
 // Value
 //===----------------------------------------------------------------------===//
 
-const ConstValue *Value::getConst() const {
+const ConstexprValue *Value::getConst() const {
   if (!isExpr() || !expr)
     return nullptr;
   auto *c = llvm::dyn_cast<ck::ConstantExpr>(expr.get());
@@ -46,7 +46,7 @@ std::string Value::describe() const {
   case Kind::Expr:
     return type().str();
   case Kind::DType:
-    return "dtype " + getScalarKindName(dtype).str();
+    return "dtype " + std::string(scalarTypeName(dtype));
   case Kind::String:
     return "string";
   case Kind::None:
@@ -76,7 +76,7 @@ bool tilec::parseConstexprDefine(llvm::StringRef define,
     error = "'" + name.str() + "' is not a valid constexpr name";
     return false;
   }
-  std::optional<ConstValue> parsed = parseConstValue(value);
+  std::optional<ConstexprValue> parsed = parseConstexprValue(value);
   if (!parsed) {
     error = "invalid value '" + value.str() + "' for constexpr '" + name.str() +
             "'; expected an integer, a float, True or False";
@@ -199,7 +199,7 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
                          "default or set it with -D " +
                          p.name + "=...");
       }
-      if (const ConstValue *c = v.getConst())
+      if (const ConstexprValue *c = v.getConst())
         result.constexprs.push_back({p.name, *c});
       kernelFrame.env[p.name].value = std::move(v);
       continue;

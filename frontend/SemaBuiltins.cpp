@@ -10,7 +10,6 @@
 
 #include "SemaImpl.h"
 
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -47,10 +46,11 @@ std::vector<std::string> Sema::builtinNames() {
 }
 
 static bool isMathName(llvm::StringRef name) {
-  return llvm::is_contained({"exp", "exp2", "log", "log2", "sqrt", "rsqrt",
-                             "abs", "sin", "cos", "tanh", "erf", "sigmoid",
-                             "floor", "ceil"},
-                            name);
+  return ck::parseMathFnName(name).has_value();
+}
+
+static bool isReduceName(llvm::StringRef name) {
+  return mlir::tile::symbolizeReduceKind(name).has_value();
 }
 
 bool Sema::evalArgs(const ast::CallExpr &e, CallArgs &args) {
@@ -221,7 +221,7 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
     if (!bindArgs(args, "to", {"dtype", "fp_downcast_rounding", "bitcast"}, 1,
                   slots))
       return Value::invalid();
-    if (const ConstValue *c = slots[2].getConst(); c && c->isTruthy()) {
+    if (const ConstexprValue *c = slots[2].getConst(); c && c->asBool()) {
       error(loc, "'.to(..., bitcast=True)' is not supported");
       return Value::invalid();
     }
@@ -231,10 +231,9 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
     return castValue(std::move(self), *kind, loc);
   }
   bool isMethod =
-      isMathName(name) ||
-      llvm::is_contained({"sum", "max", "min", "argmax", "argmin", "reshape",
-                          "view", "trans", "broadcast_to", "expand_dims"},
-                         name);
+      isMathName(name) || isReduceName(name) ||
+      llvm::is_contained(
+          {"reshape", "view", "trans", "broadcast_to", "expand_dims"}, name);
   if (!isMethod) {
     error(loc, "a " + self.describe() + " value has no method '" + name + "'");
     return Value::invalid();
@@ -244,24 +243,24 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
   return callBuiltin(name, args, loc);
 }
 
-Value Sema::castValue(Value v, ScalarKind kind, SourceLoc loc) {
+Value Sema::castValue(Value v, ScalarType kind, SourceLoc loc) {
   if (!requireExpr(v, loc, "'.to'"))
     return Value::invalid();
   if (v.type().isPointer) {
     error(loc, "cannot convert a pointer (" + v.type().str() + ") to " +
-                   getScalarKindName(kind));
+                   scalarTypeName(kind));
     return Value::invalid();
   }
   return Value::ofExpr(castTo(std::move(v.expr), kind, loc));
 }
 
 /// A common promoted element type for several values (where, fma, ...).
-static std::optional<ScalarKind> promoteAll(Sema &sema,
+static std::optional<ScalarType> promoteAll(Sema &sema,
                                             llvm::ArrayRef<Value *> values,
                                             SourceLoc loc,
                                             llvm::StringRef what) {
   Value *acc = values[0];
-  std::optional<ScalarKind> kind = acc->type().elem;
+  std::optional<ScalarType> kind = acc->type().elem;
   Value tmp;
   for (size_t i = 1; i < values.size(); ++i) {
     kind = sema.computationType(*acc, *values[i], false, loc, what);
@@ -270,7 +269,7 @@ static std::optional<ScalarKind> promoteAll(Sema &sema,
     bool weak = acc->weak && acc->getConst() && values[i]->weak &&
                 values[i]->getConst();
     tmp = Value::ofExpr(std::make_unique<ck::ConstantExpr>(
-                            TType(*kind), loc, ConstValue::getInt(0)),
+                            TType(*kind), loc, ConstexprValue::ofInt(0)),
                         weak);
     if (!weak)
       tmp.expr = std::make_unique<ck::VarRefExpr>(TType(*kind), loc, "");
@@ -302,7 +301,7 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     }
     return acc;
   }
-  if (llvm::is_contained({"sum", "max", "min", "argmax", "argmin"}, name))
+  if (isReduceName(name))
     return builtinReduce(name, args, loc);
   if (isMathName(name))
     return builtinMath(name, args, loc);
@@ -331,9 +330,9 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     }
     if (name == "program_id")
       return Value::ofExpr(std::make_unique<ck::ProgramIdExpr>(
-          TType(ScalarKind::I32), loc, static_cast<int>(*axis)));
+          TType(ScalarType::I32), loc, static_cast<int>(*axis)));
     return Value::ofExpr(std::make_unique<ck::NumProgramsExpr>(
-        TType(ScalarKind::I32), loc, static_cast<int>(*axis)));
+        TType(ScalarType::I32), loc, static_cast<int>(*axis)));
   }
   if (name == "arange") {
     if (!bindArgs(args, name, {"start", "end"}, 2, slots))
@@ -364,7 +363,7 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     if (!checkShape({n}, loc))
       return Value::invalid();
     return Value::ofExpr(std::make_unique<ck::MakeRangeExpr>(
-        TType(ScalarKind::I32, false, {n}), loc, *start, *end));
+        TType(ScalarType::I32, false, {n}), loc, *start, *end));
   }
   if (name == "cdiv") {
     if (!bindArgs(args, name, {"x", "div"}, 2, slots))
@@ -383,7 +382,7 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     Value sum =
         binaryOp(ast::BinaryOp::Add, std::move(slots[0]), div.clone(), loc);
     Value minusOne = binaryOp(ast::BinaryOp::Sub, std::move(sum),
-                              makeConst(ConstValue::getInt(1), loc), loc);
+                              makeConst(ConstexprValue::ofInt(1), loc), loc);
     return binaryOp(ast::BinaryOp::FloorDiv, std::move(minusOne),
                     std::move(div), loc);
   }
@@ -404,7 +403,7 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
           foldBinary(ast::BinaryOp::Gt, *a.getConst(), *b.getConst(), loc);
       if (gt.isInvalid())
         return gt;
-      bool pickA = gt.getConst()->isTruthy() == isMax;
+      bool pickA = gt.getConst()->asBool() == isMax;
       return std::move(pickA ? a : b);
     }
     auto kind = computationType(a, b, false, loc, name);
@@ -426,7 +425,7 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
       if (!requireExpr(v, args.loc, "'where'"))
         return Value::invalid();
     Value &a = slots[1], &b = slots[2];
-    ScalarKind kind = a.type().elem;
+    ScalarType kind = a.type().elem;
     bool pointers = a.type().isPointer || b.type().isPointer;
     if (pointers) {
       if (a.type().getScalarType() != b.type().getScalarType()) {
@@ -467,8 +466,8 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
         promoteAll(*this, {&slots[0], &slots[1], &slots[2]}, loc, "fma");
     if (!kind)
       return Value::invalid();
-    if (!isFloatKind(*kind))
-      kind = ScalarKind::F32;
+    if (!isFloatType(*kind))
+      kind = ScalarType::F32;
     std::vector<ExprPtr> ops;
     std::vector<int64_t> shape;
     for (Value &v : slots) {
@@ -540,13 +539,13 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   if (name == "static_assert") {
     if (!bindArgs(args, name, {"cond", "msg"}, 1, slots))
       return Value::invalid();
-    const ConstValue *c = slots[0].getConst();
+    const ConstexprValue *c = slots[0].getConst();
     if (!c && !slots[0].isNone()) {
       error(loc, "the condition of static_assert must be a compile-time "
                  "constant");
       return Value::invalid();
     }
-    if (!c || !c->isTruthy()) {
+    if (!c || !c->asBool()) {
       std::string msg = slots[1].kind == Value::Kind::String
                             ? ": " + slots[1].str
                             : std::string();
@@ -561,8 +560,8 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
         text += " ";
       if (v.kind == Value::Kind::String)
         text += v.str;
-      else if (const ConstValue *c = v.getConst())
-        text += c->str();
+      else if (const ConstexprValue *c = v.getConst())
+        text += c->pythonStr();
       else
         text += v.describe();
     }
@@ -590,23 +589,23 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
       return Value::invalid();
     Value &x = slots[0];
     if (name == "float" && x.kind == Value::Kind::String) {
-      std::optional<ConstValue> v =
-          parseConstValue(llvm::StringRef(x.str).lower());
+      std::optional<ConstexprValue> v =
+          parseConstexprValue(llvm::StringRef(x.str).lower());
       if (!v) {
         std::string s = llvm::StringRef(x.str).trim().lower();
         if (s == "+inf" || s == "infinity" || s == "+infinity")
-          v = ConstValue::getFloat(INFINITY);
+          v = ConstexprValue::ofFloat(INFINITY);
         else if (s == "-infinity")
-          v = ConstValue::getFloat(-INFINITY);
+          v = ConstexprValue::ofFloat(-INFINITY);
       }
       if (!v) {
         error(args.argLoc(0),
               "could not convert string '" + x.str + "' to float");
         return Value::invalid();
       }
-      return makeConst(ConstValue::getFloat(v->getAsDouble()), loc);
+      return makeConst(ConstexprValue::ofFloat(v->asFloat()), loc);
     }
-    const ConstValue *c = x.getConst();
+    const ConstexprValue *c = x.getConst();
     if (!c) {
       error(loc,
             "'" + name +
@@ -615,11 +614,8 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
       return Value::invalid();
     }
     if (name == "float")
-      return makeConst(ConstValue::getFloat(c->getAsDouble()), loc);
-    return makeConst(
-        ConstValue::getInt(c->isFloat() ? static_cast<int64_t>(c->floatValue)
-                                        : c->intValue),
-        loc);
+      return makeConst(ConstexprValue::ofFloat(c->asFloat()), loc);
+    return makeConst(ConstexprValue::ofInt(c->asInt()), loc);
   }
   if (name == "range" || name == "static_range") {
     error(loc, "'" + name +

@@ -22,53 +22,53 @@ namespace ck = tilec::checked;
 // Constants, casts, shapes
 //===----------------------------------------------------------------------===//
 
-Value Sema::makeConst(const ConstValue &v, SourceLoc loc) {
-  ScalarKind kind = ScalarKind::F32;
+Value Sema::makeConst(const ConstexprValue &v, SourceLoc loc) {
+  ScalarType kind = ScalarType::F32;
   if (v.isBool())
-    kind = ScalarKind::I1;
+    kind = ScalarType::I1;
   else if (v.isInt())
-    kind = (v.intValue >= INT32_MIN && v.intValue <= INT32_MAX)
-               ? ScalarKind::I32
-               : ScalarKind::I64;
+    kind = (v.asInt() >= INT32_MIN && v.asInt() <= INT32_MAX) ? ScalarType::I32
+                                                              : ScalarType::I64;
   return Value::ofExpr(std::make_unique<ck::ConstantExpr>(TType(kind), loc, v),
                        /*weak=*/true);
 }
 
 /// Converts a constant to the representation used for element `kind`.
-static ConstValue convertConst(const ConstValue &v, ScalarKind kind) {
-  if (isFloatKind(kind))
-    return ConstValue::getFloat(v.getAsDouble());
-  if (kind == ScalarKind::I1)
-    return ConstValue::getBool(v.isTruthy());
+static ConstexprValue convertConst(const ConstexprValue &v, ScalarType kind) {
+  if (isFloatType(kind))
+    return ConstexprValue::ofFloat(v.asFloat());
+  if (kind == ScalarType::I1)
+    return ConstexprValue::ofBool(v.asBool());
   if (v.isFloat()) {
-    double d = v.floatValue;
+    double d = v.asFloat();
     if (std::isnan(d))
-      return ConstValue::getInt(0);
+      return ConstexprValue::ofInt(0);
     d = std::trunc(d);
     if (d >= 9.2e18)
-      return ConstValue::getInt(INT64_MAX);
+      return ConstexprValue::ofInt(INT64_MAX);
     if (d <= -9.2e18)
-      return ConstValue::getInt(INT64_MIN);
-    return ConstValue::getInt(static_cast<int64_t>(d));
+      return ConstexprValue::ofInt(INT64_MIN);
+    return ConstexprValue::ofInt(static_cast<int64_t>(d));
   }
-  unsigned width = getBitWidth(kind);
-  int64_t x = v.intValue;
+  unsigned width = scalarTypeBits(kind);
+  int64_t x = v.asInt();
   if (width < 64) {
     uint64_t mask = (uint64_t(1) << width) - 1;
     uint64_t bits = static_cast<uint64_t>(x) & mask;
-    if (!isUnsignedKind(kind) && (bits >> (width - 1)) & 1)
+    if (!isUnsignedType(kind) && (bits >> (width - 1)) & 1)
       bits |= ~mask;
     x = static_cast<int64_t>(bits);
   }
-  return ConstValue::getInt(x);
+  return ConstexprValue::ofInt(x);
 }
 
-ExprPtr Sema::makeConstExpr(const ConstValue &v, TType type, SourceLoc loc) {
-  ConstValue c = convertConst(v, type.elem);
+ExprPtr Sema::makeConstExpr(const ConstexprValue &v, TType type,
+                            SourceLoc loc) {
+  ConstexprValue c = convertConst(v, type.elem);
   return std::make_unique<ck::ConstantExpr>(std::move(type), loc, c);
 }
 
-ExprPtr Sema::castTo(ExprPtr e, ScalarKind kind, SourceLoc loc) {
+ExprPtr Sema::castTo(ExprPtr e, ScalarType kind, SourceLoc loc) {
   if (!e || e->getType().isPointer || e->getType().elem == kind)
     return e;
   if (auto *c = llvm::dyn_cast<ck::ConstantExpr>(e.get()))
@@ -78,11 +78,11 @@ ExprPtr Sema::castTo(ExprPtr e, ScalarKind kind, SourceLoc loc) {
 }
 
 ExprPtr Sema::toBool(ExprPtr e, SourceLoc loc) {
-  if (!e || e->getType().elem == ScalarKind::I1 || e->getType().isPointer)
+  if (!e || e->getType().elem == ScalarType::I1 || e->getType().isPointer)
     return e;
   TType type = e->getType();
-  ExprPtr zero = makeConstExpr(ConstValue::getInt(0), type, loc);
-  return std::make_unique<ck::BinaryExpr>(type.withElem(ScalarKind::I1), loc,
+  ExprPtr zero = makeConstExpr(ConstexprValue::ofInt(0), type, loc);
+  return std::make_unique<ck::BinaryExpr>(type.withElem(ScalarType::I1), loc,
                                           ck::BinaryOp::Ne, std::move(e),
                                           std::move(zero));
 }
@@ -181,16 +181,16 @@ std::optional<int64_t> Sema::requireConstInt(const Value &v, SourceLoc loc,
                                              llvm::StringRef what) {
   if (v.isInvalid())
     return std::nullopt;
-  const ConstValue *c = v.getConst();
+  const ConstexprValue *c = v.getConst();
   if (!c || c->isFloat()) {
-    std::string got = c            ? "the float " + c->str()
+    std::string got = c            ? "the float " + c->pythonStr()
                       : v.isExpr() ? "a run-time " + v.describe()
                                    : v.describe();
     error(loc, "expected a compile-time constant (constexpr) integer for " +
                    what + ", got " + got);
     return std::nullopt;
   }
-  return c->intValue;
+  return c->asInt();
 }
 
 std::optional<std::vector<int64_t>>
@@ -214,7 +214,7 @@ Sema::requireShape(const Value &v, SourceLoc loc, llvm::StringRef what) {
   return shape;
 }
 
-std::optional<ScalarKind> Sema::requireDType(const Value &v, SourceLoc loc,
+std::optional<ScalarType> Sema::requireDType(const Value &v, SourceLoc loc,
                                              llvm::StringRef what) {
   if (v.kind == Value::Kind::DType)
     return v.dtype;
@@ -229,53 +229,53 @@ std::optional<ScalarKind> Sema::requireDType(const Value &v, SourceLoc loc,
 //===----------------------------------------------------------------------===//
 
 /// bool < uint < int < float, as in Triton's scalar promotion.
-static int kindClass(ScalarKind k) {
-  if (k == ScalarKind::I1)
+static int kindClass(ScalarType k) {
+  if (k == ScalarType::I1)
     return 0;
-  if (isUnsignedKind(k))
+  if (isUnsignedType(k))
     return 1;
-  return isFloatKind(k) ? 3 : 2;
+  return isFloatType(k) ? 3 : 2;
 }
 
-static ScalarKind integerPromote(ScalarKind a, ScalarKind b) {
-  if (a == ScalarKind::I1)
+static ScalarType integerPromote(ScalarType a, ScalarType b) {
+  if (a == ScalarType::I1)
     return b;
-  if (b == ScalarKind::I1)
+  if (b == ScalarType::I1)
     return a;
-  unsigned wa = getBitWidth(a), wb = getBitWidth(b);
-  bool ua = isUnsignedKind(a), ub = isUnsignedKind(b);
+  unsigned wa = scalarTypeBits(a), wb = scalarTypeBits(b);
+  bool ua = isUnsignedType(a), ub = isUnsignedType(b);
   if (ua == ub)
     return wa >= wb ? a : b;
-  ScalarKind u = ua ? a : b, s = ua ? b : a;
-  return getBitWidth(u) >= getBitWidth(s) ? u : s;
+  ScalarType u = ua ? a : b, s = ua ? b : a;
+  return scalarTypeBits(u) >= scalarTypeBits(s) ? u : s;
 }
 
-std::optional<ScalarKind> Sema::computationType(const Value &a, const Value &b,
+std::optional<ScalarType> Sema::computationType(const Value &a, const Value &b,
                                                 bool divOrMod, SourceLoc loc,
                                                 llvm::StringRef op) {
-  ScalarKind ka = a.type().elem, kb = b.type().elem;
+  ScalarType ka = a.type().elem, kb = b.type().elem;
   bool wa = a.weak && a.getConst(), wb = b.weak && b.getConst();
-  auto isHalf = [](ScalarKind k) {
-    return k == ScalarKind::F16 || k == ScalarKind::BF16;
+  auto isHalf = [](ScalarType k) {
+    return k == ScalarType::F16 || k == ScalarType::BF16;
   };
   if (wa != wb) {
-    ScalarKind weak = wa ? ka : kb, strong = wa ? kb : ka;
+    ScalarType weak = wa ? ka : kb, strong = wa ? kb : ka;
     if (kindClass(weak) <= kindClass(strong))
-      return divOrMod && isHalf(strong) ? ScalarKind::F32 : strong;
+      return divOrMod && isHalf(strong) ? ScalarType::F32 : strong;
   }
-  if (ka == ScalarKind::F64 || kb == ScalarKind::F64)
-    return ScalarKind::F64;
-  if (ka == ScalarKind::F32 || kb == ScalarKind::F32)
-    return ScalarKind::F32;
+  if (ka == ScalarType::F64 || kb == ScalarType::F64)
+    return ScalarType::F64;
+  if (ka == ScalarType::F32 || kb == ScalarType::F32)
+    return ScalarType::F32;
   if (isHalf(ka) || isHalf(kb)) {
     if (divOrMod)
-      return ScalarKind::F32;
+      return ScalarType::F32;
     if (isHalf(ka) && isHalf(kb) && ka != kb)
-      return ScalarKind::F32;
+      return ScalarType::F32;
     return isHalf(ka) ? ka : kb;
   }
-  if (divOrMod && ka != ScalarKind::I1 && kb != ScalarKind::I1 &&
-      isUnsignedKind(ka) != isUnsignedKind(kb)) {
+  if (divOrMod && ka != ScalarType::I1 && kb != ScalarType::I1 &&
+      isUnsignedType(ka) != isUnsignedType(kb)) {
     error(loc, "cannot use '" + op + "' with " + a.type().str() + " and " +
                    b.type().str() +
                    " because they have different signedness; convert one "
@@ -298,14 +298,14 @@ Value Sema::elabExpr(const ast::Expr &e) {
       error(loc, "integer literal is too large for i64");
       return Value::invalid();
     }
-    return makeConst(ConstValue::getInt(static_cast<int64_t>(v)), loc);
+    return makeConst(ConstexprValue::ofInt(static_cast<int64_t>(v)), loc);
   }
   case ast::Expr::Kind::Float:
     return makeConst(
-        ConstValue::getFloat(llvm::cast<ast::FloatLiteral>(e).value), loc);
+        ConstexprValue::ofFloat(llvm::cast<ast::FloatLiteral>(e).value), loc);
   case ast::Expr::Kind::Bool:
-    return makeConst(ConstValue::getBool(llvm::cast<ast::BoolLiteral>(e).value),
-                     loc);
+    return makeConst(
+        ConstexprValue::ofBool(llvm::cast<ast::BoolLiteral>(e).value), loc);
   case ast::Expr::Kind::None:
     return Value::none();
   case ast::Expr::Kind::String:
@@ -333,8 +333,8 @@ Value Sema::elabExpr(const ast::Expr &e) {
       std::optional<bool> c;
       if (lhs.isNone())
         c = false;
-      else if (const ConstValue *cv = lhs.getConst())
-        c = cv->isTruthy();
+      else if (const ConstexprValue *cv = lhs.getConst())
+        c = cv->asBool();
       if (c)
         return (*c == (b.op == ast::BinaryOp::Or)) ? std::move(lhs)
                                                    : elabExpr(*b.rhs);
@@ -364,10 +364,10 @@ Value Sema::elabName(const ast::NameExpr &e) {
   if (frame->env.count(name))
     return lookupName(name, loc);
   if (name == "inf")
-    return makeConst(ConstValue::getFloat(INFINITY), loc);
+    return makeConst(ConstexprValue::ofFloat(INFINITY), loc);
   if (name == "nan")
-    return makeConst(ConstValue::getFloat(NAN), loc);
-  if (std::optional<ScalarKind> k = parseScalarKindName(name))
+    return makeConst(ConstexprValue::ofFloat(NAN), loc);
+  if (std::optional<ScalarType> k = parseDTypeName(name))
     return Value::ofDType(*k);
   if (name == "tl" || name == "triton") {
     error(loc, "'" + name + "' is a module; use it as " + name + ".NAME");
@@ -388,7 +388,7 @@ Value Sema::elabAttribute(const ast::AttributeExpr &e) {
   if (auto *base = llvm::dyn_cast<ast::NameExpr>(e.base.get())) {
     if ((base->name == "tl" || base->name == "triton") &&
         !frame->env.count(base->name)) {
-      if (std::optional<ScalarKind> k = parseScalarKindName(e.attr))
+      if (std::optional<ScalarType> k = parseDTypeName(e.attr))
         return Value::ofDType(*k);
       if (e.attr == "language" || e.attr == "math")
         return Value::invalid();
@@ -423,7 +423,7 @@ Value Sema::elabAttribute(const ast::AttributeExpr &e) {
       Value v;
       v.kind = Value::Kind::Tuple;
       for (int64_t d : t.shape)
-        v.elements.push_back(makeConst(ConstValue::getInt(d), e.attrLoc));
+        v.elements.push_back(makeConst(ConstexprValue::ofInt(d), e.attrLoc));
       return v;
     }
     if (e.attr == "T") {
@@ -513,8 +513,8 @@ Value Sema::elabTernary(const ast::TernaryExpr &e) {
   std::optional<bool> c;
   if (cond.isNone())
     c = false;
-  else if (const ConstValue *cv = cond.getConst())
-    c = cv->isTruthy();
+  else if (const ConstexprValue *cv = cond.getConst())
+    c = cv->asBool();
   if (c)
     return elabExpr(*c ? *e.trueValue : *e.falseValue);
   CallArgs args;

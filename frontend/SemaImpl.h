@@ -12,6 +12,8 @@
 
 #include "tilec/Frontend/Sema.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <map>
 #include <set>
 
@@ -30,7 +32,7 @@ struct Value {
   /// it does not take part in type promotion against a block of the same or
   /// a higher kind (Triton's rule).
   bool weak = false;
-  ScalarKind dtype = ScalarKind::I32;
+  ScalarType dtype = ScalarType::I32;
   std::string str;
   std::vector<Value> elements;
 
@@ -47,7 +49,7 @@ struct Value {
     v.weak = weak;
     return v;
   }
-  static Value ofDType(ScalarKind k) {
+  static Value ofDType(ScalarType k) {
     Value v;
     v.kind = Kind::DType;
     v.dtype = k;
@@ -64,7 +66,7 @@ struct Value {
   bool isNone() const { return kind == Kind::None; }
   const TType &type() const { return expr->getType(); }
   /// The constant of a scalar ConstantExpr, or null.
-  const ConstValue *getConst() const;
+  const ConstexprValue *getConst() const;
   Value clone() const;
   /// "f32[64]", "tuple", "dtype", "string", "None" for messages.
   std::string describe() const;
@@ -161,6 +163,15 @@ public:
       std::vector<std::pair<std::string, checked::NamedType>> &carried,
       std::map<std::string, Binding> &bodyEnv, checked::Block &body,
       SourceLoc loc, llvm::StringRef what);
+  /// Elaborates the body of a run-time loop into `body`, then restores the
+  /// environment `before` and finishes the `carried` names. Names first
+  /// bound in the body (except `loopVar`) are hidden after the loop.
+  /// Returns the carried names in order.
+  std::vector<checked::NamedType>
+  elabLoopBody(const ast::Block &astBody, checked::Block &body,
+               std::map<std::string, Binding> before,
+               std::vector<std::pair<std::string, checked::NamedType>> &carried,
+               SourceLoc loc, llvm::StringRef loopVar);
 
   // --- SemaExpr.cpp: expressions ---------------------------------------
   Value elabExpr(const ast::Expr &e);
@@ -172,16 +183,16 @@ public:
   Value unaryOp(ast::UnaryOp op, Value v, SourceLoc loc);
   Value binaryOp(ast::BinaryOp op, Value lhs, Value rhs, SourceLoc loc);
   Value pointerArith(ast::BinaryOp op, Value lhs, Value rhs, SourceLoc loc);
-  Value foldBinary(ast::BinaryOp op, const ConstValue &a, const ConstValue &b,
-                   SourceLoc loc);
+  Value foldBinary(ast::BinaryOp op, const ConstexprValue &a,
+                   const ConstexprValue &b, SourceLoc loc);
   /// Makes a constant expression of the natural type of `v` (weak).
-  Value makeConst(const ConstValue &v, SourceLoc loc);
-  ExprPtr makeConstExpr(const ConstValue &v, TType type, SourceLoc loc);
+  Value makeConst(const ConstexprValue &v, SourceLoc loc);
+  ExprPtr makeConstExpr(const ConstexprValue &v, TType type, SourceLoc loc);
   /// Result element type of a binary arithmetic op (Triton's rules).
-  std::optional<ScalarKind> computationType(const Value &a, const Value &b,
+  std::optional<ScalarType> computationType(const Value &a, const Value &b,
                                             bool divOrMod, SourceLoc loc,
                                             llvm::StringRef op);
-  ExprPtr castTo(ExprPtr e, ScalarKind kind, SourceLoc loc);
+  ExprPtr castTo(ExprPtr e, ScalarType kind, SourceLoc loc);
   ExprPtr toBool(ExprPtr e, SourceLoc loc);
   ExprPtr broadcastTo(ExprPtr e, llvm::ArrayRef<int64_t> shape, SourceLoc loc);
   std::optional<std::vector<int64_t>> broadcastShapes(llvm::ArrayRef<int64_t> a,
@@ -199,7 +210,7 @@ public:
                                          llvm::StringRef what);
   std::optional<std::vector<int64_t>>
   requireShape(const Value &v, SourceLoc loc, llvm::StringRef what);
-  std::optional<ScalarKind> requireDType(const Value &v, SourceLoc loc,
+  std::optional<ScalarType> requireDType(const Value &v, SourceLoc loc,
                                          llvm::StringRef what);
 
   // --- SemaBuiltins.cpp: calls ------------------------------------------
@@ -221,12 +232,20 @@ public:
   Value builtinShape(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinCreation(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc);
-  Value castValue(Value v, ScalarKind kind, SourceLoc loc);
+  Value castValue(Value v, ScalarType kind, SourceLoc loc);
   Value reduce(checked::ReduceKind kind, Value x, std::optional<int64_t> axis,
                bool keepDims, SourceLoc loc);
   /// Builds a pointer/mask/value triple broadcast to a common shape.
   bool prepareMemoryOperands(llvm::StringRef fnName, ExprPtr &ptr,
                              ExprPtr *value, ExprPtr &mask, SourceLoc loc);
+  /// The pointer, value and mask of `store`/`atomic_add` (slots 0 to 2):
+  /// `checkElem` may reject the pointee type (it reports why); the value is
+  /// converted to it and all three are broadcast to one shape. False after
+  /// an error.
+  bool elabStoreOperands(llvm::StringRef fnName, std::vector<Value> &slots,
+                         SourceLoc argsLoc, SourceLoc loc,
+                         llvm::function_ref<bool(ScalarType)> checkElem,
+                         ExprPtr &ptr, ExprPtr &value, ExprPtr &mask);
   static bool isBuiltinName(llvm::StringRef name);
   static std::vector<std::string> builtinNames();
 

@@ -8,8 +8,6 @@
 
 #include "SemaImpl.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 #include <cmath>
 
 using namespace tilec;
@@ -28,23 +26,9 @@ Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
                    x.type().str());
     return Value::invalid();
   }
-  auto fn = llvm::StringSwitch<ck::MathFn>(name)
-                .Case("exp", ck::MathFn::Exp)
-                .Case("exp2", ck::MathFn::Exp2)
-                .Case("log", ck::MathFn::Log)
-                .Case("log2", ck::MathFn::Log2)
-                .Case("sqrt", ck::MathFn::Sqrt)
-                .Case("rsqrt", ck::MathFn::Rsqrt)
-                .Case("abs", ck::MathFn::Abs)
-                .Case("sin", ck::MathFn::Sin)
-                .Case("cos", ck::MathFn::Cos)
-                .Case("tanh", ck::MathFn::Tanh)
-                .Case("erf", ck::MathFn::Erf)
-                .Case("sigmoid", ck::MathFn::Sigmoid)
-                .Case("floor", ck::MathFn::Floor)
-                .Default(ck::MathFn::Ceil);
-  if (const ConstValue *c = x.getConst(); c && x.weak) {
-    double d = c->getAsDouble(), r;
+  ck::MathFn fn = *ck::parseMathFnName(name);
+  if (const ConstexprValue *c = x.getConst(); c && x.weak) {
+    double d = c->asFloat(), r;
     switch (fn) {
     case ck::MathFn::Exp:
       r = std::exp(d);
@@ -67,7 +51,7 @@ Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     case ck::MathFn::Abs:
       if (c->isInt())
         return makeConst(
-            ConstValue::getInt(c->intValue < 0 ? -c->intValue : c->intValue),
+            ConstexprValue::ofInt(c->asInt() < 0 ? -c->asInt() : c->asInt()),
             loc);
       r = std::fabs(d);
       break;
@@ -93,21 +77,21 @@ Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
       r = std::ceil(d);
       break;
     }
-    return makeConst(ConstValue::getFloat(r), loc);
+    return makeConst(ConstexprValue::ofFloat(r), loc);
   }
-  ScalarKind elem = x.type().elem;
+  ScalarType elem = x.type().elem;
   if (fn == ck::MathFn::Abs && x.type().isInteger()) {
     TType type = x.type();
     return Value::ofExpr(
         std::make_unique<ck::MathExpr>(type, loc, fn, std::move(x.expr)));
   }
-  ScalarKind computeKind =
-      elem == ScalarKind::F64 ? ScalarKind::F64 : ScalarKind::F32;
+  ScalarType computeKind =
+      elem == ScalarType::F64 ? ScalarType::F64 : ScalarType::F32;
   ExprPtr operand = castTo(std::move(x.expr), computeKind, loc);
   TType type = operand->getType();
   ExprPtr result =
       std::make_unique<ck::MathExpr>(type, loc, fn, std::move(operand));
-  if (elem == ScalarKind::F16 || elem == ScalarKind::BF16)
+  if (elem == ScalarType::F16 || elem == ScalarType::BF16)
     result = castTo(std::move(result), elem, loc);
   return Value::ofExpr(std::move(result));
 }
@@ -130,7 +114,7 @@ Value Sema::builtinCreation(llvm::StringRef name, CallArgs &args,
         return Value::invalid();
       type = type.withElem(*kind);
     }
-    return Value::ofExpr(makeConstExpr(ConstValue::getInt(0), type, loc));
+    return Value::ofExpr(makeConstExpr(ConstexprValue::ofInt(0), type, loc));
   }
   bool isFull = name == "full";
   if (isFull ? !bindArgs(args, name, {"shape", "value", "dtype"}, 3, slots)
@@ -143,7 +127,7 @@ Value Sema::builtinCreation(llvm::StringRef name, CallArgs &args,
     return Value::invalid();
   TType type(*kind, false, *shape);
   if (!isFull)
-    return Value::ofExpr(makeConstExpr(ConstValue::getInt(0), type, loc));
+    return Value::ofExpr(makeConstExpr(ConstexprValue::ofInt(0), type, loc));
   Value &value = slots[1];
   if (!requireExpr(value, args.loc, "the value of 'full'"))
     return Value::invalid();
@@ -152,7 +136,7 @@ Value Sema::builtinCreation(llvm::StringRef name, CallArgs &args,
                    value.type().str());
     return Value::invalid();
   }
-  if (const ConstValue *c = value.getConst())
+  if (const ConstexprValue *c = value.getConst())
     return Value::ofExpr(makeConstExpr(*c, type, loc));
   ExprPtr scalar = castTo(std::move(value.expr), *kind, loc);
   return Value::ofExpr(broadcastTo(std::move(scalar), *shape, loc));

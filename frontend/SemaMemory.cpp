@@ -9,8 +9,6 @@
 
 #include "SemaImpl.h"
 
-#include "llvm/ADT/StringSwitch.h"
-
 using namespace tilec;
 using namespace tilec::sema;
 namespace ck = tilec::checked;
@@ -55,7 +53,7 @@ bool Sema::prepareMemoryOperands(llvm::StringRef fnName, ExprPtr &ptr,
 
 /// Converts a stored value to the pointee type: constants convert, run-time
 /// values must already have it.
-static ExprPtr convertStoredValue(Sema &sema, Value &v, ScalarKind elem,
+static ExprPtr convertStoredValue(Sema &sema, Value &v, ScalarType elem,
                                   const TType &ptrType, llvm::StringRef fnName,
                                   SourceLoc loc) {
   if (v.type().isPointer) {
@@ -67,12 +65,42 @@ static ExprPtr convertStoredValue(Sema &sema, Value &v, ScalarKind elem,
     return sema.castTo(std::move(v.expr), elem, loc);
   if (v.type().elem != elem) {
     sema.error(loc, "cannot " + fnName + " a value of type " + v.type().str() +
-                        " through a pointer to " + getScalarKindName(elem) +
-                        " (" + ptrType.str() + "); convert it first with .to(" +
-                        getTritonDTypeName(elem) + ")");
+                        " through a pointer to " + scalarTypeName(elem) + " (" +
+                        ptrType.str() + "); convert it first with .to(" +
+                        tritonDTypeName(elem) + ")");
     return nullptr;
   }
   return std::move(v.expr);
+}
+
+bool Sema::elabStoreOperands(llvm::StringRef fnName, std::vector<Value> &slots,
+                             SourceLoc argsLoc, SourceLoc loc,
+                             llvm::function_ref<bool(ScalarType)> checkElem,
+                             ExprPtr &ptr, ExprPtr &value, ExprPtr &mask) {
+  std::string what = "'" + fnName.str() + "'";
+  if (!requireExpr(slots[0], argsLoc, "the pointer of " + what) ||
+      !requireExpr(slots[1], argsLoc, "the value of " + what))
+    return false;
+  ptr = std::move(slots[0].expr);
+  if (!ptr->getType().isPointer) {
+    error(loc, "the first argument of " + what +
+                   " must be a pointer or a block of pointers; got " +
+                   ptr->getType().str());
+    return false;
+  }
+  TType ptrType = ptr->getType();
+  if (!checkElem(ptrType.elem))
+    return false;
+  value =
+      convertStoredValue(*this, slots[1], ptrType.elem, ptrType, fnName, loc);
+  if (!value)
+    return false;
+  if (!slots[2].isNone()) {
+    if (!requireExpr(slots[2], argsLoc, "the mask of " + what))
+      return false;
+    mask = std::move(slots[2].expr);
+  }
+  return prepareMemoryOperands(fnName, ptr, &value, mask, loc);
 }
 
 Value Sema::builtinLoad(CallArgs &args, SourceLoc loc) {
@@ -99,7 +127,7 @@ Value Sema::builtinLoad(CallArgs &args, SourceLoc loc) {
   ExprPtr other;
   if (mask) {
     if (slots[2].isNone()) {
-      other = makeConstExpr(ConstValue::getInt(0), type, loc);
+      other = makeConstExpr(ConstexprValue::ofInt(0), type, loc);
     } else {
       if (!requireExpr(slots[2], args.loc, "'other' of 'load'"))
         return Value::invalid();
@@ -129,28 +157,10 @@ Value Sema::builtinStore(CallArgs &args, SourceLoc loc) {
   if (!bindArgs(args, "store", {"pointer", "value", "mask"}, 2, slots,
                 {"cache_modifier", "eviction_policy"}))
     return Value::invalid();
-  if (!requireExpr(slots[0], args.loc, "the pointer of 'store'") ||
-      !requireExpr(slots[1], args.loc, "the value of 'store'"))
-    return Value::invalid();
-  ExprPtr ptr = std::move(slots[0].expr);
-  if (!ptr->getType().isPointer) {
-    error(loc, "the first argument of 'store' must be a pointer or a block of "
-               "pointers; got " +
-                   ptr->getType().str());
-    return Value::invalid();
-  }
-  TType ptrType = ptr->getType();
-  ExprPtr value =
-      convertStoredValue(*this, slots[1], ptrType.elem, ptrType, "store", loc);
-  if (!value)
-    return Value::invalid();
-  ExprPtr mask;
-  if (!slots[2].isNone()) {
-    if (!requireExpr(slots[2], args.loc, "the mask of 'store'"))
-      return Value::invalid();
-    mask = std::move(slots[2].expr);
-  }
-  if (!prepareMemoryOperands("store", ptr, &value, mask, loc))
+  ExprPtr ptr, value, mask;
+  if (!elabStoreOperands(
+          "store", slots, args.loc, loc, [](ScalarType) { return true; }, ptr,
+          value, mask))
     return Value::invalid();
   emit(std::make_unique<ck::StoreStmt>(loc, std::move(ptr), std::move(value),
                                        std::move(mask)));
@@ -162,36 +172,20 @@ Value Sema::builtinAtomicAdd(CallArgs &args, SourceLoc loc) {
   if (!bindArgs(args, "atomic_add", {"pointer", "val", "mask"}, 2, slots,
                 {"sem", "scope"}))
     return Value::invalid();
-  if (!requireExpr(slots[0], args.loc, "the pointer of 'atomic_add'") ||
-      !requireExpr(slots[1], args.loc, "the value of 'atomic_add'"))
-    return Value::invalid();
-  ExprPtr ptr = std::move(slots[0].expr);
-  if (!ptr->getType().isPointer) {
-    error(loc, "the first argument of 'atomic_add' must be a pointer or a "
-               "block of pointers; got " +
-                   ptr->getType().str());
-    return Value::invalid();
-  }
-  TType ptrType = ptr->getType();
-  ScalarKind elem = ptrType.elem;
-  if (elem == ScalarKind::I1 || elem == ScalarKind::I8 ||
-      elem == ScalarKind::I16 || elem == ScalarKind::U8 ||
-      elem == ScalarKind::U16 || elem == ScalarKind::BF16) {
-    error(loc, "atomic_add is not supported on " + getScalarKindName(elem) +
-                   "; use f16, f32, f64, i32, u32, i64 or u64");
-    return Value::invalid();
-  }
-  ExprPtr value =
-      convertStoredValue(*this, slots[1], elem, ptrType, "atomic_add", loc);
-  if (!value)
-    return Value::invalid();
-  ExprPtr mask;
-  if (!slots[2].isNone()) {
-    if (!requireExpr(slots[2], args.loc, "the mask of 'atomic_add'"))
-      return Value::invalid();
-    mask = std::move(slots[2].expr);
-  }
-  if (!prepareMemoryOperands("atomic_add", ptr, &value, mask, loc))
+  auto isSupported = [&](ScalarType elem) {
+    if (elem == ScalarType::I1 || elem == ScalarType::I8 ||
+        elem == ScalarType::I16 || elem == ScalarType::U8 ||
+        elem == ScalarType::U16 || elem == ScalarType::BF16) {
+      error(loc, "atomic_add is not supported on " +
+                     llvm::Twine(scalarTypeName(elem)) +
+                     "; use f16, f32, f64, i32, u32, i64 or u64");
+      return false;
+    }
+    return true;
+  };
+  ExprPtr ptr, value, mask;
+  if (!elabStoreOperands("atomic_add", slots, args.loc, loc, isSupported, ptr,
+                         value, mask))
     return Value::invalid();
   TType type = value->getType();
   return Value::ofExpr(std::make_unique<ck::AtomicAddExpr>(
@@ -233,18 +227,19 @@ Value Sema::builtinDot(CallArgs &args, SourceLoc loc) {
                    ".to(...))");
     return Value::invalid();
   }
-  ScalarKind resElem;
+  ScalarType resElem;
   switch (at.elem) {
-  case ScalarKind::F16:
-  case ScalarKind::BF16:
-  case ScalarKind::F32:
-    resElem = ScalarKind::F32;
+  case ScalarType::F16:
+  case ScalarType::BF16:
+  case ScalarType::F32:
+    resElem = ScalarType::F32;
     break;
-  case ScalarKind::I8:
-    resElem = ScalarKind::I32;
+  case ScalarType::I8:
+    resElem = ScalarType::I32;
     break;
   default:
-    error(loc, "dot is not supported on " + getScalarKindName(at.elem) +
+    error(loc, "dot is not supported on " +
+                   llvm::Twine(scalarTypeName(at.elem)) +
                    "; use f16, bf16, f32 or i8");
     return Value::invalid();
   }
@@ -256,41 +251,42 @@ Value Sema::builtinDot(CallArgs &args, SourceLoc loc) {
     if (!out)
       return Value::invalid();
     if (*out != resElem) {
-      error(loc, "out_dtype " + getScalarKindName(*out) +
+      error(loc, "out_dtype " + llvm::Twine(scalarTypeName(*out)) +
                      " is not supported "
                      "for " +
-                     getScalarKindName(at.elem) +
+                     scalarTypeName(at.elem) +
                      " inputs; dot "
                      "accumulates in " +
-                     getScalarKindName(resElem));
+                     scalarTypeName(resElem));
       return Value::invalid();
     }
   }
   ck::InputPrecision precision = ck::InputPrecision::TF32;
   if (!slots[3].isNone()) {
-    if (slots[3].kind != Value::Kind::String ||
-        (slots[3].str != "tf32" && slots[3].str != "ieee")) {
+    std::optional<ck::InputPrecision> named;
+    if (slots[3].kind == Value::Kind::String)
+      named = mlir::tile::symbolizeInputPrecision(slots[3].str);
+    if (!named) {
       error(loc, "input_precision must be \"tf32\" or \"ieee\"");
       return Value::invalid();
     }
-    precision = slots[3].str == "ieee" ? ck::InputPrecision::IEEE
-                                       : ck::InputPrecision::TF32;
+    precision = *named;
     if (!slots[4].isNone()) {
       error(loc, "give either input_precision or allow_tf32, not both");
       return Value::invalid();
     }
   } else if (!slots[4].isNone()) {
-    const ConstValue *c = slots[4].getConst();
+    const ConstexprValue *c = slots[4].getConst();
     if (!c) {
       error(loc, "allow_tf32 must be a compile-time constant");
       return Value::invalid();
     }
     precision =
-        c->isTruthy() ? ck::InputPrecision::TF32 : ck::InputPrecision::IEEE;
+        c->asBool() ? ck::InputPrecision::TF32 : ck::InputPrecision::IEEE;
   }
   ExprPtr acc;
   if (slots[2].isNone()) {
-    acc = makeConstExpr(ConstValue::getInt(0), type, loc);
+    acc = makeConstExpr(ConstexprValue::ofInt(0), type, loc);
   } else {
     if (!requireExpr(slots[2], args.loc, "the accumulator of 'dot'"))
       return Value::invalid();
@@ -308,7 +304,7 @@ Value Sema::builtinDot(CallArgs &args, SourceLoc loc) {
 
 Value Sema::reduce(ck::ReduceKind kind, Value x, std::optional<int64_t> axis,
                    bool keepDims, SourceLoc loc) {
-  llvm::StringRef name = ck::getReduceKindName(kind);
+  llvm::StringRef name = mlir::tile::stringifyReduceKind(kind);
   if (!requireExpr(x, loc, "'" + name.str() + "'"))
     return Value::invalid();
   const TType &t = x.type();
@@ -335,15 +331,15 @@ Value Sema::reduce(ck::ReduceKind kind, Value x, std::optional<int64_t> axis,
       return Value::invalid();
     }
   }
-  ScalarKind elem = input->getType().elem;
-  if (kind == ck::ReduceKind::Sum && isIntegerKind(elem) &&
-      getBitWidth(elem) < 32)
-    input = castTo(std::move(input), ScalarKind::I32, loc);
+  ScalarType elem = input->getType().elem;
+  if (kind == ck::ReduceKind::Sum && isIntegerType(elem) &&
+      scalarTypeBits(elem) < 32)
+    input = castTo(std::move(input), ScalarType::I32, loc);
   std::vector<int64_t> shape = input->getType().shape;
   shape.erase(shape.begin() + ax);
-  ScalarKind resElem =
+  ScalarType resElem =
       (kind == ck::ReduceKind::ArgMax || kind == ck::ReduceKind::ArgMin)
-          ? ScalarKind::I32
+          ? ScalarType::I32
           : input->getType().elem;
   ExprPtr result = std::make_unique<ck::ReduceExpr>(
       TType(resElem, false, shape), loc, kind, ax, std::move(input));
@@ -380,19 +376,14 @@ Value Sema::builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   Value &keepSlot = slots[isArg ? 3 : 2];
   bool keepDims = false;
   if (!keepSlot.isNone()) {
-    const ConstValue *c = keepSlot.getConst();
+    const ConstexprValue *c = keepSlot.getConst();
     if (!c) {
       error(loc, "keep_dims must be a compile-time constant");
       return Value::invalid();
     }
-    keepDims = c->isTruthy();
+    keepDims = c->asBool();
   }
-  auto kind = llvm::StringSwitch<ck::ReduceKind>(name)
-                  .Case("sum", ck::ReduceKind::Sum)
-                  .Case("max", ck::ReduceKind::Max)
-                  .Case("min", ck::ReduceKind::Min)
-                  .Case("argmax", ck::ReduceKind::ArgMax)
-                  .Default(ck::ReduceKind::ArgMin);
+  ck::ReduceKind kind = *mlir::tile::symbolizeReduceKind(name);
   Value x = std::move(slots[0]);
   if (!isArg && !slots[3].isNone()) {
     auto dtype = requireDType(slots[3], args.loc, "'dtype'");

@@ -15,8 +15,8 @@ using namespace tilec::sema;
 namespace ck = tilec::checked;
 using ast::BinaryOp;
 
-Value Sema::foldBinary(BinaryOp op, const ConstValue &a, const ConstValue &b,
-                       SourceLoc loc) {
+Value Sema::foldBinary(BinaryOp op, const ConstexprValue &a,
+                       const ConstexprValue &b, SourceLoc loc) {
   llvm::StringRef spelling = ast::getBinaryOpSpelling(op);
   bool anyFloat = a.isFloat() || b.isFloat();
   switch (op) {
@@ -28,12 +28,12 @@ Value Sema::foldBinary(BinaryOp op, const ConstValue &a, const ConstValue &b,
   case BinaryOp::Ge: {
     int cmp;
     if (anyFloat) {
-      double x = a.getAsDouble(), y = b.getAsDouble();
+      double x = a.asFloat(), y = b.asFloat();
       if (std::isnan(x) || std::isnan(y))
-        return makeConst(ConstValue::getBool(op == BinaryOp::Ne), loc);
+        return makeConst(ConstexprValue::ofBool(op == BinaryOp::Ne), loc);
       cmp = x < y ? -1 : x > y ? 1 : 0;
     } else {
-      cmp = a.intValue < b.intValue ? -1 : a.intValue > b.intValue ? 1 : 0;
+      cmp = a.asInt() < b.asInt() ? -1 : a.asInt() > b.asInt() ? 1 : 0;
     }
     bool r = op == BinaryOp::Eq   ? cmp == 0
              : op == BinaryOp::Ne ? cmp != 0
@@ -41,17 +41,17 @@ Value Sema::foldBinary(BinaryOp op, const ConstValue &a, const ConstValue &b,
              : op == BinaryOp::Le ? cmp <= 0
              : op == BinaryOp::Gt ? cmp > 0
                                   : cmp >= 0;
-    return makeConst(ConstValue::getBool(r), loc);
+    return makeConst(ConstexprValue::ofBool(r), loc);
   }
   case BinaryOp::And:
-    return makeConst(a.isTruthy() ? b : a, loc);
+    return makeConst(a.asBool() ? b : a, loc);
   case BinaryOp::Or:
-    return makeConst(a.isTruthy() ? a : b, loc);
+    return makeConst(a.asBool() ? a : b, loc);
   default:
     break;
   }
   if (anyFloat || op == BinaryOp::Div) {
-    double x = a.getAsDouble(), y = b.getAsDouble(), r;
+    double x = a.asFloat(), y = b.asFloat(), r;
     switch (op) {
     case BinaryOp::Add:
       r = x + y;
@@ -80,11 +80,11 @@ Value Sema::foldBinary(BinaryOp op, const ConstValue &a, const ConstValue &b,
       error(loc, "'" + spelling + "' is not supported on floats");
       return Value::invalid();
     }
-    return makeConst(ConstValue::getFloat(r), loc);
+    return makeConst(ConstexprValue::ofFloat(r), loc);
   }
   // Integers and bools (bools behave as 0/1 except in bitwise ops).
   bool bothBool = a.isBool() && b.isBool();
-  int64_t x = a.intValue, y = b.intValue, r = 0;
+  int64_t x = a.asInt(), y = b.asInt(), r = 0;
   bool overflow = false;
   switch (op) {
   case BinaryOp::Add:
@@ -112,7 +112,7 @@ Value Sema::foldBinary(BinaryOp op, const ConstValue &a, const ConstValue &b,
     break;
   case BinaryOp::Pow: {
     if (y < 0)
-      return makeConst(ConstValue::getFloat(std::pow(double(x), double(y))),
+      return makeConst(ConstexprValue::ofFloat(std::pow(double(x), double(y))),
                        loc);
     r = 1;
     for (int64_t i = 0; i < y && !overflow; ++i)
@@ -152,8 +152,8 @@ Value Sema::foldBinary(BinaryOp op, const ConstValue &a, const ConstValue &b,
   }
   if (bothBool && (op == BinaryOp::BitAnd || op == BinaryOp::BitOr ||
                    op == BinaryOp::BitXor))
-    return makeConst(ConstValue::getBool(r != 0), loc);
-  return makeConst(ConstValue::getInt(r), loc);
+    return makeConst(ConstexprValue::ofBool(r != 0), loc);
+  return makeConst(ConstexprValue::ofInt(r), loc);
 }
 
 Value Sema::unaryOp(ast::UnaryOp op, Value v, SourceLoc loc) {
@@ -161,7 +161,7 @@ Value Sema::unaryOp(ast::UnaryOp op, Value v, SourceLoc loc) {
     return v;
   llvm::StringRef spelling = ast::getUnaryOpSpelling(op);
   if (op == ast::UnaryOp::Not && v.isNone())
-    return makeConst(ConstValue::getBool(true), loc);
+    return makeConst(ConstexprValue::ofBool(true), loc);
   if (!requireExpr(v, loc, "operand of '" + spelling.str() + "'"))
     return Value::invalid();
   const TType &t = v.type();
@@ -170,26 +170,26 @@ Value Sema::unaryOp(ast::UnaryOp op, Value v, SourceLoc loc) {
           "'" + spelling + "' is not supported on pointers (" + t.str() + ")");
     return Value::invalid();
   }
-  if (const ConstValue *c = v.getConst(); c && v.weak) {
+  if (const ConstexprValue *c = v.getConst(); c && v.weak) {
     switch (op) {
     case ast::UnaryOp::Pos:
       return v;
     case ast::UnaryOp::Neg:
       if (c->isFloat())
-        return makeConst(ConstValue::getFloat(-c->floatValue), loc);
-      if (c->intValue == INT64_MIN) {
+        return makeConst(ConstexprValue::ofFloat(-c->asFloat()), loc);
+      if (c->asInt() == INT64_MIN) {
         error(loc, "integer overflow in a constant expression ('-')");
         return Value::invalid();
       }
-      return makeConst(ConstValue::getInt(-c->intValue), loc);
+      return makeConst(ConstexprValue::ofInt(-c->asInt()), loc);
     case ast::UnaryOp::Invert:
       if (c->isFloat())
         break;
       if (c->isBool())
-        return makeConst(ConstValue::getBool(!c->intValue), loc);
-      return makeConst(ConstValue::getInt(~c->intValue), loc);
+        return makeConst(ConstexprValue::ofBool(!c->asInt()), loc);
+      return makeConst(ConstexprValue::ofInt(~c->asInt()), loc);
     case ast::UnaryOp::Not:
-      return makeConst(ConstValue::getBool(!c->isTruthy()), loc);
+      return makeConst(ConstexprValue::ofBool(!c->asBool()), loc);
     }
   }
   switch (op) {
@@ -235,28 +235,28 @@ Value Sema::pointerArith(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
   }
   Value &ptr = lp ? lhs : rhs;
   Value &off = lp ? rhs : lhs;
-  if (!off.type().isInteger() || off.type().elem == ScalarKind::I1) {
+  if (!off.type().isInteger() || off.type().elem == ScalarType::I1) {
     error(loc, "a pointer offset must be an integer; got " + off.type().str() +
                    " (convert it with .to(tl.int32))");
     return Value::invalid();
   }
   // Read the constant before the expression is moved out of `off`.
-  std::optional<ConstValue> offConst;
-  if (const ConstValue *c = off.getConst(); c && off.weak)
+  std::optional<ConstexprValue> offConst;
+  if (const ConstexprValue *c = off.getConst(); c && off.weak)
     offConst = *c;
   ExprPtr offset = std::move(off.expr);
   // Offsets are signed; an unsigned one narrower than 64 bits is widened
   // first (zero-extended), so that 2^31 and above stay positive.
-  if (isUnsignedKind(offset->getType().elem) &&
-      offset->getType().elem != ScalarKind::U64)
-    offset = castTo(std::move(offset), ScalarKind::I64, loc);
+  if (isUnsignedType(offset->getType().elem) &&
+      offset->getType().elem != ScalarType::U64)
+    offset = castTo(std::move(offset), ScalarType::I64, loc);
   if (op == BinaryOp::Sub) {
     if (offConst) {
-      if (offConst->intValue == INT64_MIN) {
+      if (offConst->asInt() == INT64_MIN) {
         error(loc, "integer overflow in a constant expression ('-')");
         return Value::invalid();
       }
-      offset = makeConst(ConstValue::getInt(-offConst->intValue), loc).expr;
+      offset = makeConst(ConstexprValue::ofInt(-offConst->asInt()), loc).expr;
     } else {
       TType type = offset->getType();
       offset = std::make_unique<ck::UnaryExpr>(type, loc, ck::UnaryOp::Neg,
@@ -289,13 +289,13 @@ Value Sema::binaryOp(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
                      "compile-time constants");
       return Value::invalid();
     }
-    return makeConst(ConstValue::getBool(same == (op == BinaryOp::Is)), loc);
+    return makeConst(ConstexprValue::ofBool(same == (op == BinaryOp::Is)), loc);
   }
   if ((op == BinaryOp::Eq || op == BinaryOp::Ne) &&
       lhs.kind == Value::Kind::DType && rhs.kind == Value::Kind::DType)
-    return makeConst(
-        ConstValue::getBool((lhs.dtype == rhs.dtype) == (op == BinaryOp::Eq)),
-        loc);
+    return makeConst(ConstexprValue::ofBool((lhs.dtype == rhs.dtype) ==
+                                            (op == BinaryOp::Eq)),
+                     loc);
   if (op == BinaryOp::MatMul) {
     CallArgs args;
     args.loc = loc;
@@ -311,7 +311,7 @@ Value Sema::binaryOp(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
   }
   if (lhs.type().isPointer || rhs.type().isPointer)
     return pointerArith(op, std::move(lhs), std::move(rhs), loc);
-  const ConstValue *lc = lhs.getConst(), *rc = rhs.getConst();
+  const ConstexprValue *lc = lhs.getConst(), *rc = rhs.getConst();
   if (lc && rc && ((lhs.weak && rhs.weak) || op == BinaryOp::Pow))
     return foldBinary(op, *lc, *rc, loc);
   if (op == BinaryOp::Pow) {
@@ -345,9 +345,9 @@ Value Sema::binaryOp(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
   }
   bool divOrMod =
       op == BinaryOp::Div || op == BinaryOp::FloorDiv || op == BinaryOp::Mod;
-  std::optional<ScalarKind> elem;
+  std::optional<ScalarType> elem;
   if (op == BinaryOp::Div && lt.isInteger() && rt.isInteger())
-    elem = ScalarKind::F32;
+    elem = ScalarType::F32;
   else
     elem = computationType(lhs, rhs, divOrMod, loc, spelling);
   if (!elem)
@@ -355,25 +355,25 @@ Value Sema::binaryOp(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
   // Like Triton, an integer literal (or constexpr) that does not fit the
   // integer type of the operation is an error, not a silent wrap-around.
   // Bitwise operators are exempt (`x & 0xFFFFFFFF` is a common mask).
-  if (isIntegerKind(*elem) && *elem != ScalarKind::I1 && !isBitwise) {
+  if (isIntegerType(*elem) && *elem != ScalarType::I1 && !isBitwise) {
     for (const Value *v : {&lhs, &rhs}) {
-      const ConstValue *c = v->getConst();
+      const ConstexprValue *c = v->getConst();
       if (!c || !v->weak || !c->isInt())
         continue;
-      unsigned width = getBitWidth(*elem);
-      bool isUnsigned = isUnsignedKind(*elem);
+      unsigned width = scalarTypeBits(*elem);
+      bool isUnsigned = isUnsignedType(*elem);
       int64_t lo =
           isUnsigned ? 0
                      : (width == 64 ? INT64_MIN : -(int64_t(1) << (width - 1)));
       int64_t hi = width == 64  ? INT64_MAX
                    : isUnsigned ? int64_t((uint64_t(1) << width) - 1)
                                 : (int64_t(1) << (width - 1)) - 1;
-      if (c->intValue < lo || c->intValue > hi) {
-        error(loc, "integer constant " + llvm::Twine(c->intValue) +
-                       " is out of range for " + getScalarKindName(*elem) +
+      if (c->asInt() < lo || c->asInt() > hi) {
+        error(loc, "integer constant " + llvm::Twine(c->asInt()) +
+                       " is out of range for " + scalarTypeName(*elem) +
                        ", the type of this '" + spelling +
                        "'; convert the other operand first (e.g. .to(" +
-                       getTritonDTypeName(ScalarKind::I64) + "))");
+                       tritonDTypeName(ScalarType::I64) + "))");
         return Value::invalid();
       }
     }
@@ -441,7 +441,7 @@ Value Sema::binaryOp(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
   }
   TType type = a->getType();
   if (ck::isComparison(kind))
-    type = type.withElem(ScalarKind::I1);
+    type = type.withElem(ScalarType::I1);
   return Value::ofExpr(std::make_unique<ck::BinaryExpr>(
       type, loc, kind, std::move(a), std::move(b)));
 }

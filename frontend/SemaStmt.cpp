@@ -155,8 +155,8 @@ void Sema::elabReturn(const ast::ReturnStmt &s) {
 static std::optional<bool> getConstCondition(const Value &v) {
   if (v.isNone())
     return false;
-  if (const ConstValue *c = v.getConst())
-    return c->isTruthy();
+  if (const ConstexprValue *c = v.getConst())
+    return c->asBool();
   return std::nullopt;
 }
 
@@ -219,7 +219,7 @@ void Sema::elabIf(const ast::IfStmt &s) {
       frame->env[name].value = Value::invalid();
       continue;
     }
-    const ConstValue *tc = tv.getConst(), *ec = ev.getConst();
+    const ConstexprValue *tc = tv.getConst(), *ec = ev.getConst();
     if (tc && ec && *tc == *ec && tv.type() == ev.type()) {
       frame->env[name].value = tv.clone();
       continue;
@@ -326,6 +326,35 @@ void Sema::finishCarried(
   }
 }
 
+std::vector<ck::NamedType>
+Sema::elabLoopBody(const ast::Block &astBody, ck::Block &body,
+                   std::map<std::string, Binding> before,
+                   std::vector<std::pair<std::string, ck::NamedType>> &carried,
+                   SourceLoc loc, llvm::StringRef loopVar) {
+  ck::Block *outer = curBlock;
+  curBlock = &body;
+  ++frame->runtimeDepth;
+  elabBlock(astBody);
+  --frame->runtimeDepth;
+  curBlock = outer;
+  std::map<std::string, Binding> bodyEnv = std::move(frame->env);
+  frame->env = std::move(before);
+  finishCarried(carried, bodyEnv, body, loc, "loop");
+
+  // Names first bound inside the body are not visible after the loop.
+  for (auto &[name, b] : bodyEnv) {
+    if (frame->env.count(name) || name == loopVar)
+      continue;
+    frame->env[name].hiddenReason =
+        "it is assigned only inside the loop on line " +
+        std::to_string(loc.line);
+  }
+  std::vector<ck::NamedType> names;
+  for (auto &[name, named] : carried)
+    names.push_back(named);
+  return names;
+}
+
 void Sema::elabFor(const ast::ForStmt &s) {
   auto *call = llvm::dyn_cast<ast::CallExpr>(s.iter.get());
   std::string callee;
@@ -354,13 +383,13 @@ void Sema::elabFor(const ast::ForStmt &s) {
     return;
   Value lo, hi, step;
   if (slots[1].isNone()) {
-    lo = makeConst(ConstValue::getInt(0), call->getLoc());
+    lo = makeConst(ConstexprValue::ofInt(0), call->getLoc());
     hi = std::move(slots[0]);
   } else {
     lo = std::move(slots[0]);
     hi = std::move(slots[1]);
   }
-  step = slots[2].isNone() ? makeConst(ConstValue::getInt(1), call->getLoc())
+  step = slots[2].isNone() ? makeConst(ConstexprValue::ofInt(1), call->getLoc())
                            : std::move(slots[2]);
   int64_t numStages = -1;
   if (!slots[3].isNone()) {
@@ -370,26 +399,26 @@ void Sema::elabFor(const ast::ForStmt &s) {
     numStages = *n;
   }
   // Bounds: integer scalars; the induction variable has their common type.
-  ScalarKind ivKind = ScalarKind::I32;
+  ScalarType ivKind = ScalarType::I32;
   for (Value *v : {&lo, &hi, &step}) {
     if (!requireExpr(*v, call->getLoc(), "range bound"))
       return;
     if (!v->type().isInteger() || v->type().isBlock() ||
-        v->type().elem == ScalarKind::I1) {
+        v->type().elem == ScalarType::I1) {
       error(call->getLoc(),
             "range() bounds must be integer scalars; got " + v->type().str());
       return;
     }
-    if (!v->weak && getBitWidth(v->type().elem) == 64)
-      ivKind = ScalarKind::I64;
+    if (!v->weak && scalarTypeBits(v->type().elem) == 64)
+      ivKind = ScalarType::I64;
     if (v->weak && v->getConst() &&
-        (v->getConst()->intValue > INT32_MAX ||
-         v->getConst()->intValue < INT32_MIN))
-      ivKind = ScalarKind::I64;
+        (v->getConst()->asInt() > INT32_MAX ||
+         v->getConst()->asInt() < INT32_MIN))
+      ivKind = ScalarType::I64;
   }
-  if (const ConstValue *c = step.getConst()) {
-    if (c->intValue <= 0) {
-      error(call->getLoc(), c->intValue == 0
+  if (const ConstexprValue *c = step.getConst()) {
+    if (c->asInt() <= 0) {
+      error(call->getLoc(), c->asInt() == 0
                                 ? "range() step must not be zero"
                                 : "a negative range() step is not supported");
       return;
@@ -412,30 +441,12 @@ void Sema::elabFor(const ast::ForStmt &s) {
   ivBinding.value = Value::ofExpr(
       std::make_unique<ck::VarRefExpr>(TType(ivKind), s.varLoc, ivName));
 
-  ck::Block *outer = curBlock;
-  curBlock = &forStmt->body;
-  ++frame->runtimeDepth;
-  elabBlock(s.body);
-  --frame->runtimeDepth;
-  curBlock = outer;
-  std::map<std::string, Binding> bodyEnv = std::move(frame->env);
-  frame->env = std::move(before);
-  finishCarried(carried, bodyEnv, forStmt->body, s.getLoc(), "loop");
-
-  // Names first bound inside the body are not visible after the loop.
-  for (auto &[name, b] : bodyEnv) {
-    if (frame->env.count(name) || name == s.var)
-      continue;
-    frame->env[name].hiddenReason =
-        "it is assigned only inside the loop on line " +
-        std::to_string(s.getLoc().line);
-  }
+  forStmt->carried = elabLoopBody(s.body, forStmt->body, std::move(before),
+                                  carried, s.getLoc(), s.var);
   if (!varBoundBefore)
     frame->env[s.var].hiddenReason = "the loop variable of the loop on line " +
                                      std::to_string(s.getLoc().line) +
                                      " is not visible after it";
-  for (auto &[name, named] : carried)
-    forStmt->carried.push_back(named);
   emit(std::move(forStmt));
 }
 
@@ -468,7 +479,7 @@ void Sema::elabStaticFor(const ast::ForStmt &s, CallArgs &args) {
   for (int64_t i = *lo; *step > 0 ? i < *hi : i > *hi; i += *step) {
     if (frame->returned || diags.reachedErrorLimit())
       return;
-    bind(s.var, makeConst(ConstValue::getInt(i), s.varLoc), s.varLoc);
+    bind(s.var, makeConst(ConstexprValue::ofInt(i), s.varLoc), s.varLoc);
     elabBlock(s.body);
   }
 }
@@ -507,20 +518,7 @@ void Sema::elabWhile(const ast::WhileStmt &s) {
   }
   whileStmt->cond = toBool(std::move(cond.expr), s.cond->getLoc());
 
-  curBlock = &whileStmt->body;
-  ++frame->runtimeDepth;
-  elabBlock(s.body);
-  --frame->runtimeDepth;
-  curBlock = outer;
-  std::map<std::string, Binding> bodyEnv = std::move(frame->env);
-  frame->env = std::move(before);
-  finishCarried(carried, bodyEnv, whileStmt->body, s.getLoc(), "loop");
-  for (auto &[name, b] : bodyEnv)
-    if (!frame->env.count(name))
-      frame->env[name].hiddenReason =
-          "it is assigned only inside the loop on line " +
-          std::to_string(s.getLoc().line);
-  for (auto &[name, named] : carried)
-    whileStmt->carried.push_back(named);
+  whileStmt->carried = elabLoopBody(s.body, whileStmt->body, std::move(before),
+                                    carried, s.getLoc(), /*loopVar=*/"");
   emit(std::move(whileStmt));
 }

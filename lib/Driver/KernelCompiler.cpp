@@ -73,20 +73,6 @@ std::string tilec::printModule(ModuleOp module) {
 }
 
 namespace {
-/// The runtime's ParamType of a checked kernel parameter type.
-ParamType toParamType(const TType &type) {
-  std::optional<ParamType> parsed = ParamType::parse(type.str());
-  return parsed ? *parsed : ParamType{};
-}
-
-ConstexprValue toConstexprValue(const ConstValue &value) {
-  if (value.isBool())
-    return ConstexprValue(value.intValue != 0);
-  if (value.isFloat())
-    return ConstexprValue(value.floatValue);
-  return ConstexprValue(static_cast<std::int64_t>(value.intValue));
-}
-
 /// Whether `options` specialize the integer `param` to 1.
 bool isAssumedOne(const CompileOptions &options,
                   const checked::KernelParam &param) {
@@ -158,14 +144,14 @@ void describeKernel(const checked::CheckedKernel &checked,
   for (const checked::KernelParam &param : checked.params) {
     KernelParam &out = meta.params.emplace_back();
     out.name = param.name;
-    out.type = toParamType(param.type);
+    out.type = param.type.getParamType();
     out.equalToOne = isAssumedOne(options, param);
     if (!out.equalToOne)
       out.divisibility =
           static_cast<uint32_t>(getAssumedDivisibility(options, param));
   }
   for (const checked::ConstexprParam &param : checked.constexprs)
-    meta.constexprs[param.name] = toConstexprValue(param.value);
+    meta.constexprs[param.name] = param.value;
 }
 
 /// The launch fields of the metadata, from the compiled module.

@@ -31,19 +31,6 @@ KernelCompiler &threadCompiler() {
   return compiler;
 }
 
-/// The frontend's value of a host API constexpr.
-ConstValue toConstValue(const ConstexprValue &value) {
-  switch (value.kind()) {
-  case ConstexprValue::Kind::Bool:
-    return ConstValue::getBool(value.asBool());
-  case ConstexprValue::Kind::Float:
-    return ConstValue::getFloat(value.asFloat());
-  case ConstexprValue::Kind::Int:
-    break;
-  }
-  return ConstValue::getInt(value.asInt());
-}
-
 /// The message of a failed compile: the diagnostics, or a fallback when the
 /// pipeline failed without printing any.
 std::string failureMessage(std::string diagnostics,
@@ -79,8 +66,7 @@ CompiledKernel tilec::compileTileKernelWith(KernelCompiler &compiler,
     throw Error(failureMessage(std::move(diagnostics), request));
 
   ConstexprBindings bindings;
-  for (const auto &[param, value] : request.constexprs)
-    bindings.values[param] = toConstValue(value);
+  bindings.values = request.constexprs;
 
   std::optional<CompileResult> result = compiler.compile(
       *source, request.kernel, bindings, request.options, Stage::PTX, diagOS);

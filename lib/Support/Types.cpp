@@ -1,8 +1,9 @@
 //===- Types.cpp - Scalar, parameter and constexpr types ------------------===//
 //
 // Names and sizes of the `.tile` scalar types, parsing of parameter types
-// (`*f16`), IEEE half and bfloat16 conversions (round-to-nearest-even), and
-// the canonical text of constexpr values used in hashes and metadata.
+// (`*f16`), the language's dtype spellings, IEEE half and bfloat16
+// conversions (round-to-nearest-even), and the two text forms of constexpr
+// values (canonical for hashes and metadata, Python-style for the frontend).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,8 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 using namespace tilec;
@@ -17,18 +20,27 @@ using namespace tilec;
 namespace {
 struct ScalarInfo {
   ScalarType type;
+  /// The canonical name.
   const char *name;
-  unsigned bytes;
+  /// The long name (Triton's `tl.` names without the prefix).
+  const char *longName;
+  unsigned bits;
 };
 
 constexpr ScalarInfo kScalars[] = {
-    {ScalarType::I1, "i1", 1},     {ScalarType::I8, "i8", 1},
-    {ScalarType::I16, "i16", 2},   {ScalarType::I32, "i32", 4},
-    {ScalarType::I64, "i64", 8},   {ScalarType::U8, "u8", 1},
-    {ScalarType::U16, "u16", 2},   {ScalarType::U32, "u32", 4},
-    {ScalarType::U64, "u64", 8},   {ScalarType::F16, "f16", 2},
-    {ScalarType::BF16, "bf16", 2}, {ScalarType::F32, "f32", 4},
-    {ScalarType::F64, "f64", 8},
+    {ScalarType::I1, "i1", "int1", 1},
+    {ScalarType::I8, "i8", "int8", 8},
+    {ScalarType::I16, "i16", "int16", 16},
+    {ScalarType::I32, "i32", "int32", 32},
+    {ScalarType::I64, "i64", "int64", 64},
+    {ScalarType::U8, "u8", "uint8", 8},
+    {ScalarType::U16, "u16", "uint16", 16},
+    {ScalarType::U32, "u32", "uint32", 32},
+    {ScalarType::U64, "u64", "uint64", 64},
+    {ScalarType::F16, "f16", "float16", 16},
+    {ScalarType::BF16, "bf16", "bfloat16", 16},
+    {ScalarType::F32, "f32", "float32", 32},
+    {ScalarType::F64, "f64", "float64", 64},
 };
 
 const ScalarInfo &info(ScalarType type) {
@@ -50,7 +62,11 @@ float bitsToFloat(std::uint32_t bits) {
 
 const char *tilec::scalarTypeName(ScalarType type) { return info(type).name; }
 
-unsigned tilec::scalarTypeBytes(ScalarType type) { return info(type).bytes; }
+unsigned tilec::scalarTypeBits(ScalarType type) { return info(type).bits; }
+
+unsigned tilec::scalarTypeBytes(ScalarType type) {
+  return (info(type).bits + 7) / 8;
+}
 
 std::string tilec::cppTypeName(ScalarType type) {
   switch (type) {
@@ -75,6 +91,22 @@ std::optional<ScalarType> tilec::parseScalarType(std::string_view name) {
     if (name == s.name)
       return s.type;
   return std::nullopt;
+}
+
+std::optional<ScalarType> tilec::parseDTypeName(std::string_view name) {
+  if (name == "bool")
+    return ScalarType::I1;
+  // Triton's repr of the IEEE floats: "fp16", "fp32", "fp64".
+  if (name.substr(0, 2) == "fp")
+    return parseScalarType("f" + std::string(name.substr(2)));
+  for (const ScalarInfo &s : kScalars)
+    if (name == s.name || name == s.longName)
+      return s.type;
+  return std::nullopt;
+}
+
+std::string tilec::tritonDTypeName(ScalarType type) {
+  return std::string("tl.") + info(type).longName;
 }
 
 bool tilec::isIntegerType(ScalarType type) { return !isFloatType(type); }
@@ -159,19 +191,51 @@ bf16 bf16::fromFloat(float value) {
 
 float bf16::toFloat() const { return bitsToFloat(std::uint32_t(bits) << 16); }
 
-std::string ConstexprValue::str() const {
-  switch (kind_) {
-  case Kind::Bool:
-    return int_ ? "true" : "false";
-  case Kind::Int:
-    return std::to_string(int_);
-  case Kind::Float:
+namespace {
+/// The shortest "%g" form of \p value that reads back the same value.
+std::string shortestG(double value) {
+  char buffer[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
+    if (std::strtod(buffer, nullptr) == value)
+      break;
+  }
+  return buffer;
+}
+
+/// The text of \p value: bools as \p trueText/\p falseText, integers in
+/// decimal, floats as "nan", "inf", "-inf" or \p digits's text with ".0"
+/// added when it would read as an integer.
+std::string constexprText(const ConstexprValue &value, const char *trueText,
+                          const char *falseText,
+                          std::string (*digits)(double)) {
+  switch (value.kind()) {
+  case ConstexprValue::Kind::Bool:
+    return value.asBool() ? trueText : falseText;
+  case ConstexprValue::Kind::Int:
+    return std::to_string(value.asInt());
+  case ConstexprValue::Kind::Float:
     break;
   }
-  std::string text = shortestDecimal(float_);
-  if (text.find_first_of(".en") == std::string::npos)
+  double x = value.asFloat();
+  if (std::isnan(x))
+    return "nan";
+  if (std::isinf(x))
+    return x < 0 ? "-inf" : "inf";
+  std::string text = digits(x);
+  if (text.find_first_of(".eE") == std::string::npos)
     text += ".0";
   return text;
+}
+} // namespace
+
+std::string ConstexprValue::str() const {
+  return constexprText(*this, "true", "false",
+                       [](double x) { return shortestDecimal(x); });
+}
+
+std::string ConstexprValue::pythonStr() const {
+  return constexprText(*this, "True", "False", shortestG);
 }
 
 namespace {

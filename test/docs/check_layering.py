@@ -12,7 +12,9 @@ import sys
 
 SUPPORT = ("tilec/Support/",)
 RUNTIME = SUPPORT + ("tilec/Runtime/", "tilec/tilec.h")
-FRONTEND = SUPPORT + ("tilec/Frontend/",)
+# The frontend's checked tree uses the tile dialect's enums, generated into
+# an LLVM-only header (TilecTileEnums) that both share.
+FRONTEND = SUPPORT + ("tilec/Frontend/", "tilec/Dialect/Tile/IR/TileEnums.h")
 COMPILER = SUPPORT + (
     "tilec/Dialect/",
     "tilec/Conversion/",

@@ -59,9 +59,14 @@ bool withinCaps(const Value &v) {
 // Types and shapes
 //===----------------------------------------------------------------------===//
 
+tilec::ScalarType tilec::gen::detail::scalarType(DType type) {
+  static const ScalarType types[] = {ScalarType::I1, ScalarType::I32,
+                                     ScalarType::F16, ScalarType::F32};
+  return types[static_cast<int>(type)];
+}
+
 const char *tilec::gen::detail::typeName(DType type) {
-  static const char *const names[] = {"i1", "i32", "f16", "f32"};
-  return names[static_cast<int>(type)];
+  return scalarTypeName(scalarType(type));
 }
 
 double tilec::gen::detail::unitRoundoff(DType type) {
@@ -102,11 +107,15 @@ std::string tilec::gen::detail::callPrefix(ChoiceSource &c, bool math) {
 }
 
 std::string tilec::gen::detail::typeSpelling(ChoiceSource &c, DType type) {
-  static const char *const spellings[][3] = {{"i1", "int1", "tl.int1"},
-                                             {"i32", "int32", "tl.int32"},
-                                             {"f16", "float16", "tl.float16"},
-                                             {"f32", "float32", "tl.float32"}};
-  return spellings[static_cast<int>(type)][c.below(3)];
+  std::string triton = tritonDTypeName(scalarType(type)); // "tl.int32"
+  switch (c.below(3)) {
+  case 0:
+    return typeName(type);
+  case 1:
+    return triton.substr(3); // The long name: "int32".
+  default:
+    return triton;
+  }
 }
 
 std::string KernelGen::operand(const Value &value, Shape shape) const {

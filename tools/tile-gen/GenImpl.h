@@ -17,6 +17,8 @@
 
 #include "ProgramGenerator.h"
 
+#include "tilec/Support/Types.h"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -28,6 +30,8 @@ namespace tilec::gen::detail {
 
 /// Element types the generator uses.
 enum class DType { I1, I32, F16, F32 };
+/// The scalar type of the language that `type` stands for.
+ScalarType scalarType(DType type);
 /// The type's name in .tile source and in the run description.
 const char *typeName(DType type);
 inline bool isFloat(DType type) {

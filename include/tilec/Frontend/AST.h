@@ -12,6 +12,7 @@
 #define TILEC_FRONTEND_AST_H
 
 #include "tilec/Frontend/Diagnostics.h"
+#include "tilec/Frontend/NodeOf.h"
 #include "tilec/Frontend/Types.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -33,99 +34,84 @@ namespace ast {
 // Expressions
 //===----------------------------------------------------------------------===//
 
-/// Base class of all expressions.
-class Expr {
-public:
-  enum class Kind {
-    Int,
-    Float,
-    Bool,
-    None,
-    String,
-    Name,
-    Attribute,
-    Call,
-    Subscript,
-    Slice,
-    Unary,
-    Binary,
-    Tuple,
-    Ternary,
-  };
-  Expr(Kind kind, SourceLoc loc) : kind(kind), loc(loc) {}
-  virtual ~Expr() = default;
-  Kind getKind() const { return kind; }
-  SourceLoc getLoc() const { return loc; }
+/// The kinds of expressions.
+enum class ExprKind {
+  Int,
+  Float,
+  Bool,
+  None,
+  String,
+  Name,
+  Attribute,
+  Call,
+  Subscript,
+  Slice,
+  Unary,
+  Binary,
+  Tuple,
+  Ternary,
+};
 
-private:
-  Kind kind;
-  SourceLoc loc;
+/// Base class of all expressions.
+class Expr : public KindedNode<ExprKind> {
+public:
+  using KindedNode::KindedNode;
 };
 using ExprPtr = std::unique_ptr<Expr>;
 
 /// An integer literal (non-negative; `-1` is a unary minus).
-class IntLiteral : public Expr {
+class IntLiteral : public NodeOf<Expr, Expr::Kind::Int> {
 public:
-  IntLiteral(SourceLoc loc, uint64_t value)
-      : Expr(Kind::Int, loc), value(value) {}
+  IntLiteral(SourceLoc loc, uint64_t value) : NodeOf(loc), value(value) {}
   uint64_t value;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Int; }
 };
 
 /// A float literal.
-class FloatLiteral : public Expr {
+class FloatLiteral : public NodeOf<Expr, Expr::Kind::Float> {
 public:
-  FloatLiteral(SourceLoc loc, double value)
-      : Expr(Kind::Float, loc), value(value) {}
+  FloatLiteral(SourceLoc loc, double value) : NodeOf(loc), value(value) {}
   double value;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Float; }
 };
 
 /// `True` / `False`.
-class BoolLiteral : public Expr {
+class BoolLiteral : public NodeOf<Expr, Expr::Kind::Bool> {
 public:
-  BoolLiteral(SourceLoc loc, bool value)
-      : Expr(Kind::Bool, loc), value(value) {}
+  BoolLiteral(SourceLoc loc, bool value) : NodeOf(loc), value(value) {}
   bool value;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Bool; }
 };
 
 /// `None`.
-class NoneLiteral : public Expr {
+class NoneLiteral : public NodeOf<Expr, Expr::Kind::None> {
 public:
-  explicit NoneLiteral(SourceLoc loc) : Expr(Kind::None, loc) {}
-  static bool classof(const Expr *e) { return e->getKind() == Kind::None; }
+  explicit NoneLiteral(SourceLoc loc) : NodeOf(loc) {}
 };
 
 /// A string literal (adjacent literals are concatenated).
-class StringLiteral : public Expr {
+class StringLiteral : public NodeOf<Expr, Expr::Kind::String> {
 public:
   StringLiteral(SourceLoc loc, std::string value)
-      : Expr(Kind::String, loc), value(std::move(value)) {}
+      : NodeOf(loc), value(std::move(value)) {}
   std::string value;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::String; }
 };
 
 /// A name: a variable, parameter, builtin, helper or dtype.
-class NameExpr : public Expr {
+class NameExpr : public NodeOf<Expr, Expr::Kind::Name> {
 public:
   NameExpr(SourceLoc loc, std::string name)
-      : Expr(Kind::Name, loc), name(std::move(name)) {}
+      : NodeOf(loc), name(std::move(name)) {}
   std::string name;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Name; }
 };
 
 /// `base.attr` (`tl.float32`, `x.dtype`, `x.to`).
-class AttributeExpr : public Expr {
+class AttributeExpr : public NodeOf<Expr, Expr::Kind::Attribute> {
 public:
   AttributeExpr(SourceLoc loc, ExprPtr base, std::string attr,
                 SourceLoc attrLoc)
-      : Expr(Kind::Attribute, loc), base(std::move(base)),
-        attr(std::move(attr)), attrLoc(attrLoc) {}
+      : NodeOf(loc), base(std::move(base)), attr(std::move(attr)),
+        attrLoc(attrLoc) {}
   ExprPtr base;
   std::string attr;
   SourceLoc attrLoc;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Attribute; }
 };
 
 /// A keyword argument `name=value` of a call.
@@ -136,32 +122,29 @@ struct KeywordArg {
 };
 
 /// `callee(args..., name=value...)`.
-class CallExpr : public Expr {
+class CallExpr : public NodeOf<Expr, Expr::Kind::Call> {
 public:
   CallExpr(SourceLoc loc, ExprPtr callee)
-      : Expr(Kind::Call, loc), callee(std::move(callee)) {}
+      : NodeOf(loc), callee(std::move(callee)) {}
   ExprPtr callee;
   std::vector<ExprPtr> args;
   std::vector<KeywordArg> kwargs;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Call; }
 };
 
 /// `base[i, j, ...]`; indices may be SliceExpr or NoneLiteral.
-class SubscriptExpr : public Expr {
+class SubscriptExpr : public NodeOf<Expr, Expr::Kind::Subscript> {
 public:
   SubscriptExpr(SourceLoc loc, ExprPtr base)
-      : Expr(Kind::Subscript, loc), base(std::move(base)) {}
+      : NodeOf(loc), base(std::move(base)) {}
   ExprPtr base;
   std::vector<ExprPtr> indices;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Subscript; }
 };
 
 /// `lower:upper:step` inside a subscript; each part may be null.
-class SliceExpr : public Expr {
+class SliceExpr : public NodeOf<Expr, Expr::Kind::Slice> {
 public:
-  explicit SliceExpr(SourceLoc loc) : Expr(Kind::Slice, loc) {}
+  explicit SliceExpr(SourceLoc loc) : NodeOf(loc) {}
   ExprPtr lower, upper, step;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Slice; }
 };
 
 /// Unary operators.
@@ -197,146 +180,123 @@ llvm::StringRef getUnaryOpSpelling(UnaryOp op);
 llvm::StringRef getBinaryOpSpelling(BinaryOp op);
 
 /// `-x`, `+x`, `~x`, `not x`.
-class UnaryExpr : public Expr {
+class UnaryExpr : public NodeOf<Expr, Expr::Kind::Unary> {
 public:
   UnaryExpr(SourceLoc loc, UnaryOp op, ExprPtr operand)
-      : Expr(Kind::Unary, loc), op(op), operand(std::move(operand)) {}
+      : NodeOf(loc), op(op), operand(std::move(operand)) {}
   UnaryOp op;
   ExprPtr operand;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Unary; }
 };
 
 /// `lhs op rhs`; the location is the operator's.
-class BinaryExpr : public Expr {
+class BinaryExpr : public NodeOf<Expr, Expr::Kind::Binary> {
 public:
   BinaryExpr(SourceLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs)
-      : Expr(Kind::Binary, loc), op(op), lhs(std::move(lhs)),
-        rhs(std::move(rhs)) {}
+      : NodeOf(loc), op(op), lhs(std::move(lhs)), rhs(std::move(rhs)) {}
   BinaryOp op;
   ExprPtr lhs, rhs;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Binary; }
 };
 
 /// `(a, b)` or `[a, b]`.
-class TupleExpr : public Expr {
+class TupleExpr : public NodeOf<Expr, Expr::Kind::Tuple> {
 public:
-  TupleExpr(SourceLoc loc, bool isList)
-      : Expr(Kind::Tuple, loc), isList(isList) {}
+  TupleExpr(SourceLoc loc, bool isList) : NodeOf(loc), isList(isList) {}
   std::vector<ExprPtr> elements;
   bool isList;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Tuple; }
 };
 
 /// `a if cond else b`.
-class TernaryExpr : public Expr {
+class TernaryExpr : public NodeOf<Expr, Expr::Kind::Ternary> {
 public:
   TernaryExpr(SourceLoc loc, ExprPtr trueValue, ExprPtr cond,
               ExprPtr falseValue)
-      : Expr(Kind::Ternary, loc), trueValue(std::move(trueValue)),
-        cond(std::move(cond)), falseValue(std::move(falseValue)) {}
+      : NodeOf(loc), trueValue(std::move(trueValue)), cond(std::move(cond)),
+        falseValue(std::move(falseValue)) {}
   ExprPtr trueValue, cond, falseValue;
-  static bool classof(const Expr *e) { return e->getKind() == Kind::Ternary; }
 };
 
 //===----------------------------------------------------------------------===//
 // Statements
 //===----------------------------------------------------------------------===//
 
-/// Base class of all statements.
-class Stmt {
-public:
-  enum class Kind { Expr, Assign, AugAssign, If, For, While, Return, Pass };
-  Stmt(Kind kind, SourceLoc loc) : kind(kind), loc(loc) {}
-  virtual ~Stmt() = default;
-  Kind getKind() const { return kind; }
-  SourceLoc getLoc() const { return loc; }
+/// The kinds of statements.
+enum class StmtKind { Expr, Assign, AugAssign, If, For, While, Return, Pass };
 
-private:
-  Kind kind;
-  SourceLoc loc;
+/// Base class of all statements.
+class Stmt : public KindedNode<StmtKind> {
+public:
+  using KindedNode::KindedNode;
 };
 using StmtPtr = std::unique_ptr<Stmt>;
 using Block = std::vector<StmtPtr>;
 
 /// An expression evaluated for its effect (`store(...)`, docstrings).
-class ExprStmt : public Stmt {
+class ExprStmt : public NodeOf<Stmt, Stmt::Kind::Expr> {
 public:
-  ExprStmt(SourceLoc loc, ExprPtr expr)
-      : Stmt(Kind::Expr, loc), expr(std::move(expr)) {}
+  ExprStmt(SourceLoc loc, ExprPtr expr) : NodeOf(loc), expr(std::move(expr)) {}
   ExprPtr expr;
-  static bool classof(const Stmt *s) { return s->getKind() == Kind::Expr; }
 };
 
 /// `target = value`; the target is a NameExpr or a TupleExpr of names.
-class AssignStmt : public Stmt {
+class AssignStmt : public NodeOf<Stmt, Stmt::Kind::Assign> {
 public:
   AssignStmt(SourceLoc loc, ExprPtr target, ExprPtr value)
-      : Stmt(Kind::Assign, loc), target(std::move(target)),
-        value(std::move(value)) {}
+      : NodeOf(loc), target(std::move(target)), value(std::move(value)) {}
   ExprPtr target, value;
-  static bool classof(const Stmt *s) { return s->getKind() == Kind::Assign; }
 };
 
 /// `target op= value`.
-class AugAssignStmt : public Stmt {
+class AugAssignStmt : public NodeOf<Stmt, Stmt::Kind::AugAssign> {
 public:
   AugAssignStmt(SourceLoc loc, BinaryOp op, ExprPtr target, ExprPtr value)
-      : Stmt(Kind::AugAssign, loc), op(op), target(std::move(target)),
+      : NodeOf(loc), op(op), target(std::move(target)),
         value(std::move(value)) {}
   BinaryOp op;
   ExprPtr target, value;
-  static bool classof(const Stmt *s) { return s->getKind() == Kind::AugAssign; }
 };
 
 /// `if cond: ... else: ...`; `elif` is an IfStmt alone in `elseBody` with
 /// `isElif` set.
-class IfStmt : public Stmt {
+class IfStmt : public NodeOf<Stmt, Stmt::Kind::If> {
 public:
-  IfStmt(SourceLoc loc, ExprPtr cond)
-      : Stmt(Kind::If, loc), cond(std::move(cond)) {}
+  IfStmt(SourceLoc loc, ExprPtr cond) : NodeOf(loc), cond(std::move(cond)) {}
   ExprPtr cond;
   Block thenBody, elseBody;
   bool isElif = false;
-  static bool classof(const Stmt *s) { return s->getKind() == Kind::If; }
 };
 
 /// `for var in iter: body`.
-class ForStmt : public Stmt {
+class ForStmt : public NodeOf<Stmt, Stmt::Kind::For> {
 public:
   ForStmt(SourceLoc loc, std::string var, SourceLoc varLoc, ExprPtr iter)
-      : Stmt(Kind::For, loc), var(std::move(var)), varLoc(varLoc),
+      : NodeOf(loc), var(std::move(var)), varLoc(varLoc),
         iter(std::move(iter)) {}
   std::string var;
   SourceLoc varLoc;
   ExprPtr iter;
   Block body;
-  static bool classof(const Stmt *s) { return s->getKind() == Kind::For; }
 };
 
 /// `while cond: body`.
-class WhileStmt : public Stmt {
+class WhileStmt : public NodeOf<Stmt, Stmt::Kind::While> {
 public:
-  WhileStmt(SourceLoc loc, ExprPtr cond)
-      : Stmt(Kind::While, loc), cond(std::move(cond)) {}
+  WhileStmt(SourceLoc loc, ExprPtr cond) : NodeOf(loc), cond(std::move(cond)) {}
   ExprPtr cond;
   Block body;
-  static bool classof(const Stmt *s) { return s->getKind() == Kind::While; }
 };
 
 /// `return [value]`.
-class ReturnStmt : public Stmt {
+class ReturnStmt : public NodeOf<Stmt, Stmt::Kind::Return> {
 public:
   ReturnStmt(SourceLoc loc, ExprPtr value)
-      : Stmt(Kind::Return, loc), value(std::move(value)) {}
+      : NodeOf(loc), value(std::move(value)) {}
   ExprPtr value; ///< May be null.
-  static bool classof(const Stmt *s) { return s->getKind() == Kind::Return; }
 };
 
 /// `pass`.
-class PassStmt : public Stmt {
+class PassStmt : public NodeOf<Stmt, Stmt::Kind::Pass> {
 public:
-  explicit PassStmt(SourceLoc loc) : Stmt(Kind::Pass, loc) {}
-  static bool classof(const Stmt *s) { return s->getKind() == Kind::Pass; }
+  explicit PassStmt(SourceLoc loc) : NodeOf(loc) {}
 };
 
 //===----------------------------------------------------------------------===//
@@ -347,7 +307,7 @@ public:
 struct TypeAnnotation {
   enum class Kind { None, Scalar, Pointer, Constexpr };
   Kind kind = Kind::None;
-  ScalarKind elem = ScalarKind::I32;
+  ScalarType elem = ScalarType::I32;
   SourceLoc loc;
   /// "*f16", "i32", "constexpr", "" for none.
   std::string str() const;

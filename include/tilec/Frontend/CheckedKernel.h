@@ -18,12 +18,15 @@
 #ifndef TILEC_FRONTEND_CHECKEDKERNEL_H
 #define TILEC_FRONTEND_CHECKEDKERNEL_H
 
+#include "tilec/Dialect/Tile/IR/TileEnums.h"
 #include "tilec/Frontend/Diagnostics.h"
+#include "tilec/Frontend/NodeOf.h"
 #include "tilec/Frontend/Types.h"
 
 #include "llvm/Support/Casting.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,38 +86,30 @@ using ExprPtr = std::unique_ptr<Expr>;
 /// A constant scalar, or a block with every element equal to `value`
 /// (`zeros`, `full`, splatted literals). `value` is Int for integer element
 /// types, Bool for i1, Float for float element types.
-class ConstantExpr : public Expr {
+class ConstantExpr : public NodeOf<Expr, ExprKind::Constant> {
 public:
-  ConstantExpr(TType type, SourceLoc loc, ConstValue value)
-      : Expr(ExprKind::Constant, std::move(type), loc), value(value) {}
-  ConstValue value;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::Constant;
-  }
+  ConstantExpr(TType type, SourceLoc loc, ConstexprValue value)
+      : NodeOf(std::move(type), loc), value(value) {}
+  ConstexprValue value;
 };
 
 /// The current value of a variable or kernel parameter.
-class VarRefExpr : public Expr {
+class VarRefExpr : public NodeOf<Expr, ExprKind::VarRef> {
 public:
   VarRefExpr(TType type, SourceLoc loc, std::string name)
-      : Expr(ExprKind::VarRef, std::move(type), loc), name(std::move(name)) {}
+      : NodeOf(std::move(type), loc), name(std::move(name)) {}
   std::string name;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::VarRef;
-  }
 };
 
 /// Neg: arithmetic negation (int or float). Not: logical not on i1, bitwise
 /// not on other integers. Result type = operand type.
 enum class UnaryOp { Neg, Not };
-class UnaryExpr : public Expr {
+class UnaryExpr : public NodeOf<Expr, ExprKind::Unary> {
 public:
   UnaryExpr(TType type, SourceLoc loc, UnaryOp op, ExprPtr operand)
-      : Expr(ExprKind::Unary, std::move(type), loc), op(op),
-        operand(std::move(operand)) {}
+      : NodeOf(std::move(type), loc), op(op), operand(std::move(operand)) {}
   UnaryOp op;
   ExprPtr operand;
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Unary; }
 };
 
 /// Binary operators. Both operands always have the same type (same element,
@@ -149,222 +144,175 @@ enum class BinaryOp {
 };
 /// True for Eq..Ge.
 bool isComparison(BinaryOp op);
-class BinaryExpr : public Expr {
+class BinaryExpr : public NodeOf<Expr, ExprKind::Binary> {
 public:
   BinaryExpr(TType type, SourceLoc loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs)
-      : Expr(ExprKind::Binary, std::move(type), loc), op(op),
-        lhs(std::move(lhs)), rhs(std::move(rhs)) {}
+      : NodeOf(std::move(type), loc), op(op), lhs(std::move(lhs)),
+        rhs(std::move(rhs)) {}
   BinaryOp op;
   ExprPtr lhs, rhs;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::Binary;
-  }
 };
 
 /// `where(cond, a, b)`: cond is i1 with the result's shape; a and b have the
 /// result type.
-class SelectExpr : public Expr {
+class SelectExpr : public NodeOf<Expr, ExprKind::Select> {
 public:
   SelectExpr(TType type, SourceLoc loc, ExprPtr cond, ExprPtr trueValue,
              ExprPtr falseValue)
-      : Expr(ExprKind::Select, std::move(type), loc), cond(std::move(cond)),
+      : NodeOf(std::move(type), loc), cond(std::move(cond)),
         trueValue(std::move(trueValue)), falseValue(std::move(falseValue)) {}
   ExprPtr cond, trueValue, falseValue;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::Select;
-  }
 };
 
 /// `a * b + c` fused; all three have the (float) result type.
-class FmaExpr : public Expr {
+class FmaExpr : public NodeOf<Expr, ExprKind::Fma> {
 public:
   FmaExpr(TType type, SourceLoc loc, ExprPtr a, ExprPtr b, ExprPtr c)
-      : Expr(ExprKind::Fma, std::move(type), loc), a(std::move(a)),
-        b(std::move(b)), c(std::move(c)) {}
+      : NodeOf(std::move(type), loc), a(std::move(a)), b(std::move(b)),
+        c(std::move(c)) {}
   ExprPtr a, b, c;
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Fma; }
+};
+
+/// The base of an expression of kind K on one operand.
+template <ExprKind K> class OperandExpr : public NodeOf<Expr, K> {
+public:
+  OperandExpr(TType type, SourceLoc loc, ExprPtr operand)
+      : NodeOf<Expr, K>(std::move(type), loc), operand(std::move(operand)) {}
+  ExprPtr operand;
 };
 
 /// Element-type conversion to getType() (same shape): int<->int (sign- or
 /// zero-extension from the source's signedness, truncation), int<->float,
 /// float<->float, and to/from i1 (x != 0 when converting to i1).
-class CastExpr : public Expr {
+class CastExpr : public OperandExpr<ExprKind::Cast> {
 public:
-  CastExpr(TType type, SourceLoc loc, ExprPtr operand)
-      : Expr(ExprKind::Cast, std::move(type), loc),
-        operand(std::move(operand)) {}
-  ExprPtr operand;
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Cast; }
+  using OperandExpr::OperandExpr;
 };
 
 /// A scalar (value or pointer) splatted to the block type getType().
-class SplatExpr : public Expr {
+class SplatExpr : public OperandExpr<ExprKind::Splat> {
 public:
-  SplatExpr(TType type, SourceLoc loc, ExprPtr operand)
-      : Expr(ExprKind::Splat, std::move(type), loc),
-        operand(std::move(operand)) {}
-  ExprPtr operand;
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Splat; }
+  using OperandExpr::OperandExpr;
 };
 
 /// Broadcast of a block to getType().shape: same rank, each operand
 /// dimension is either equal to the result's or 1.
-class BroadcastExpr : public Expr {
+class BroadcastExpr : public OperandExpr<ExprKind::Broadcast> {
 public:
-  BroadcastExpr(TType type, SourceLoc loc, ExprPtr operand)
-      : Expr(ExprKind::Broadcast, std::move(type), loc),
-        operand(std::move(operand)) {}
-  ExprPtr operand;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::Broadcast;
-  }
+  using OperandExpr::OperandExpr;
 };
 
 /// Inserts a unit dimension at `axis` (0 <= axis <= operand rank).
-class ExpandDimsExpr : public Expr {
+class ExpandDimsExpr : public NodeOf<Expr, ExprKind::ExpandDims> {
 public:
   ExpandDimsExpr(TType type, SourceLoc loc, ExprPtr operand, int64_t axis)
-      : Expr(ExprKind::ExpandDims, std::move(type), loc),
-        operand(std::move(operand)), axis(axis) {}
+      : NodeOf(std::move(type), loc), operand(std::move(operand)), axis(axis) {}
   ExprPtr operand;
   int64_t axis;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::ExpandDims;
-  }
 };
 
 /// Row-major reshape to getType().shape (same number of elements).
-class ReshapeExpr : public Expr {
+class ReshapeExpr : public OperandExpr<ExprKind::Reshape> {
 public:
-  ReshapeExpr(TType type, SourceLoc loc, ExprPtr operand)
-      : Expr(ExprKind::Reshape, std::move(type), loc),
-        operand(std::move(operand)) {}
-  ExprPtr operand;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::Reshape;
-  }
+  using OperandExpr::OperandExpr;
 };
 
 /// Transpose of a 2-D block.
-class TransExpr : public Expr {
+class TransExpr : public OperandExpr<ExprKind::Trans> {
 public:
-  TransExpr(TType type, SourceLoc loc, ExprPtr operand)
-      : Expr(ExprKind::Trans, std::move(type), loc),
-        operand(std::move(operand)) {}
-  ExprPtr operand;
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Trans; }
+  using OperandExpr::OperandExpr;
 };
 
 /// Pointer arithmetic: `ptr + offset` in elements. `ptr` and `offset` have
 /// the same shape as the result; `offset` is an integer of any width and
 /// signedness.
-class AddPtrExpr : public Expr {
+class AddPtrExpr : public NodeOf<Expr, ExprKind::AddPtr> {
 public:
   AddPtrExpr(TType type, SourceLoc loc, ExprPtr ptr, ExprPtr offset)
-      : Expr(ExprKind::AddPtr, std::move(type), loc), ptr(std::move(ptr)),
+      : NodeOf(std::move(type), loc), ptr(std::move(ptr)),
         offset(std::move(offset)) {}
   ExprPtr ptr, offset;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::AddPtr;
-  }
 };
 
 /// `arange(start, end)`: an i32[end - start] block start, start+1, ...
-class MakeRangeExpr : public Expr {
+class MakeRangeExpr : public NodeOf<Expr, ExprKind::MakeRange> {
 public:
   MakeRangeExpr(TType type, SourceLoc loc, int64_t start, int64_t end)
-      : Expr(ExprKind::MakeRange, std::move(type), loc), start(start),
-        end(end) {}
+      : NodeOf(std::move(type), loc), start(start), end(end) {}
   int64_t start, end;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::MakeRange;
-  }
 };
 
 /// `program_id(axis)`, i32, axis in 0..2.
-class ProgramIdExpr : public Expr {
+class ProgramIdExpr : public NodeOf<Expr, ExprKind::ProgramId> {
 public:
   ProgramIdExpr(TType type, SourceLoc loc, int axis)
-      : Expr(ExprKind::ProgramId, std::move(type), loc), axis(axis) {}
+      : NodeOf(std::move(type), loc), axis(axis) {}
   int axis;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::ProgramId;
-  }
 };
 
 /// `num_programs(axis)`, i32, axis in 0..2.
-class NumProgramsExpr : public Expr {
+class NumProgramsExpr : public NodeOf<Expr, ExprKind::NumPrograms> {
 public:
   NumProgramsExpr(TType type, SourceLoc loc, int axis)
-      : Expr(ExprKind::NumPrograms, std::move(type), loc), axis(axis) {}
+      : NodeOf(std::move(type), loc), axis(axis) {}
   int axis;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::NumPrograms;
-  }
 };
 
 /// `load(ptr, mask, other)`. The result has ptr's shape and pointee type.
 /// `mask` (i1, ptr's shape) may be null; when it is not, `other` is
 /// non-null and has the result type (zero when the user gave none).
-class LoadExpr : public Expr {
+class LoadExpr : public NodeOf<Expr, ExprKind::Load> {
 public:
   LoadExpr(TType type, SourceLoc loc, ExprPtr ptr, ExprPtr mask, ExprPtr other)
-      : Expr(ExprKind::Load, std::move(type), loc), ptr(std::move(ptr)),
+      : NodeOf(std::move(type), loc), ptr(std::move(ptr)),
         mask(std::move(mask)), other(std::move(other)) {}
   ExprPtr ptr, mask, other;
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Load; }
 };
 
 /// `atomic_add(ptr, value, mask)`: returns the old values. `value` has the
 /// result type (ptr's shape, pointee element); `mask` (i1) may be null.
-class AtomicAddExpr : public Expr {
+class AtomicAddExpr : public NodeOf<Expr, ExprKind::AtomicAdd> {
 public:
   AtomicAddExpr(TType type, SourceLoc loc, ExprPtr ptr, ExprPtr value,
                 ExprPtr mask)
-      : Expr(ExprKind::AtomicAdd, std::move(type), loc), ptr(std::move(ptr)),
+      : NodeOf(std::move(type), loc), ptr(std::move(ptr)),
         value(std::move(value)), mask(std::move(mask)) {}
   ExprPtr ptr, value, mask;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::AtomicAdd;
-  }
 };
 
-/// Precision of f32 dots.
-enum class InputPrecision { TF32, IEEE };
+/// Precision of f32 dots: the tile dialect's enum (TileEnums.td).
+using InputPrecision = ::mlir::tile::InputPrecision;
 
 /// `dot(a, b, acc)`: a is [M, K], b is [K, N] of the same element type; acc
 /// (never null; zeros when not given) and the result are [M, N] of f32
 /// (f16/bf16/f32 inputs) or i32 (i8 inputs).
-class DotExpr : public Expr {
+class DotExpr : public NodeOf<Expr, ExprKind::Dot> {
 public:
   DotExpr(TType type, SourceLoc loc, ExprPtr a, ExprPtr b, ExprPtr acc,
           InputPrecision precision)
-      : Expr(ExprKind::Dot, std::move(type), loc), a(std::move(a)),
-        b(std::move(b)), acc(std::move(acc)), precision(precision) {}
+      : NodeOf(std::move(type), loc), a(std::move(a)), b(std::move(b)),
+        acc(std::move(acc)), precision(precision) {}
   ExprPtr a, b, acc;
   InputPrecision precision;
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Dot; }
 };
 
 /// Reductions. Sum/Max/Min keep the operand's element type (sums of
 /// integers narrower than 32 bits are cast to i32 first); ArgMax/ArgMin
 /// return i32 indices (the first index on ties).
-enum class ReduceKind { Sum, Max, Min, ArgMax, ArgMin };
+/// The tile dialect's enum (TileEnums.td); printed by stringifyReduceKind().
+using ReduceKind = ::mlir::tile::ReduceKind;
 /// Reduction along one `axis` (0 <= axis < rank); the result drops that
 /// dimension (a scalar when the operand is 1-D). `axis=None` is expressed
 /// as a Reshape to 1-D followed by a reduction along axis 0.
-class ReduceExpr : public Expr {
+class ReduceExpr : public NodeOf<Expr, ExprKind::Reduce> {
 public:
   ReduceExpr(TType type, SourceLoc loc, ReduceKind reduceKind, int64_t axis,
              ExprPtr operand)
-      : Expr(ExprKind::Reduce, std::move(type), loc), reduceKind(reduceKind),
-        axis(axis), operand(std::move(operand)) {}
+      : NodeOf(std::move(type), loc), reduceKind(reduceKind), axis(axis),
+        operand(std::move(operand)) {}
   ReduceKind reduceKind;
   int64_t axis;
   ExprPtr operand;
-  static bool classof(const Expr *e) {
-    return e->getKind() == ExprKind::Reduce;
-  }
 };
 
 /// Elementwise math functions.
@@ -387,30 +335,27 @@ enum class MathFn {
 /// A math function; operand type = result type, f32 or f64 (f16/bf16 and
 /// integer inputs are cast to f32 explicitly, and the result cast back for
 /// f16/bf16). Abs also accepts integers.
-class MathExpr : public Expr {
+class MathExpr : public NodeOf<Expr, ExprKind::Math> {
 public:
   MathExpr(TType type, SourceLoc loc, MathFn fn, ExprPtr operand)
-      : Expr(ExprKind::Math, std::move(type), loc), fn(fn),
-        operand(std::move(operand)) {}
+      : NodeOf(std::move(type), loc), fn(fn), operand(std::move(operand)) {}
   MathFn fn;
   ExprPtr operand;
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Math; }
 };
 
 /// Compiler hints; the value is the operand unchanged.
 enum class HintKind { MultipleOf, MaxContiguous };
 /// `multiple_of(x, values)` / `max_contiguous(x, values)`: one value per
 /// dimension (or a single value for every dimension).
-class HintExpr : public Expr {
+class HintExpr : public NodeOf<Expr, ExprKind::Hint> {
 public:
   HintExpr(TType type, SourceLoc loc, HintKind hintKind,
            std::vector<int64_t> values, ExprPtr operand)
-      : Expr(ExprKind::Hint, std::move(type), loc), hintKind(hintKind),
+      : NodeOf(std::move(type), loc), hintKind(hintKind),
         values(std::move(values)), operand(std::move(operand)) {}
   HintKind hintKind;
   std::vector<int64_t> values;
   ExprPtr operand;
-  static bool classof(const Expr *e) { return e->getKind() == ExprKind::Hint; }
 };
 
 //===----------------------------------------------------------------------===//
@@ -420,16 +365,9 @@ public:
 enum class StmtKind { Assign, Store, Expr, If, For, While, DevicePrint };
 
 /// Base of all statements.
-class Stmt {
+class Stmt : public KindedNode<StmtKind> {
 public:
-  Stmt(StmtKind kind, SourceLoc loc) : kind(kind), loc(loc) {}
-  virtual ~Stmt() = default;
-  StmtKind getKind() const { return kind; }
-  SourceLoc getLoc() const { return loc; }
-
-private:
-  StmtKind kind;
-  SourceLoc loc;
+  using KindedNode::KindedNode;
 };
 using StmtPtr = std::unique_ptr<Stmt>;
 using Block = std::vector<StmtPtr>;
@@ -441,50 +379,41 @@ struct NamedType {
 };
 
 /// `name = value`: binds (or rebinds) a variable.
-class AssignStmt : public Stmt {
+class AssignStmt : public NodeOf<Stmt, StmtKind::Assign> {
 public:
   AssignStmt(SourceLoc loc, std::string name, ExprPtr value)
-      : Stmt(StmtKind::Assign, loc), name(std::move(name)),
-        value(std::move(value)) {}
+      : NodeOf(loc), name(std::move(name)), value(std::move(value)) {}
   std::string name;
   ExprPtr value;
-  static bool classof(const Stmt *s) {
-    return s->getKind() == StmtKind::Assign;
-  }
 };
 
 /// `store(ptr, value, mask)`: value has ptr's shape and pointee element
 /// type; mask (i1, same shape) may be null.
-class StoreStmt : public Stmt {
+class StoreStmt : public NodeOf<Stmt, StmtKind::Store> {
 public:
   StoreStmt(SourceLoc loc, ExprPtr ptr, ExprPtr value, ExprPtr mask)
-      : Stmt(StmtKind::Store, loc), ptr(std::move(ptr)),
-        value(std::move(value)), mask(std::move(mask)) {}
+      : NodeOf(loc), ptr(std::move(ptr)), value(std::move(value)),
+        mask(std::move(mask)) {}
   ExprPtr ptr, value, mask;
-  static bool classof(const Stmt *s) { return s->getKind() == StmtKind::Store; }
 };
 
 /// An expression evaluated for its side effect (an unused atomic_add).
-class ExprStmt : public Stmt {
+class ExprStmt : public NodeOf<Stmt, StmtKind::Expr> {
 public:
-  ExprStmt(SourceLoc loc, ExprPtr expr)
-      : Stmt(StmtKind::Expr, loc), expr(std::move(expr)) {}
+  ExprStmt(SourceLoc loc, ExprPtr expr) : NodeOf(loc), expr(std::move(expr)) {}
   ExprPtr expr;
-  static bool classof(const Stmt *s) { return s->getKind() == StmtKind::Expr; }
 };
 
 /// A run-time `if` (compile-time conditions are resolved by Sema). `cond` is
 /// a scalar i1. Each name of `yields` is bound at the end of both branches
 /// (by an assignment in the branch, or from before the `if`) with the given
 /// type, and is rebound to the branch's value after the `if`.
-class IfStmt : public Stmt {
+class IfStmt : public NodeOf<Stmt, StmtKind::If> {
 public:
-  IfStmt(SourceLoc loc, ExprPtr cond)
-      : Stmt(StmtKind::If, loc), cond(std::move(cond)) {}
+  IfStmt(SourceLoc loc, ExprPtr cond) : NodeOf(loc), cond(std::move(cond)) {}
   ExprPtr cond;
   Block thenBody, elseBody;
   std::vector<NamedType> yields;
-  static bool classof(const Stmt *s) { return s->getKind() == StmtKind::If; }
 };
 
 /// `for inductionVar in range(lo, hi, step)`: lo, hi, step are scalars of
@@ -492,39 +421,34 @@ public:
 /// are bound before the loop, rebound in the body with the same type, and
 /// hold the last iteration's values after the loop. `numStages` is the
 /// `tl.range(..., num_stages=N)` override, or -1.
-class ForStmt : public Stmt {
+class ForStmt : public NodeOf<Stmt, StmtKind::For> {
 public:
-  ForStmt(SourceLoc loc) : Stmt(StmtKind::For, loc) {}
+  ForStmt(SourceLoc loc) : NodeOf(loc) {}
   std::string inductionVar;
   TType inductionVarType;
   ExprPtr lo, hi, step;
   Block body;
   std::vector<NamedType> carried;
   int64_t numStages = -1;
-  static bool classof(const Stmt *s) { return s->getKind() == StmtKind::For; }
 };
 
 /// `while cond: body`: `cond` (scalar i1) is evaluated before each
 /// iteration on the current values of the `carried` names.
-class WhileStmt : public Stmt {
+class WhileStmt : public NodeOf<Stmt, StmtKind::While> {
 public:
-  WhileStmt(SourceLoc loc) : Stmt(StmtKind::While, loc) {}
+  WhileStmt(SourceLoc loc) : NodeOf(loc) {}
   ExprPtr cond;
   Block body;
   std::vector<NamedType> carried;
-  static bool classof(const Stmt *s) { return s->getKind() == StmtKind::While; }
 };
 
 /// `device_print(prefix, args...)`.
-class DevicePrintStmt : public Stmt {
+class DevicePrintStmt : public NodeOf<Stmt, StmtKind::DevicePrint> {
 public:
   DevicePrintStmt(SourceLoc loc, std::string prefix)
-      : Stmt(StmtKind::DevicePrint, loc), prefix(std::move(prefix)) {}
+      : NodeOf(loc), prefix(std::move(prefix)) {}
   std::string prefix;
   std::vector<ExprPtr> args;
-  static bool classof(const Stmt *s) {
-    return s->getKind() == StmtKind::DevicePrint;
-  }
 };
 
 //===----------------------------------------------------------------------===//
@@ -541,7 +465,7 @@ struct KernelParam {
 /// A resolved constexpr parameter (for the metadata JSON).
 struct ConstexprParam {
   std::string name;
-  ConstValue value;
+  ConstexprValue value;
 };
 
 /// The fully checked and elaborated kernel.
@@ -565,10 +489,11 @@ ExprPtr cloneExpr(const Expr &expr);
 /// type (for tests and `--emit=checked` style debugging).
 void dumpCheckedKernel(const CheckedKernel &kernel, llvm::raw_ostream &os);
 
-/// Names for printing: "add", "fdiv", "sum", "exp", ...
+/// Names for printing: "add", "fdiv", "exp", ...
 llvm::StringRef getBinaryOpName(BinaryOp op);
-llvm::StringRef getReduceKindName(ReduceKind kind);
 llvm::StringRef getMathFnName(MathFn fn);
+/// The MathFn named \p name ("exp", "sigmoid", ...); std::nullopt if none.
+std::optional<MathFn> parseMathFnName(llvm::StringRef name);
 
 } // namespace checked
 } // namespace tilec

@@ -13,7 +13,9 @@
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Lexer.h"
 
+#include <initializer_list>
 #include <memory>
+#include <utility>
 
 namespace llvm {
 class SourceMgr;
@@ -69,6 +71,9 @@ private:
   void skipLine();
   /// Skips an indented block that starts at the current INDENT.
   void skipIndentedBlock();
+  /// Consumes a blank line, or reports and skips an unexpectedly indented
+  /// block; false (consuming nothing) at any other token.
+  bool skipBlankOrStrayIndent();
   bool stop() const { return diags.reachedErrorLimit(); }
   /// Reports every logical line of more than kMaxLineTokens tokens; false
   /// if there is one.
@@ -113,6 +118,11 @@ private:
   ast::ExprPtr parseAnd();
   ast::ExprPtr parseNot();
   ast::ExprPtr parseComparison();
+  /// One precedence level of left-associative binary operators: operands
+  /// parsed by \p parseOperand, joined by the tokens of \p operators.
+  ast::ExprPtr parseLeftAssociative(
+      ast::ExprPtr (Parser::*parseOperand)(),
+      std::initializer_list<std::pair<TokKind, ast::BinaryOp>> operators);
   ast::ExprPtr parseBitOr();
   ast::ExprPtr parseBitXor();
   ast::ExprPtr parseBitAnd();

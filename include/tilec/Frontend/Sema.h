@@ -27,7 +27,7 @@ namespace tilec {
 /// Values for constexpr parameters (`-D NAME=VALUE`, host API) and launch
 /// option overrides (`--num-warps`, `--num-stages`).
 struct ConstexprBindings {
-  std::map<std::string, ConstValue> values;
+  Constexprs values;
   std::optional<int64_t> numWarps;
   std::optional<int64_t> numStages;
 };

@@ -46,8 +46,16 @@ const char *scalarTypeName(ScalarType type);
 std::string cppTypeName(ScalarType type);
 /// Parses a canonical scalar name ("f32"); std::nullopt when it is not one.
 std::optional<ScalarType> parseScalarType(std::string_view name);
+/// Parses a dtype name as the language accepts it: canonical ("f32"), long
+/// ("float32", "int64", "bfloat16", "uint8"), Triton's repr ("fp32",
+/// "fp16") or "bool"/"int1"; std::nullopt when it is none of them.
+std::optional<ScalarType> parseDTypeName(std::string_view name);
+/// The Triton-style name of \p type, used in suggestions: "tl.float32".
+std::string tritonDTypeName(ScalarType type);
 /// The size in bytes of one element in memory (i1 is stored as one byte).
 unsigned scalarTypeBytes(ScalarType type);
+/// The number of bits of one element (1 for i1).
+unsigned scalarTypeBits(ScalarType type);
 /// True for i1 and every signed or unsigned integer type.
 bool isIntegerType(ScalarType type);
 /// True for f16, bf16, f32 and f64.
@@ -115,9 +123,16 @@ std::string shortestDecimal(double value);
 /// float ("0.1" for 0.1f, where the double would need 17 digits).
 std::string shortestDecimal(float value);
 
-/// The value of a constexpr kernel parameter: an integer, a float or a bool.
-/// Converts implicitly from C++ literals, so `{{"BLOCK", 1024}}` and
-/// `{{"EPS", 1e-5}, {"CAUSAL", true}}` build a tilec::Constexprs map.
+/// A compile-time value: an integer, a float or a bool. It is the value of a
+/// constexpr kernel parameter (host API, `-D NAME=VALUE`, metadata) and of a
+/// constant the frontend folds. Converts implicitly from C++ literals, so
+/// `{{"BLOCK", 1024}}` and `{{"EPS", 1e-5}, {"CAUSAL", true}}` build a
+/// tilec::Constexprs map; ofInt/ofFloat/ofBool name the kind explicitly.
+///
+/// Two text forms: str() is the canonical one of hashes and metadata
+/// ("true", floats via std::to_chars); pythonStr() is the frontend's, in
+/// its dumps and diagnostics ("True", floats as the shortest "%g" that
+/// round-trips).
 class ConstexprValue {
 public:
   /// Which alternative is held.
@@ -137,6 +152,12 @@ public:
   ConstexprValue(T value)
       : kind_(Kind::Float), float_(static_cast<double>(value)) {}
 
+  static ConstexprValue ofInt(std::int64_t value) {
+    return ConstexprValue(value);
+  }
+  static ConstexprValue ofFloat(double value) { return ConstexprValue(value); }
+  static ConstexprValue ofBool(bool value) { return ConstexprValue(value); }
+
   Kind kind() const { return kind_; }
   bool isInt() const { return kind_ == Kind::Int; }
   bool isFloat() const { return kind_ == Kind::Float; }
@@ -154,6 +175,10 @@ public:
   /// A canonical text form used in hashes and messages: "1024", "1e-05",
   /// "0.5", "true", "inf". Floats always show a '.', 'e', "inf" or "nan".
   std::string str() const;
+  /// The frontend's text form, in Python spelling: "1024", "0.5", "True",
+  /// "-inf"; a float is the shortest "%g" form that reads back the same
+  /// value, with ".0" added when it would look like an integer.
+  std::string pythonStr() const;
 
   bool operator==(const ConstexprValue &other) const;
   bool operator!=(const ConstexprValue &other) const {

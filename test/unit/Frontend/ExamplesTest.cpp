@@ -55,8 +55,8 @@ TEST(ExamplesTest, MatmulShape) {
 
 TEST(ExamplesTest, AttentionCausalOverride) {
   ConstexprBindings b;
-  b.values["CAUSAL"] = ConstValue::getBool(true);
-  b.values["BLOCK_M"] = ConstValue::getInt(128);
+  b.values["CAUSAL"] = ConstexprValue::ofBool(true);
+  b.values["BLOCK_M"] = ConstexprValue::ofInt(128);
   auto r = runFrontend(readExample("attention.tile"), "attention", b);
   ASSERT_TRUE(r.ok) << r.diags;
   EXPECT_NE(r.dump.find("Constexpr CAUSAL = True"), std::string::npos);
@@ -66,7 +66,7 @@ TEST(ExamplesTest, AttentionCausalOverride) {
 
 TEST(ExamplesTest, BadOverrideIsReported) {
   ConstexprBindings b;
-  b.values["BLOCK"] = ConstValue::getInt(1000);
+  b.values["BLOCK"] = ConstexprValue::ofInt(1000);
   auto r = runFrontend(readExample("softmax.tile"), "softmax", b);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.diags.find("arange(0, 1000) has 1000 elements, which is not a "

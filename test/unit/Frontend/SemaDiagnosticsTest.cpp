@@ -223,8 +223,8 @@ TEST(SemaDiagnosticsTest, KernelParameters) {
                "test.tile:2:19: error: run-time parameter 'n' cannot have a "
                "default"});
   ConstexprBindings b;
-  b.values["n"] = ConstValue::getInt(3);
-  b.values["nope"] = ConstValue::getInt(3);
+  b.values["n"] = ConstexprValue::ofInt(3);
+  b.values["nope"] = ConstexprValue::ofInt(3);
   expectDiags("@kernel\ndef k(n: i32):\n    pass\n",
               {"warning: -D nope does not name a parameter of kernel 'k'",
                "test.tile:2:7: error: 'n' is a run-time parameter of 'k', not "

@@ -35,7 +35,7 @@ void expectDump(llvm::StringRef body,
 
 TEST(SemaTest, SignatureAndConstexprs) {
   ConstexprBindings b;
-  b.values["BLOCK"] = ConstValue::getInt(64);
+  b.values["BLOCK"] = ConstexprValue::ofInt(64);
   b.numWarps = 2;
   std::string d = check("pass", b);
   EXPECT_TRUE(contains(d, "CheckedKernel k num_warps=2 num_stages=3\n"
@@ -213,7 +213,7 @@ TEST(SemaTest, IfYields) {
 
 TEST(SemaTest, ConstexprIfIsResolvedAtCompileTime) {
   ConstexprBindings b;
-  b.values["BLOCK"] = ConstValue::getInt(64);
+  b.values["BLOCK"] = ConstexprValue::ofInt(64);
   std::string d = check("if BLOCK > 100:\n    z = f\nelse:\n    z = n\n"
                         "w = z",
                         b);
@@ -283,10 +283,10 @@ TEST(SemaTest, ParseConstexprDefine) {
   EXPECT_TRUE(parseConstexprDefine("EPS=1e-5", b, err));
   EXPECT_TRUE(parseConstexprDefine("CAUSAL=True", b, err));
   EXPECT_TRUE(parseConstexprDefine("NEG=-3", b, err));
-  EXPECT_EQ(b.values["BLOCK"].intValue, 256);
+  EXPECT_EQ(b.values["BLOCK"].asInt(), 256);
   EXPECT_TRUE(b.values["EPS"].isFloat());
   EXPECT_TRUE(b.values["CAUSAL"].isBool());
-  EXPECT_EQ(b.values["NEG"].intValue, -3);
+  EXPECT_EQ(b.values["NEG"].asInt(), -3);
   EXPECT_FALSE(parseConstexprDefine("BLOCK", b, err));
   EXPECT_FALSE(parseConstexprDefine("BLOCK=abc", b, err));
   EXPECT_EQ(err, "invalid value 'abc' for constexpr 'BLOCK'; expected an "

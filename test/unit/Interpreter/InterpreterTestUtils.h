@@ -56,7 +56,7 @@ loadKernel(llvm::StringRef text, llvm::StringRef kernel,
     return loaded;
   ConstexprBindings bindings;
   for (const auto &[key, value] : constexprs)
-    bindings.values[key] = ConstValue::getInt(value);
+    bindings.values[key] = ConstexprValue::ofInt(value);
   loaded.interpreter =
       KernelInterpreter::create(*loaded.source, kernel, bindings, diagOS);
   return loaded;

@@ -17,7 +17,6 @@ using namespace mlir;
 using namespace mlir::tile;
 
 #include "tilec/Dialect/Tile/IR/TileDialect.cpp.inc"
-#include "tilec/Dialect/Tile/IR/TileEnums.cpp.inc"
 
 #define GET_TYPEDEF_CLASSES
 #include "tilec/Dialect/Tile/IR/TileTypes.cpp.inc"

@@ -20,7 +20,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h.inc"
-#include "tilec/Dialect/Tile/IR/TileEnums.h.inc"
+#include "tilec/Dialect/Tile/IR/TileEnums.h"
 
 #define GET_TYPEDEF_CLASSES
 #include "tilec/Dialect/Tile/IR/TileTypes.h.inc"
