@@ -7,7 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "GlobalMemoryAccess.h"
+#include "Patterns.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 #include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Conversion/Passes.h"
