@@ -18,7 +18,6 @@
 #include "Patterns.h"
 #include "RegisterPacking.h"
 #include "SharedMemoryAccess.h"
-#include "Swizzle.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 

@@ -13,6 +13,7 @@
 #include "RegisterPacking.h"
 #include "SharedMemoryAccess.h"
 
+#include "tilec/Dialect/TileGPU/IR/LayoutFunctions.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -167,8 +168,7 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
     SmallVector<unsigned> keyOrder;
     for (unsigned reg = 0; reg < srcRegisters.size(); ++reg) {
       SmallVector<unsigned> coords = layout->getRegisterCoords(reg);
-      if (layout->getRegisterOffset(rootAxis, coords[rootAxis]) >=
-          layout->rootShape[rootAxis])
+      if (layout->isRepeatedPosition(rootAxis, coords[rootAxis]))
         continue; // A duplicate of an earlier register.
       coords[rootAxis] = 0;
       unsigned key = layout->getRegister(coords);
@@ -253,14 +253,13 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
         gep(rewriter, loc, rewriter.getI8Type(), base,
             createI32(rewriter, loc,
                       llvm::alignTo(warps * outputs * valueBytes, 4)));
-    // This thread's coordinates along the axis.
-    auto coordinate = [&](Value id, unsigned stride, unsigned count) {
-      return shiftAnd(rewriter, loc, id, llvm::Log2_32(stride), count - 1);
-    };
-    // Lanes along the axis all hold the lane-reduced partial, and warps
-    // past `warps` hold duplicates: all write, each to its warp's slot
+    // This thread's warp coordinate along the axis, modulo `warps`: lanes
+    // along the axis all hold the lane-reduced partial, and warps past
+    // `warps` hold duplicates: all write, each to its warp's slot
     // (duplicates to their twin's), with the same values.
-    Value warpD = coordinate(ids.warp, layout.getWarpStride(rootAxis), warps);
+    IRIndexArith arith(rewriter, loc);
+    Value warpD = layout_function::getIdCoordinate(
+        arith, ids.warp, layout.getWarpStride(rootAxis), warps);
 
     // The output element of each partial, linearized.
     SmallVector<SmallVector<Value>> srcIndices =

@@ -17,7 +17,6 @@
 #include "Patterns.h"
 #include "RegisterPacking.h"
 #include "SharedMemoryAccess.h"
-#include "Swizzle.h"
 #include "TF32Rounding.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
