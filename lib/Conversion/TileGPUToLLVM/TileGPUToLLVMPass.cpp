@@ -29,6 +29,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "convert-tilegpu-to-llvm"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
@@ -110,6 +113,8 @@ struct ConvertTileGPUToLLVMPass
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] after scf to cf:\n"
+                            << module << "\n");
 
     numberTensorMaps(module);
     SmallVector<std::string> kernels;
@@ -117,6 +122,9 @@ struct ConvertTileGPUToLLVMPass
       if (func->hasAttr(tile::kKernelAttrName))
         kernels.push_back(func.getName().str());
     });
+    LLVM_DEBUG(llvm::dbgs()
+               << "[" DEBUG_TYPE "] " << kernels.size() << " kernel(s), "
+               << tilegpu::getNumWarps(module) << " warps\n");
 
     LowerToLLVMOptions options(context);
     options.overrideIndexBitwidth(32);
@@ -146,8 +154,10 @@ struct ConvertTileGPUToLLVMPass
                              arith::ArithDialect, math::MathDialect,
                              cf::ControlFlowDialect, func::FuncDialect>();
     target.addLegalOp<ModuleOp>();
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    if (failed(applyPartialConversion(module, target, std::move(patterns)))) {
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] conversion failed\n");
       return signalPassFailure();
+    }
 
     // Mark kernels and their block size.
     unsigned threads = 32 * tilegpu::getNumWarps(module);
@@ -155,6 +165,8 @@ struct ConvertTileGPUToLLVMPass
       auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
       if (!func)
         continue;
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel @" << name << ": "
+                              << threads << " threads\n");
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     UnitAttr::get(context));
       func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
