@@ -10,6 +10,9 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+#include <string>
 
 namespace mlir::tilegpu {
 
@@ -19,6 +22,36 @@ LLVM::InlineAsmOp createInlineAsm(OpBuilder &builder, Location loc, Type result,
                                   ValueRange operands, StringRef text,
                                   StringRef constraints,
                                   bool hasSideEffects = true);
+
+/// One side-effecting PTX statement without results: its text, operand
+/// constraints and operands.
+struct PtxStatement {
+  std::string text;
+  std::string constraints;
+  SmallVector<Value> operands;
+};
+
+/// Lowers an op without results to the PTX statement `build` returns for
+/// it (building the operands at the op) and erases the op.
+template <typename Op> struct PtxStatementConversion : OpConversionPattern<Op> {
+  using Build = FailureOr<PtxStatement> (*)(Op, typename Op::Adaptor,
+                                            ConversionPatternRewriter &);
+  PtxStatementConversion(const TypeConverter &converter, MLIRContext *context,
+                         Build build)
+      : OpConversionPattern<Op>(converter, context), build(build) {}
+  LogicalResult
+  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    FailureOr<PtxStatement> statement = build(op, adaptor, rewriter);
+    if (failed(statement))
+      return failure();
+    createInlineAsm(rewriter, op.getLoc(), Type(), statement->operands,
+                    statement->text, statement->constraints);
+    rewriter.eraseOp(op);
+    return success();
+  }
+  Build build;
+};
 
 } // namespace mlir::tilegpu
 

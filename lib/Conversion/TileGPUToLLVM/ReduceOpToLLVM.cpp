@@ -46,22 +46,11 @@ public:
     bool isFloat = isa<FloatType>(type);
     switch (kind) {
     case tile::ReduceKind::Sum:
-      return {isFloat
-                  ? Value(LLVM::FAddOp::create(builder, loc, a.value, b.value))
-                  : Value(LLVM::AddOp::create(builder, loc, a.value, b.value)),
-              Value()};
+      return {create<LLVM::FAddOp, LLVM::AddOp>(a.value, b.value), Value()};
     case tile::ReduceKind::Max:
-      return {
-          isFloat
-              ? Value(LLVM::MaximumOp::create(builder, loc, a.value, b.value))
-              : Value(LLVM::SMaxOp::create(builder, loc, a.value, b.value)),
-          Value()};
+      return {create<LLVM::MaximumOp, LLVM::SMaxOp>(a.value, b.value), Value()};
     case tile::ReduceKind::Min:
-      return {
-          isFloat
-              ? Value(LLVM::MinimumOp::create(builder, loc, a.value, b.value))
-              : Value(LLVM::SMinOp::create(builder, loc, a.value, b.value)),
-          Value()};
+      return {create<LLVM::MinimumOp, LLVM::SMinOp>(a.value, b.value), Value()};
     case tile::ReduceKind::ArgMax:
     case tile::ReduceKind::ArgMin: {
       bool max = kind == tile::ReduceKind::ArgMax;
@@ -94,6 +83,13 @@ public:
   }
 
 private:
+  /// `FloatOp(a, b)` on floats, `IntOp(a, b)` on integers.
+  template <typename FloatOp, typename IntOp> Value create(Value a, Value b) {
+    if (isa<FloatType>(a.getType()))
+      return FloatOp::create(builder, loc, a, b);
+    return IntOp::create(builder, loc, a, b);
+  }
+
   OpBuilder &builder;
   Location loc;
   tile::ReduceKind kind;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SharedMemoryAccess.h"
+#include "InlineAsm.h"
 #include "LLVMBuilders.h"
 #include "LayoutIndexing.h"
 #include "TypeConverter.h"
@@ -45,6 +46,10 @@ Value mlir::tilegpu::getScratchBase(OpBuilder &builder, Location loc,
 
 void mlir::tilegpu::createBarrier(OpBuilder &builder, Location loc) {
   NVVM::Barrier0Op::create(builder, loc);
+}
+
+void mlir::tilegpu::createAsyncProxyFence(OpBuilder &builder, Location loc) {
+  createInlineAsm(builder, loc, Type(), ValueRange(), kAsyncProxyFencePtx, "");
 }
 
 void mlir::tilegpu::storeShared(OpBuilder &builder, Location loc, Value ptr,

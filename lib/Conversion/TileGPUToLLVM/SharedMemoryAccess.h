@@ -25,6 +25,12 @@ Value getScratchBase(OpBuilder &builder, Location loc, Operation *op);
 /// A block-wide barrier (`bar.sync 0`).
 void createBarrier(OpBuilder &builder, Location loc);
 
+/// The PTX that makes this thread's shared-memory writes visible to the
+/// async proxy (tensor cores, TMA); createAsyncProxyFence emits it.
+constexpr llvm::StringLiteral kAsyncProxyFencePtx =
+    "fence.proxy.async.shared::cta;";
+void createAsyncProxyFence(OpBuilder &builder, Location loc);
+
 /// Stores `value` (an LLVM scalar) to / loads it from shared memory.
 void storeShared(OpBuilder &builder, Location loc, Value ptr, Value value);
 Value loadShared(OpBuilder &builder, Location loc, Type type, Value ptr);

@@ -85,13 +85,6 @@ LogicalResult storeSwizzled(OpBuilder &builder, Location loc,
   return success();
 }
 
-/// Makes this thread's shared-memory writes visible to the tensor cores'
-/// (async proxy) reads.
-void createProxyFence(OpBuilder &builder, Location loc) {
-  createInlineAsm(builder, loc, Type(), ValueRange(),
-                  "fence.proxy.async.shared::cta;", "");
-}
-
 struct SwizzledLocalAllocOpConversion
     : OpConversionPattern<tilegpu::LocalAllocOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -116,7 +109,7 @@ struct SwizzledLocalAllocOpConversion
               rewriter, loc, cast<RankedTensorType>(op.getSrc().getType()), src,
               base, *layout, op->hasAttr(kRoundToTF32AttrName))))
         return rewriter.notifyMatchFailure(op, "source is not distributed");
-      createProxyFence(rewriter, loc);
+      createAsyncProxyFence(rewriter, loc);
       if (!op->hasAttr(kNoTrailingBarrier))
         createBarrier(rewriter, loc);
     }
