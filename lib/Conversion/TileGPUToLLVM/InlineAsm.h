@@ -1,7 +1,8 @@
 //===- InlineAsm.h - Inline PTX statements ----------------------*- C++ -*-===//
 //
 // The one way the lowering writes PTX that has no NVVM op: an
-// `llvm.inline_asm` statement in the AT&T dialect.
+// `llvm.inline_asm` statement in the AT&T dialect; and the pattern of ops
+// that lower to one such statement.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,8 +1,9 @@
 //===- SharedMemoryAccess.h - Shared-memory accesses ------------*- C++ -*-===//
 //
 // The module's dynamic shared-memory array and an op's scratch in it, block
-// barriers, scalar loads and stores (i1 as a byte) and the row-wise vector
-// accesses of 2-D blocks staged in padded row-major tiles.
+// barriers and async-proxy fences, scalar loads and stores (i1 as a byte)
+// and the row-wise vector accesses of 2-D blocks staged in padded row-major
+// tiles.
 //
 //===----------------------------------------------------------------------===//
 
