@@ -11,7 +11,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "GlobalMemoryAccess.h"
+#include "InlineAsm.h"
+#include "LLVMBuilders.h"
+#include "LayoutIndexing.h"
+#include "Patterns.h"
+#include "RegisterPacking.h"
+#include "SharedMemoryAccess.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -104,32 +112,30 @@ struct MemDescIndexOpConversion : OpConversionPattern<tilegpu::MemDescIndexOp> {
   }
 };
 
-/// An op that becomes one side-effecting line of PTX.
-template <typename Op> struct PtxStatementConversion : OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    std::string text;
-    if constexpr (std::is_same_v<Op, tilegpu::AsyncCommitGroupOp>)
-      text = "cp.async.commit_group;";
-    else if constexpr (std::is_same_v<Op, tilegpu::AsyncWaitOp>)
-      text = "cp.async.wait_group " + std::to_string(op.getNum()) + ";";
-    else
-      text = "fence.proxy.async.shared::cta;";
-    createInlineAsm(rewriter, op.getLoc(), Type(), ValueRange(), text, "");
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
+/// cp.async commit/wait and the async-proxy fence: one line of PTX.
+template <typename Op>
+FailureOr<PtxStatement> getAsyncStatementPtx(Op op, typename Op::Adaptor,
+                                             ConversionPatternRewriter &) {
+  if constexpr (std::is_same_v<Op, tilegpu::AsyncCommitGroupOp>)
+    return PtxStatement{"cp.async.commit_group;", "", {}};
+  else if constexpr (std::is_same_v<Op, tilegpu::AsyncWaitOp>)
+    return PtxStatement{
+        "cp.async.wait_group " + std::to_string(op.getNum()) + ";", "", {}};
+  else
+    return PtxStatement{kAsyncProxyFencePtx.str(), "", {}};
+}
 } // namespace
 
 void mlir::tilegpu::populateAsyncCopyOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+  MLIRContext *context = patterns.getContext();
   patterns.add<AsyncCopyOpConversion, MemDescIndexOpConversion,
-               ForwardOperandConversion<tilegpu::MemDescTransOp>,
-               PtxStatementConversion<tilegpu::AsyncCommitGroupOp>,
-               PtxStatementConversion<tilegpu::AsyncWaitOp>,
-               PtxStatementConversion<tilegpu::FenceAsyncSharedOp>>(
-      converter, patterns.getContext());
+               ForwardOperandConversion<tilegpu::MemDescTransOp>>(converter,
+                                                                  context);
+  patterns.add<PtxStatementConversion<tilegpu::AsyncCommitGroupOp>>(
+      converter, context, getAsyncStatementPtx<tilegpu::AsyncCommitGroupOp>);
+  patterns.add<PtxStatementConversion<tilegpu::AsyncWaitOp>>(
+      converter, context, getAsyncStatementPtx<tilegpu::AsyncWaitOp>);
+  patterns.add<PtxStatementConversion<tilegpu::FenceAsyncSharedOp>>(
+      converter, context, getAsyncStatementPtx<tilegpu::FenceAsyncSharedOp>);
 }

@@ -11,7 +11,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "InlineAsm.h"
+#include "LLVMBuilders.h"
+#include "LayoutIndexing.h"
+#include "Patterns.h"
+#include "RegisterPacking.h"
+#include "SharedMemoryAccess.h"
+#include "TF32Rounding.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;

@@ -7,7 +7,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "InlineAsm.h"
+#include "Patterns.h"
+#include "RegisterPacking.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -89,9 +93,9 @@ struct SplatConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
 /// reciprocal of tile-divide-by-scalar (`1.0 / s` marked
 /// `tile.normal_reciprocal`: s and 1/s are normal) is `rcp.approx.ftz.f32`
 /// (1 ulp), so that x * (1/s) is within 1.5 ulp of x / s.
+/// (Benefit 5, above the arith patterns.)
 struct FastF32DivConversion : OpConversionPattern<arith::DivFOp> {
-  FastF32DivConversion(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/5) {}
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(arith::DivFOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -130,10 +134,10 @@ struct FastF32DivConversion : OpConversionPattern<arith::DivFOp> {
 /// softmax of 16384 columns, which then fits one block per SM instead of
 /// two). The error is ex2.approx's plus one rounding; Triton's
 /// `ex2.approx(x * log2(e))` adds up to |x| / 2 ulp (its rounding of the
-/// product goes into the exponent).
+/// product goes into the exponent). (Benefit 12, above the libdevice and
+/// elementwise patterns.)
 struct FastF32ExpConversion : OpConversionPattern<math::ExpOp> {
-  FastF32ExpConversion(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/12) {}
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(math::ExpOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -198,7 +202,8 @@ void mlir::tilegpu::populateElementwiseOpToLLVMPatterns(
   patterns.add<ElementwiseOpConversion>(converter, context);
   patterns.add<SplatConstantOpConversion>(converter, context,
                                           /*benefit=*/11);
-  patterns.add<FastF32DivConversion, FastF32ExpConversion>(converter, context);
+  patterns.add<FastF32DivConversion>(converter, context, /*benefit=*/5);
+  patterns.add<FastF32ExpConversion>(converter, context, /*benefit=*/12);
   patterns.add<PerRegisterCastConversion<tile::PtrToIntOp, LLVM::PtrToIntOp>,
                PerRegisterCastConversion<tile::IntToPtrOp, LLVM::IntToPtrOp>,
                PerRegisterCastConversion<tile::BitcastOp, LLVM::BitcastOp>>(

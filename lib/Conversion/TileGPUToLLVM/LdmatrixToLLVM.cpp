@@ -11,7 +11,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "InlineAsm.h"
+#include "LLVMBuilders.h"
+#include "LayoutIndexing.h"
+#include "Patterns.h"
+#include "RegisterPacking.h"
+#include "SharedMemoryAccess.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -131,10 +138,9 @@ SmallVector<Value> emitLdmatrixFragments(OpBuilder &builder, Location loc,
 /// A 16-bit block to mma operand fragments: vector stores into a padded
 /// row-major tile, a barrier, then `ldmatrix` (transposed for B) straight
 /// into the fragment registers.
+/// (Benefit 2, above the general convert_layout lowering.)
 struct LdmatrixConversion : OpConversionPattern<tilegpu::ConvertLayoutOp> {
-  LdmatrixConversion(const TypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern(converter, context, /*benefit=*/2) {}
-
+  using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(tilegpu::ConvertLayoutOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -228,6 +234,7 @@ struct SwizzledLocalLoadOpConversion
 
 void mlir::tilegpu::populateLdmatrixConversionPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<LdmatrixConversion, SwizzledLocalLoadOpConversion>(
-      converter, patterns.getContext());
+  patterns.add<LdmatrixConversion>(converter, patterns.getContext(),
+                                   /*benefit=*/2);
+  patterns.add<SwizzledLocalLoadOpConversion>(converter, patterns.getContext());
 }

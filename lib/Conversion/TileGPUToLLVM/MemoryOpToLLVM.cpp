@@ -8,7 +8,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "GlobalMemoryAccess.h"
+#include "LLVMBuilders.h"
+#include "LayoutIndexing.h"
+#include "Patterns.h"
+#include "RegisterPacking.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutFunctions.h"
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -124,6 +133,7 @@ SmallVector<Value> getOwnerPredicates(OpBuilder &builder, Location loc,
   if (!layout)
     return {Value()};
   ThreadIds ids = getThreadIds(builder, loc);
+  IRIndexArith arith(builder, loc);
   Value threadOwns;
   auto addCondition = [&](Value condition) {
     threadOwns = threadOwns
@@ -135,19 +145,15 @@ SmallVector<Value> getOwnerPredicates(OpBuilder &builder, Location loc,
     bool sliced = !llvm::is_contained(layout->blockDims, d);
     unsigned lanes = sliced ? 1 : layout->getDistinctLanes(d);
     unsigned warps = sliced ? 1 : layout->getDistinctWarps(d);
-    auto bound = [&](Value id, unsigned stride, unsigned count,
-                     unsigned distinct) {
-      if (distinct >= count)
-        return;
-      Value coordinate =
-          shiftAnd(builder, loc, id, llvm::Log2_32(stride), count - 1);
+    auto below = [&](Value coordinate, unsigned distinct) {
       addCondition(LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult,
                                         coordinate,
                                         createI32(builder, loc, distinct)));
     };
-    bound(ids.lane, layout->getLaneStride(d), root.getThreadsPerWarp()[d],
-          lanes);
-    bound(ids.warp, layout->getWarpStride(d), root.getWarpsPerCTA()[d], warps);
+    if (lanes < root.getThreadsPerWarp()[d])
+      below(getLaneCoordinate(*layout, arith, ids.lane, d), lanes);
+    if (warps < root.getWarpsPerCTA()[d])
+      below(getWarpCoordinate(*layout, arith, ids.warp, d), warps);
   }
   SmallVector<Value> predicates;
   Value falseValue;
@@ -156,8 +162,7 @@ SmallVector<Value> getOwnerPredicates(OpBuilder &builder, Location loc,
     SmallVector<unsigned> coords = layout->getRegisterCoords(reg);
     bool duplicate = false;
     for (unsigned d : layout->blockDims)
-      duplicate |= layout->getRegisterOffset(d, coords[d]) >=
-                   static_cast<unsigned>(layout->rootShape[d]);
+      duplicate |= layout->isRepeatedPosition(d, coords[d]);
     if (duplicate) {
       if (!falseValue)
         falseValue = LLVM::ConstantOp::create(builder, loc, builder.getI1Type(),

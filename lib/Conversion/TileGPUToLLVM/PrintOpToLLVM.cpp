@@ -7,7 +7,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "LLVMBuilders.h"
+#include "LayoutIndexing.h"
+#include "Patterns.h"
+#include "RegisterPacking.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"
 

@@ -7,7 +7,16 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "LLVMBuilders.h"
+#include "LayoutIndexing.h"
+#include "Patterns.h"
+#include "RegisterPacking.h"
+#include "SharedMemoryAccess.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutFunctions.h"
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -37,22 +46,11 @@ public:
     bool isFloat = isa<FloatType>(type);
     switch (kind) {
     case tile::ReduceKind::Sum:
-      return {isFloat
-                  ? Value(LLVM::FAddOp::create(builder, loc, a.value, b.value))
-                  : Value(LLVM::AddOp::create(builder, loc, a.value, b.value)),
-              Value()};
+      return {create<LLVM::FAddOp, LLVM::AddOp>(a.value, b.value), Value()};
     case tile::ReduceKind::Max:
-      return {
-          isFloat
-              ? Value(LLVM::MaximumOp::create(builder, loc, a.value, b.value))
-              : Value(LLVM::SMaxOp::create(builder, loc, a.value, b.value)),
-          Value()};
+      return {create<LLVM::MaximumOp, LLVM::SMaxOp>(a.value, b.value), Value()};
     case tile::ReduceKind::Min:
-      return {
-          isFloat
-              ? Value(LLVM::MinimumOp::create(builder, loc, a.value, b.value))
-              : Value(LLVM::SMinOp::create(builder, loc, a.value, b.value)),
-          Value()};
+      return {create<LLVM::MinimumOp, LLVM::SMinOp>(a.value, b.value), Value()};
     case tile::ReduceKind::ArgMax:
     case tile::ReduceKind::ArgMin: {
       bool max = kind == tile::ReduceKind::ArgMax;
@@ -85,6 +83,13 @@ public:
   }
 
 private:
+  /// `FloatOp(a, b)` on floats, `IntOp(a, b)` on integers.
+  template <typename FloatOp, typename IntOp> Value create(Value a, Value b) {
+    if (isa<FloatType>(a.getType()))
+      return FloatOp::create(builder, loc, a, b);
+    return IntOp::create(builder, loc, a, b);
+  }
+
   OpBuilder &builder;
   Location loc;
   tile::ReduceKind kind;
@@ -159,8 +164,7 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
     SmallVector<unsigned> keyOrder;
     for (unsigned reg = 0; reg < srcRegisters.size(); ++reg) {
       SmallVector<unsigned> coords = layout->getRegisterCoords(reg);
-      if (layout->getRegisterOffset(rootAxis, coords[rootAxis]) >=
-          layout->rootShape[rootAxis])
+      if (layout->isRepeatedPosition(rootAxis, coords[rootAxis]))
         continue; // A duplicate of an earlier register.
       coords[rootAxis] = 0;
       unsigned key = layout->getRegister(coords);
@@ -245,14 +249,13 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
         gep(rewriter, loc, rewriter.getI8Type(), base,
             createI32(rewriter, loc,
                       llvm::alignTo(warps * outputs * valueBytes, 4)));
-    // This thread's coordinates along the axis.
-    auto coordinate = [&](Value id, unsigned stride, unsigned count) {
-      return shiftAnd(rewriter, loc, id, llvm::Log2_32(stride), count - 1);
-    };
-    // Lanes along the axis all hold the lane-reduced partial, and warps
-    // past `warps` hold duplicates: all write, each to its warp's slot
+    // This thread's warp coordinate along the axis, modulo `warps`: lanes
+    // along the axis all hold the lane-reduced partial, and warps past
+    // `warps` hold duplicates: all write, each to its warp's slot
     // (duplicates to their twin's), with the same values.
-    Value warpD = coordinate(ids.warp, layout.getWarpStride(rootAxis), warps);
+    IRIndexArith arith(rewriter, loc);
+    Value warpD = layout_function::getIdCoordinate(
+        arith, ids.warp, layout.getWarpStride(rootAxis), warps);
 
     // The output element of each partial, linearized.
     SmallVector<SmallVector<Value>> srcIndices =

@@ -6,7 +6,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "LLVMBuilders.h"
+#include "LayoutIndexing.h"
+#include "Patterns.h"
+#include "RegisterPacking.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;

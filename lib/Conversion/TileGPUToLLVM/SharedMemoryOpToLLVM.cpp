@@ -8,7 +8,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "LLVMBuilders.h"
+#include "LayoutIndexing.h"
+#include "Patterns.h"
+#include "RegisterPacking.h"
+#include "SharedMemoryAccess.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;

@@ -19,7 +19,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "InlineAsm.h"
+#include "LLVMBuilders.h"
+#include "Patterns.h"
+#include "SharedMemoryAccess.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "llvm/Support/MathExtras.h"
@@ -228,99 +233,81 @@ struct CreateTensorMapOpConversion
        << field << "swizzle_mode" << suffix << ".b32 [$2], "
        << getSwizzleCode(encoding.getSwizzle()) << ";\n"
        << "fence.proxy.tensormap::generic.release.gpu;";
-    std::string text = "{\n.reg .pred %tp;\nsetp.ne.b32 %tp, $0, "
-                       "0;\n@!%tp bra $$TILEC_SKIP_${:uid};\n" +
-                       body + "\n$$TILEC_SKIP_${:uid}:\n}";
     createInlineAsm(rewriter, loc, Type(),
                     {isBuilder, lock, map, base, toI32(dims[contig]),
                      toI32(dims[other]), strideBytes},
-                    text, "r,l,l,l,r,r,l");
+                    predicated(body), "r,l,l,l,r,r,l");
     rewriter.replaceOp(op, generic);
     return success();
   }
 };
 
-struct FenceTensorMapOpConversion
-    : OpConversionPattern<tilegpu::FenceTensorMapOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tilegpu::FenceTensorMapOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    createInlineAsm(
-        rewriter, loc, Type(), {isThreadZero(rewriter, loc), adaptor.getMap()},
-        predicated("fence.proxy.tensormap::generic.acquire.gpu [$1], 128;"),
-        "r,l");
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
+// The ops below are each one PTX statement (PtxStatementConversion).
 
-struct ReleaseTensorMapOpConversion
-    : OpConversionPattern<tilegpu::ReleaseTensorMapOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tilegpu::ReleaseTensorMapOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type i32 = rewriter.getI32Type();
-    Value maps =
-        getPoolAddress(rewriter, loc, op, kMapsName, rewriter.getI8Type(),
-                       kNumSlots * kTensorMapBytes, 128);
-    Value locks =
-        getPoolAddress(rewriter, loc, op, kLocksName, i32, kNumSlots, 4);
-    // The slot is the map's offset into the pool (generic addresses of
-    // global memory are its global addresses).
-    Value slot = LLVM::UDivOp::create(
-        rewriter, loc,
-        LLVM::SubOp::create(rewriter, loc, adaptor.getMap(), maps),
-        createI64(rewriter, loc, kTensorMapBytes));
-    Value lock = LLVM::AddOp::create(
-        rewriter, loc, locks,
-        LLVM::MulOp::create(rewriter, loc, slot, createI64(rewriter, loc, 4)));
-    createInlineAsm(rewriter, loc, Type(), {isThreadZero(rewriter, loc), lock},
-                    predicated("st.release.gpu.global.b32 [$1], 0;"), "r,l");
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
+FailureOr<PtxStatement>
+getFenceTensorMapPtx(tilegpu::FenceTensorMapOp op,
+                     tilegpu::FenceTensorMapOp::Adaptor adaptor,
+                     ConversionPatternRewriter &rewriter) {
+  return PtxStatement{
+      predicated("fence.proxy.tensormap::generic.acquire.gpu [$1], 128;"),
+      "r,l",
+      {isThreadZero(rewriter, op.getLoc()), adaptor.getMap()}};
+}
 
-struct AsyncTMACopyOpConversion
-    : OpConversionPattern<tilegpu::AsyncTMACopyGlobalToLocalOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tilegpu::AsyncTMACopyGlobalToLocalOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto layout = getNVMMASharedLayout(op.getDst().getType());
-    if (!layout)
-      return rewriter.notifyMatchFailure(op, "expected a swizzled tile");
-    unsigned contig = layout->contigDim;
-    Value coords[2] = {adaptor.getCoord0(), adaptor.getCoord1()};
-    int64_t boxInner = op.getMap().getType().getBoxShape()[contig];
-    int64_t columns = layout->contigExtent / boxInner;
-    std::string body;
-    llvm::raw_string_ostream os(body);
-    // $1 map, $2 inner coordinate, $3 outer one, $4 tile, $5 barrier.
-    for (int64_t c = 0; c < columns; ++c) {
-      if (c > 0)
-        os << "add.s32 %tx, $2, " << c * boxInner << ";\n";
-      os << "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
-            "complete_tx::bytes [$4+"
-         << c * layout->getColumnStride() << "], [$1, {"
-         << (c > 0 ? "%tx" : "$2") << ", $3}], [$5];\n";
-    }
-    std::string text = predicated(".reg .b32 %tx;\n" + body);
-    createInlineAsm(rewriter, loc, Type(),
-                    {isThreadZeroAnd(rewriter, loc, adaptor.getPred()),
-                     adaptor.getMap(), coords[contig], coords[1 - contig],
-                     sharedAddress(rewriter, loc, adaptor.getDst()),
-                     sharedAddress(rewriter, loc, adaptor.getBarrier())},
-                    text, "r,l,r,r,r,r");
-    rewriter.eraseOp(op);
-    return success();
+FailureOr<PtxStatement>
+getReleaseTensorMapPtx(tilegpu::ReleaseTensorMapOp op,
+                       tilegpu::ReleaseTensorMapOp::Adaptor adaptor,
+                       ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Type i32 = rewriter.getI32Type();
+  Value maps =
+      getPoolAddress(rewriter, loc, op, kMapsName, rewriter.getI8Type(),
+                     kNumSlots * kTensorMapBytes, 128);
+  Value locks =
+      getPoolAddress(rewriter, loc, op, kLocksName, i32, kNumSlots, 4);
+  // The slot is the map's offset into the pool (generic addresses of
+  // global memory are its global addresses).
+  Value slot = LLVM::UDivOp::create(
+      rewriter, loc, LLVM::SubOp::create(rewriter, loc, adaptor.getMap(), maps),
+      createI64(rewriter, loc, kTensorMapBytes));
+  Value lock = LLVM::AddOp::create(
+      rewriter, loc, locks,
+      LLVM::MulOp::create(rewriter, loc, slot, createI64(rewriter, loc, 4)));
+  return PtxStatement{predicated("st.release.gpu.global.b32 [$1], 0;"),
+                      "r,l",
+                      {isThreadZero(rewriter, loc), lock}};
+}
+
+FailureOr<PtxStatement>
+getAsyncTMACopyPtx(tilegpu::AsyncTMACopyGlobalToLocalOp op,
+                   tilegpu::AsyncTMACopyGlobalToLocalOp::Adaptor adaptor,
+                   ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  auto layout = getNVMMASharedLayout(op.getDst().getType());
+  if (!layout)
+    return rewriter.notifyMatchFailure(op, "expected a swizzled tile");
+  unsigned contig = layout->contigDim;
+  Value coords[2] = {adaptor.getCoord0(), adaptor.getCoord1()};
+  int64_t boxInner = op.getMap().getType().getBoxShape()[contig];
+  int64_t columns = layout->contigExtent / boxInner;
+  std::string body;
+  llvm::raw_string_ostream os(body);
+  // $1 map, $2 inner coordinate, $3 outer one, $4 tile, $5 barrier.
+  for (int64_t c = 0; c < columns; ++c) {
+    if (c > 0)
+      os << "add.s32 %tx, $2, " << c * boxInner << ";\n";
+    os << "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+          "complete_tx::bytes [$4+"
+       << c * layout->getColumnStride() << "], [$1, {" << (c > 0 ? "%tx" : "$2")
+       << ", $3}], [$5];\n";
   }
-};
+  return PtxStatement{predicated(".reg .b32 %tx;\n" + body),
+                      "r,l,r,r,r,r",
+                      {isThreadZeroAnd(rewriter, loc, adaptor.getPred()),
+                       adaptor.getMap(), coords[contig], coords[1 - contig],
+                       sharedAddress(rewriter, loc, adaptor.getDst()),
+                       sharedAddress(rewriter, loc, adaptor.getBarrier())}};
+}
 
 /// The PTX a thread-0 mbarrier op runs on its barrier ($1).
 std::string getBarrierPtx(tilegpu::InitBarrierOp op) {
@@ -341,43 +328,33 @@ std::string getBarrierPtx(tilegpu::BarrierExpectOp op) {
 /// PTX on the barrier's shared address, in thread 0 (and, for
 /// barrier_expect, where `pred` holds).
 template <typename Op>
-struct ThreadZeroBarrierOpConversion : OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(Op op, typename Op::Adaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value runs;
-    if constexpr (std::is_same_v<Op, tilegpu::BarrierExpectOp>)
-      runs = isThreadZeroAnd(rewriter, loc, adaptor.getPred());
-    else
-      runs = isThreadZero(rewriter, loc);
-    createInlineAsm(rewriter, loc, Type(),
-                    {runs, sharedAddress(rewriter, loc, adaptor.getBarrier())},
-                    predicated(getBarrierPtx(op)), "r,r");
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
+FailureOr<PtxStatement>
+getThreadZeroBarrierPtx(Op op, typename Op::Adaptor adaptor,
+                        ConversionPatternRewriter &rewriter) {
+  Location loc = op.getLoc();
+  Value runs;
+  if constexpr (std::is_same_v<Op, tilegpu::BarrierExpectOp>)
+    runs = isThreadZeroAnd(rewriter, loc, adaptor.getPred());
+  else
+    runs = isThreadZero(rewriter, loc);
+  return PtxStatement{
+      predicated(getBarrierPtx(op)),
+      "r,r",
+      {runs, sharedAddress(rewriter, loc, adaptor.getBarrier())}};
+}
 
-struct WaitBarrierOpConversion : OpConversionPattern<tilegpu::WaitBarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tilegpu::WaitBarrierOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    std::string text =
-        "{\n.reg .pred %tdone;\n$$TILEC_WAIT_${:uid}:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 %tdone, [$0], $1;\n"
-        "@!%tdone bra $$TILEC_WAIT_${:uid};\n}";
-    createInlineAsm(rewriter, loc, Type(),
-                    {sharedAddress(rewriter, loc, adaptor.getBarrier()),
-                     adaptor.getPhase()},
-                    text, "r,r");
-    rewriter.eraseOp(op);
-    return success();
-  }
-};
+FailureOr<PtxStatement>
+getWaitBarrierPtx(tilegpu::WaitBarrierOp op,
+                  tilegpu::WaitBarrierOp::Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) {
+  return PtxStatement{
+      "{\n.reg .pred %tdone;\n$$TILEC_WAIT_${:uid}:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 %tdone, [$0], $1;\n"
+      "@!%tdone bra $$TILEC_WAIT_${:uid};\n}",
+      "r,r",
+      {sharedAddress(rewriter, op.getLoc(), adaptor.getBarrier()),
+       adaptor.getPhase()}};
+}
 } // namespace
 
 void mlir::tilegpu::numberTensorMaps(ModuleOp module) {
@@ -395,10 +372,20 @@ void mlir::tilegpu::numberTensorMaps(ModuleOp module) {
 
 void mlir::tilegpu::populateTMAOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<CreateTensorMapOpConversion, FenceTensorMapOpConversion,
-               ReleaseTensorMapOpConversion, AsyncTMACopyOpConversion,
-               ThreadZeroBarrierOpConversion<tilegpu::InitBarrierOp>,
-               ThreadZeroBarrierOpConversion<tilegpu::InvalBarrierOp>,
-               ThreadZeroBarrierOpConversion<tilegpu::BarrierExpectOp>,
-               WaitBarrierOpConversion>(converter, patterns.getContext());
+  MLIRContext *context = patterns.getContext();
+  patterns.add<CreateTensorMapOpConversion>(converter, context);
+  patterns.add<PtxStatementConversion<tilegpu::FenceTensorMapOp>>(
+      converter, context, getFenceTensorMapPtx);
+  patterns.add<PtxStatementConversion<tilegpu::ReleaseTensorMapOp>>(
+      converter, context, getReleaseTensorMapPtx);
+  patterns.add<PtxStatementConversion<tilegpu::AsyncTMACopyGlobalToLocalOp>>(
+      converter, context, getAsyncTMACopyPtx);
+  patterns.add<PtxStatementConversion<tilegpu::InitBarrierOp>>(
+      converter, context, getThreadZeroBarrierPtx<tilegpu::InitBarrierOp>);
+  patterns.add<PtxStatementConversion<tilegpu::InvalBarrierOp>>(
+      converter, context, getThreadZeroBarrierPtx<tilegpu::InvalBarrierOp>);
+  patterns.add<PtxStatementConversion<tilegpu::BarrierExpectOp>>(
+      converter, context, getThreadZeroBarrierPtx<tilegpu::BarrierExpectOp>);
+  patterns.add<PtxStatementConversion<tilegpu::WaitBarrierOp>>(
+      converter, context, getWaitBarrierPtx);
 }

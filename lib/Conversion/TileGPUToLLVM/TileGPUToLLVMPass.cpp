@@ -7,7 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "GlobalMemoryAccess.h"
+#include "Patterns.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 #include "tilec/Analysis/AccessWidth.h"
 #include "tilec/Analysis/AxisInfo.h"
@@ -25,6 +30,9 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "convert-tilegpu-to-llvm"
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_CONVERTTILEGPUTOLLVM
@@ -89,6 +97,8 @@ struct ConvertTileGPUToLLVMPass
       if (failed(applyPartialConversion(module, target, std::move(patterns))))
         return signalPassFailure();
     }
+    LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] after scf to cf:\n"
+                            << module << "\n");
 
     numberTensorMaps(module);
     SmallVector<std::string> kernels;
@@ -96,6 +106,9 @@ struct ConvertTileGPUToLLVMPass
       if (func->hasAttr(tile::kKernelAttrName))
         kernels.push_back(func.getName().str());
     });
+    LLVM_DEBUG(llvm::dbgs()
+               << "[" DEBUG_TYPE "] " << kernels.size() << " kernel(s), "
+               << tilegpu::getNumWarps(module) << " warps\n");
 
     LowerToLLVMOptions options(context);
     options.overrideIndexBitwidth(32);
@@ -125,8 +138,10 @@ struct ConvertTileGPUToLLVMPass
                              arith::ArithDialect, math::MathDialect,
                              cf::ControlFlowDialect, func::FuncDialect>();
     target.addLegalOp<ModuleOp>();
-    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+    if (failed(applyPartialConversion(module, target, std::move(patterns)))) {
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] conversion failed\n");
       return signalPassFailure();
+    }
 
     // Mark kernels and their block size.
     unsigned threads = 32 * tilegpu::getNumWarps(module);
@@ -134,6 +149,8 @@ struct ConvertTileGPUToLLVMPass
       auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(name);
       if (!func)
         continue;
+      LLVM_DEBUG(llvm::dbgs() << "[" DEBUG_TYPE "] kernel @" << name << ": "
+                              << threads << " threads\n");
       func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
                     UnitAttr::get(context));
       func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),

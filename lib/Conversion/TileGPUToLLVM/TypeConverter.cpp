@@ -5,7 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "TypeConverter.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;

@@ -11,7 +11,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Utility.h"
+#include "InlineAsm.h"
+#include "LLVMBuilders.h"
+#include "LayoutIndexing.h"
+#include "Patterns.h"
+#include "RegisterPacking.h"
+#include "SharedMemoryAccess.h"
+#include "TF32Rounding.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -77,13 +85,6 @@ LogicalResult storeSwizzled(OpBuilder &builder, Location loc,
   return success();
 }
 
-/// Makes this thread's shared-memory writes visible to the tensor cores'
-/// (async proxy) reads.
-void createProxyFence(OpBuilder &builder, Location loc) {
-  createInlineAsm(builder, loc, Type(), ValueRange(),
-                  "fence.proxy.async.shared::cta;", "");
-}
-
 struct SwizzledLocalAllocOpConversion
     : OpConversionPattern<tilegpu::LocalAllocOp> {
   using OpConversionPattern::OpConversionPattern;
@@ -108,7 +109,7 @@ struct SwizzledLocalAllocOpConversion
               rewriter, loc, cast<RankedTensorType>(op.getSrc().getType()), src,
               base, *layout, op->hasAttr(kRoundToTF32AttrName))))
         return rewriter.notifyMatchFailure(op, "source is not distributed");
-      createProxyFence(rewriter, loc);
+      createAsyncProxyFence(rewriter, loc);
       if (!op->hasAttr(kNoTrailingBarrier))
         createBarrier(rewriter, loc);
     }

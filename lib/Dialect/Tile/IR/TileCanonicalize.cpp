@@ -54,42 +54,31 @@ struct CombineBroadcasts : OpRewritePattern<BroadcastOp> {
   }
 };
 
-/// A load whose mask is constant: all on drops the mask (and `other`); all
-/// off yields `other`, or zero, without touching memory.
-struct LoadWithConstantMask : OpRewritePattern<LoadOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(LoadOp op,
+/// A load or store whose mask is constant. All on: the access without the
+/// mask (and a load's `other`). All off: a store is erased; a load yields
+/// `other`, or zero, without touching memory.
+template <typename MemoryOp>
+struct FoldConstantMask : OpRewritePattern<MemoryOp> {
+  using OpRewritePattern<MemoryOp>::OpRewritePattern;
+  LogicalResult matchAndRewrite(MemoryOp op,
                                 PatternRewriter &rewriter) const override {
     std::optional<bool> mask = getConstantMask(op.getMask());
     if (!mask)
       return rewriter.notifyMatchFailure(op, "mask is not constant");
-    if (*mask) {
+    if constexpr (std::is_same_v<MemoryOp, StoreOp>) {
+      if (*mask)
+        rewriter.replaceOpWithNewOp<StoreOp>(op, op.getPtr(), op.getValue(),
+                                             Value());
+      else
+        rewriter.eraseOp(op);
+    } else if (*mask) {
       rewriter.replaceOpWithNewOp<LoadOp>(op, op.getPtr(), Value(), Value());
-      return success();
-    }
-    if (Value other = op.getOther()) {
+    } else if (Value other = op.getOther()) {
       rewriter.replaceOp(op, other);
-      return success();
+    } else {
+      rewriter.replaceOpWithNewOp<arith::ConstantOp>(
+          op, cast<TypedAttr>(rewriter.getZeroAttr(op.getType())));
     }
-    rewriter.replaceOpWithNewOp<arith::ConstantOp>(
-        op, cast<TypedAttr>(rewriter.getZeroAttr(op.getType())));
-    return success();
-  }
-};
-
-/// A store whose mask is constant: all on drops the mask; all off erases it.
-struct StoreWithConstantMask : OpRewritePattern<StoreOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(StoreOp op,
-                                PatternRewriter &rewriter) const override {
-    std::optional<bool> mask = getConstantMask(op.getMask());
-    if (!mask)
-      return rewriter.notifyMatchFailure(op, "mask is not constant");
-    if (*mask)
-      rewriter.replaceOpWithNewOp<StoreOp>(op, op.getPtr(), op.getValue(),
-                                           Value());
-    else
-      rewriter.eraseOp(op);
     return success();
   }
 };
@@ -107,10 +96,10 @@ void ExpandDimsOp::getCanonicalizationPatterns(RewritePatternSet &results,
 
 void LoadOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                          MLIRContext *context) {
-  results.add<LoadWithConstantMask>(context);
+  results.add<FoldConstantMask<LoadOp>>(context);
 }
 
 void StoreOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                           MLIRContext *context) {
-  results.add<StoreWithConstantMask>(context);
+  results.add<FoldConstantMask<StoreOp>>(context);
 }

@@ -141,12 +141,8 @@ LogicalResult ReshapeOp::verify() {
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
-  if (getSrc().getType() == getType())
-    return getSrc();
-  if (auto inner = getSrc().getDefiningOp<ReshapeOp>()) {
-    getSrcMutable().assign(inner.getSrc());
-    return getResult();
-  }
+  if (OpFoldResult folded = foldRetypeChain(*this))
+    return folded;
   return resplat(adaptor.getSrc(), getType());
 }
 

@@ -1,12 +1,15 @@
 //===- LayoutUtils.cpp - What a layout says about a block -----------------===//
 //
-// Implements the layout function of blocked and slice layouts: registers
-// per thread, register order, the index each (register, lane, warp) holds,
-// and the default layout of a shape.
+// Describes blocked, slice, mma and dot-operand layouts applied to a block
+// (registers per thread, register order, strides of the thread ids),
+// evaluates their layout functions (LayoutFunctions.h) for one thread, and
+// derives what the passes ask of layouts: the default layout of a shape,
+// equivalence, vector runs, scratch sizes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LayoutFunctions.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
@@ -15,11 +18,6 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// Position of root dimension `d` in `order`.
-unsigned positionInOrder(ArrayRef<unsigned> order, unsigned d) {
-  return std::find(order.begin(), order.end(), d) - order.begin();
-}
-
 std::optional<DistributedLayout> buildLayout(Attribute encoding,
                                              ArrayRef<int64_t> shape) {
   if (auto blocked = dyn_cast_or_null<BlockedEncodingAttr>(encoding)) {
@@ -110,24 +108,25 @@ unsigned DistributedLayout::getRegisterOffset(unsigned d, unsigned k) const {
   return (k / spt) * tileShape[d] + k % spt;
 }
 
-unsigned DistributedLayout::getLaneStride(unsigned d) const {
+/// The stride of dimension `d` in an id that counts `counts[d']` along each
+/// dimension d', the dimensions of `order` fastest first.
+static unsigned getIdStride(ArrayRef<unsigned> order, ArrayRef<unsigned> counts,
+                            unsigned d) {
   unsigned stride = 1;
-  for (unsigned other : root.getOrder()) {
+  for (unsigned other : order) {
     if (other == d)
       break;
-    stride *= root.getThreadsPerWarp()[other];
+    stride *= counts[other];
   }
   return stride;
 }
 
+unsigned DistributedLayout::getLaneStride(unsigned d) const {
+  return getIdStride(root.getOrder(), root.getThreadsPerWarp(), d);
+}
+
 unsigned DistributedLayout::getWarpStride(unsigned d) const {
-  unsigned stride = 1;
-  for (unsigned other : root.getOrder()) {
-    if (other == d)
-      break;
-    stride *= root.getWarpsPerCTA()[other];
-  }
-  return stride;
+  return getIdStride(root.getOrder(), root.getWarpsPerCTA(), d);
 }
 
 unsigned DistributedLayout::getDistinctLanes(unsigned d) const {
@@ -142,22 +141,20 @@ unsigned DistributedLayout::getDistinctWarps(unsigned d) const {
   return std::min<int64_t>(root.getWarpsPerCTA()[d], warps);
 }
 
+/// The index register `reg` of (lane, warp) holds in `layout`, evaluated
+/// from the layout function of LayoutFunctions.h.
+template <typename Layout>
+static SmallVector<int64_t> evaluateLayout(const Layout &layout, unsigned reg,
+                                           unsigned lane, unsigned warp) {
+  IntIndexArith arith;
+  SmallVector<int64_t> threadPart = getThreadPart(layout, arith, lane, warp);
+  return getRegisterIndex(layout, arith, threadPart, reg);
+}
+
 SmallVector<int64_t> DistributedLayout::getElementIndex(unsigned reg,
                                                         unsigned lane,
                                                         unsigned warp) const {
-  SmallVector<unsigned> coords = getRegisterCoords(reg);
-  SmallVector<int64_t> index;
-  for (unsigned d : blockDims) {
-    unsigned spt = root.getSizePerThread()[d];
-    unsigned tpw = root.getThreadsPerWarp()[d];
-    unsigned wpc = root.getWarpsPerCTA()[d];
-    unsigned laneD = (lane / getLaneStride(d)) % tpw;
-    unsigned warpD = (warp / getWarpStride(d)) % wpc;
-    int64_t value =
-        getRegisterOffset(d, coords[d]) + warpD * tpw * spt + laneD * spt;
-    index.push_back(value % rootShape[d]);
-  }
-  return index;
+  return evaluateLayout(*this, reg, lane, warp);
 }
 
 BlockedEncodingAttr mlir::tilegpu::getBlockedLayout(
@@ -300,20 +297,8 @@ int64_t mlir::tilegpu::getExchangeRowPadding(RankedTensorType type) {
 
 unsigned mlir::tilegpu::getContiguousRegisterRun(RankedTensorType type,
                                                  unsigned maxElements) {
-  std::function<SmallVector<int64_t>(unsigned, unsigned, unsigned)> index;
-  if (auto layout = getDistributedLayout(type))
-    index = [layout](unsigned r, unsigned l, unsigned w) {
-      return layout->getElementIndex(r, l, w);
-    };
-  else if (auto layout = getMmaLayout(type))
-    index = [layout](unsigned r, unsigned l, unsigned w) {
-      return layout->getElementIndex(r, l, w);
-    };
-  else if (auto layout = getDotOperandLayout(type))
-    index = [layout](unsigned r, unsigned l, unsigned w) {
-      return layout->getElementIndex(r, l, w);
-    };
-  if (!index || type.getRank() == 0)
+  if (!hasRegisterLayout(type.getEncoding()) || type.getRank() == 0 ||
+      !getElementIndex(type, 0, 0, 0))
     return 1;
   unsigned numRegisters = getNumRegisters(type);
   unsigned numWarps = getLayoutNumWarps(type.getEncoding());
@@ -327,7 +312,7 @@ unsigned mlir::tilegpu::getContiguousRegisterRun(RankedTensorType type,
   for (auto [lane, warp] : threads) {
     auto &perThread = indices.emplace_back();
     for (unsigned reg = 0; reg < numRegisters; ++reg)
-      perThread.push_back(index(reg, lane, warp));
+      perThread.push_back(*getElementIndex(type, reg, lane, warp));
   }
   for (unsigned run = llvm::bit_floor(std::max(1u, maxElements)); run > 1;
        run /= 2) {
@@ -417,12 +402,7 @@ std::optional<MmaLayout> mlir::tilegpu::getMmaLayout(RankedTensorType type) {
 
 SmallVector<int64_t> MmaLayout::getElementIndex(unsigned reg, unsigned lane,
                                                 unsigned warp) const {
-  unsigned j = reg % 4, tile = reg / 4;
-  int64_t m = tile / repN, n = tile % repN;
-  unsigned warpM = warp % wm, warpN = (warp / wm) % wn;
-  int64_t row = m * 16 * wm + warpM * 16 + lane / 4 + (j >= 2 ? 8 : 0);
-  int64_t col = n * 8 * wn + warpN * 8 + (lane % 4) * 2 + (j % 2);
-  return {row % shape[0], col % shape[1]};
+  return evaluateLayout(*this, reg, lane, warp);
 }
 
 std::optional<DotOperandLayout>
@@ -452,22 +432,7 @@ mlir::tilegpu::getDotOperandLayout(RankedTensorType type) {
 SmallVector<int64_t> DotOperandLayout::getElementIndex(unsigned reg,
                                                        unsigned lane,
                                                        unsigned warp) const {
-  unsigned perStep = getRegistersPerStep();
-  unsigned i = reg % perStep, group = reg / perStep;
-  int64_t outer = group / kSteps, step = group % kSteps;
-  unsigned p = i / kWidth, e = i % kWidth;
-  unsigned groupId = lane / 4, tig = lane % 4;
-  unsigned kStep = getKStep();
-  if (opIdx == 0) {
-    unsigned warpM = warp % wm;
-    int64_t row = outer * 16 * wm + warpM * 16 + groupId + (p % 2) * 8;
-    int64_t k = step * kStep + tig * kWidth + e + (p / 2) * (kStep / 2);
-    return {row % shape[0], k % shape[1]};
-  }
-  unsigned warpN = (warp / wm) % wn;
-  int64_t k = step * kStep + tig * kWidth + e + p * (kStep / 2);
-  int64_t col = outer * 8 * wn + warpN * 8 + groupId;
-  return {k % shape[0], col % shape[1]};
+  return evaluateLayout(*this, reg, lane, warp);
 }
 
 bool mlir::tilegpu::hasRegisterLayout(Attribute layout) {
@@ -501,6 +466,16 @@ mlir::tilegpu::getElementIndex(RankedTensorType type, unsigned reg,
   if (auto layout = getDotOperandLayout(type))
     return layout->getElementIndex(reg, lane, warp);
   return std::nullopt;
+}
+
+int64_t NVMMASharedLayout::getOffset(int64_t row, int64_t col) const {
+  IntIndexArith arith;
+  return getUnswizzledOffset(*this, arith, row, col);
+}
+
+int64_t NVMMASharedLayout::applySwizzle(int64_t offset) const {
+  IntIndexArith arith;
+  return tilegpu::applySwizzle(*this, arith, offset);
 }
 
 std::optional<NVMMASharedLayout>

@@ -170,13 +170,7 @@ struct RematerializeCheapSource : OpRewritePattern<ConvertLayoutOp> {
 } // namespace
 
 OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
-  if (getSrc().getType() == getType())
-    return getSrc();
-  if (auto inner = getSrc().getDefiningOp<ConvertLayoutOp>()) {
-    getSrcMutable().assign(inner.getSrc());
-    return getResult();
-  }
-  return {};
+  return tile::foldRetypeChain(*this);
 }
 
 void ConvertLayoutOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -51,4 +51,19 @@ inline constexpr llvm::StringLiteral kNormalReciprocalAttrName =
 #define GET_OP_CLASSES
 #include "tilec/Dialect/Tile/IR/TileOps.h.inc"
 
+namespace mlir::tile {
+/// The fold of an op whose result is its operand `src` in another type
+/// (reshape, convert_layout): the operand when the types agree; a chain of
+/// two becomes one (`op(op(x))` -> `op(x)`); null otherwise.
+template <typename OpT> OpFoldResult foldRetypeChain(OpT op) {
+  if (op.getSrc().getType() == op.getType())
+    return op.getSrc();
+  if (auto inner = op.getSrc().template getDefiningOp<OpT>()) {
+    op.getSrcMutable().assign(inner.getSrc());
+    return op.getResult();
+  }
+  return {};
+}
+} // namespace mlir::tile
+
 #endif // TILEC_DIALECT_TILE_IR_TILEDIALECT_H

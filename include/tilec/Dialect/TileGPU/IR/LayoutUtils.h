@@ -3,7 +3,9 @@
 // The one place that derives, from a layout and a block shape, which
 // registers of which lane and warp hold which elements. Everything the
 // lowering does with layouts (elementwise ops, loads, broadcasts, reductions,
-// layout conversions) is built on these functions.
+// layout conversions) is built on these functions. The layout functions
+// themselves (register, lane, warp -> index) are written once in
+// LayoutFunctions.h; the getElementIndex functions here evaluate them.
 //
 // A distributed layout is a blocked layout, or a slice of one (possibly
 // nested). Both are described by a DistributedLayout: the root blocked
@@ -46,6 +48,11 @@ struct DistributedLayout {
   /// The part of an element's index along root dim `d` that depends on the
   /// register alone: `(k / spt) * tile + k % spt`.
   unsigned getRegisterOffset(unsigned d, unsigned k) const;
+  /// Whether position `k` along root dim `d` lies past the block's extent,
+  /// so that its registers repeat elements earlier positions hold.
+  bool isRepeatedPosition(unsigned d, unsigned k) const {
+    return getRegisterOffset(d, k) >= rootShape[d];
+  }
   /// Stride of root dimension `d` in the lane id, and likewise in the warp id.
   unsigned getLaneStride(unsigned d) const;
   unsigned getWarpStride(unsigned d) const;
@@ -114,15 +121,9 @@ struct NVMMASharedLayout {
   int64_t getColumnStride() const { return rows * swizzle; }
   /// The byte offset, before swizzling, of the element at `row` along the
   /// other dimension and `col` along the contiguous one.
-  int64_t getOffset(int64_t row, int64_t col) const {
-    int64_t perRow = getElementsPerRow();
-    return (col / perRow) * getColumnStride() + row * swizzle +
-           (col % perRow) * elementBytes;
-  }
+  int64_t getOffset(int64_t row, int64_t col) const;
   /// `offset` with its 16-byte chunk XORed by its 128-byte row.
-  int64_t applySwizzle(int64_t offset) const {
-    return offset ^ (((offset >> 7) & (swizzle / 16 - 1)) << 4);
-  }
+  int64_t applySwizzle(int64_t offset) const;
   int64_t getSizeInBytes() const { return rows * contigExtent * elementBytes; }
 };
 std::optional<NVMMASharedLayout> getNVMMASharedLayout(MemDescType type);

@@ -1,0 +1,54 @@
+//===- GlobalMemoryAccess.h - Predicated global accesses in PTX -*- C++ -*-===//
+//
+// Loads, stores and atomic adds of global memory as inline PTX, predicated
+// so that masked-off lanes never touch memory, scalar or as vectors of up
+// to four 32-bit words.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LIB_CONVERSION_TILEGPUTOLLVM_GLOBALMEMORYACCESS_H
+#define TILEC_LIB_CONVERSION_TILEGPUTOLLVM_GLOBALMEMORYACCESS_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::tilegpu {
+
+/// Names of the attributes the lowering pass puts on memory ops from the
+/// axis analysis: elements per vector access, and whether the mask is
+/// constant over each vector.
+inline constexpr llvm::StringLiteral kVectorWidthAttrName =
+    "tilegpu.vector_width";
+inline constexpr llvm::StringLiteral kUniformMaskAttrName =
+    "tilegpu.uniform_mask";
+
+/// Loads one element of `elementType` (an LLVM scalar type) from global
+/// `ptr`; where `mask` (i1, may be null) is false nothing is read and the
+/// result is `other` (may be null: zero).
+Value emitGlobalLoad(OpBuilder &builder, Location loc, Type elementType,
+                     Value ptr, Value mask, Value other);
+/// Loads `masks.size()` consecutive elements starting at `ptr` with one
+/// vector access (its alignment known). Masks (empty: none) and others
+/// (empty: zero) are per element; `uniformMask` says all masks are equal.
+/// Where masks differ within the vector, the elements are loaded one by one.
+SmallVector<Value> emitGlobalVectorLoad(OpBuilder &builder, Location loc,
+                                        Type elementType, unsigned width,
+                                        ArrayRef<Value> ptrs,
+                                        ArrayRef<Value> masks,
+                                        ArrayRef<Value> others,
+                                        bool uniformMask);
+/// Stores consecutive elements with one vector access; see the load.
+void emitGlobalVectorStore(OpBuilder &builder, Location loc,
+                           ArrayRef<Value> ptrs, ArrayRef<Value> values,
+                           ArrayRef<Value> masks, bool uniformMask);
+
+/// Stores `value` to global `ptr` where `mask` (may be null) is true.
+void emitGlobalStore(OpBuilder &builder, Location loc, Value ptr, Value value,
+                     Value mask);
+/// Atomically adds `value` at global `ptr` where `mask` is true; returns the
+/// old value (zero in masked-off lanes).
+FailureOr<Value> emitGlobalAtomicAdd(OpBuilder &builder, Location loc,
+                                     Value ptr, Value value, Value mask);
+
+} // namespace mlir::tilegpu
+
+#endif // TILEC_LIB_CONVERSION_TILEGPUTOLLVM_GLOBALMEMORYACCESS_H
