@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Frontend/AST.h"
+#include "tilec/Support/CompileOptions.h"
 
 #include "TreeDumper.h"
 
@@ -125,8 +126,8 @@ private:
   void dump(const Function &fn, int level) {
     indent(level) << (fn.isKernel ? "Kernel " : "Function ") << fn.name;
     if (fn.isKernel)
-      os << " num_warps=" << fn.numWarps.value_or(4)
-         << " num_stages=" << fn.numStages.value_or(3);
+      os << " num_warps=" << fn.numWarps.value_or(CompileOptions::kDefaultNumWarps)
+         << " num_stages=" << fn.numStages.value_or(CompileOptions::kDefaultNumStages);
     loc(fn.loc);
     for (const Param &p : fn.params) {
       indent(level + 1) << "Param " << p.name;

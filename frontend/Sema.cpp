@@ -140,8 +140,10 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
   result.name = kernel.name;
   result.filename = module.filename;
   result.loc = kernel.loc;
-  result.numWarps = bindings.numWarps.value_or(kernel.numWarps.value_or(4));
-  result.numStages = bindings.numStages.value_or(kernel.numStages.value_or(3));
+  result.numWarps = bindings.numWarps.value_or(
+      kernel.numWarps.value_or(CompileOptions::kDefaultNumWarps));
+  result.numStages = bindings.numStages.value_or(
+      kernel.numStages.value_or(CompileOptions::kDefaultNumStages));
   if (!CompileOptions::isValidNumWarps(result.numWarps))
     error(kernel.loc, "num_warps must be a power of two between 1 and " +
                           llvm::Twine(CompileOptions::kMaxNumWarps) + "; got " +

@@ -22,6 +22,7 @@
 #include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/NodeOf.h"
 #include "tilec/Frontend/Types.h"
+#include "tilec/Support/CompileOptions.h"
 
 #include "llvm/Support/Casting.h"
 
@@ -477,8 +478,8 @@ public:
   SourceLoc loc;
   std::vector<KernelParam> params;
   std::vector<ConstexprParam> constexprs;
-  int64_t numWarps = 4;
-  int64_t numStages = 3;
+  int64_t numWarps = CompileOptions::kDefaultNumWarps;
+  int64_t numStages = CompileOptions::kDefaultNumStages;
   Block body;
 };
 

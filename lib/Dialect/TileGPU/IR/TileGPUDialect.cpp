@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tilec/Support/CompileOptions.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -70,7 +71,7 @@ unsigned mlir::tilegpu::getNumWarps(Operation *op) {
   if (module)
     if (auto attr = module->getAttrOfType<IntegerAttr>(kNumWarpsAttrName))
       return attr.getInt();
-  return 4;
+  return tilec::CompileOptions::kDefaultNumWarps;
 }
 
 //===----------------------------------------------------------------------===//
