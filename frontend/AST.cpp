@@ -126,8 +126,10 @@ private:
   void dump(const Function &fn, int level) {
     indent(level) << (fn.isKernel ? "Kernel " : "Function ") << fn.name;
     if (fn.isKernel)
-      os << " num_warps=" << fn.numWarps.value_or(CompileOptions::kDefaultNumWarps)
-         << " num_stages=" << fn.numStages.value_or(CompileOptions::kDefaultNumStages);
+      os << " num_warps="
+         << fn.numWarps.value_or(CompileOptions::kDefaultNumWarps)
+         << " num_stages="
+         << fn.numStages.value_or(CompileOptions::kDefaultNumStages);
     loc(fn.loc);
     for (const Param &p : fn.params) {
       indent(level + 1) << "Param " << p.name;

@@ -18,8 +18,8 @@ namespace tilec::detail {
 /// opaque compare + select. ptxas 13.0 (and the 580 driver's JIT) at -O1 and
 /// above fuses `min(min(a, -b), c)` into a three-input VIMNMX3 and drops the
 /// negation of `b` (found by the differential check of random kernels;
-/// test/gpu/regress.tile, test/Target/ptxas-integer-minmax.test); a `setp` + `selp` pair
-/// is not fused.
+/// test/gpu/regress.tile, test/Target/ptxas-integer-minmax.test); a `setp` +
+/// `selp` pair is not fused.
 void hideIntegerMinMaxFromPtxas(llvm::Module &module);
 
 } // namespace tilec::detail

@@ -1,4 +1,5 @@
-//===- FakeCudaDriver.h - A stand-in libcuda for the runtime tests -*- C++ -*-===//
+//===- FakeCudaDriver.h - A stand-in libcuda for the runtime tests -*- C++
+//-*-===//
 //
 // libtilec_fake_cuda.so exports the CUDA driver entry points the runtime
 // loads (runtime/CudaDriverFunctions.def), so that the runtime's whole path
