@@ -61,6 +61,13 @@ struct AddPtrOpConversion : OpConversionPattern<tile::AddPtrOp> {
   }
 };
 
+/// `values[i, i + width)`, or nothing for an absent operand (unpackOptional
+/// gave null registers).
+ArrayRef<Value> sliceOptional(ArrayRef<Value> values, unsigned i,
+                              unsigned width) {
+  return values.front() ? values.slice(i, width) : ArrayRef<Value>();
+}
+
 struct LoadOpConversion : OpConversionPattern<tile::LoadOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -80,12 +87,10 @@ struct LoadOpConversion : OpConversionPattern<tile::LoadOp> {
     bool uniform = op->hasAttr(kUniformMaskAttrName);
     SmallVector<Value> results;
     for (unsigned i = 0; i < ptrs.size(); i += width) {
-      auto slice = [&](ArrayRef<Value> values) {
-        return values.front() ? values.slice(i, width) : ArrayRef<Value>();
-      };
       SmallVector<Value> group = emitGlobalVectorLoad(
           rewriter, loc, elementType, width, ArrayRef(ptrs).slice(i, width),
-          slice(masks), slice(others), uniform);
+          sliceOptional(masks, i, width), sliceOptional(others, i, width),
+          uniform);
       results.append(group.begin(), group.end());
     }
     rewriter.replaceOp(op, packRegisters(rewriter, loc, results,
@@ -110,9 +115,7 @@ struct StoreOpConversion : OpConversionPattern<tile::StoreOp> {
     for (unsigned i = 0; i < ptrs.size(); i += width)
       emitGlobalVectorStore(rewriter, loc, ArrayRef(ptrs).slice(i, width),
                             ArrayRef(values).slice(i, width),
-                            masks.front() ? ArrayRef(masks).slice(i, width)
-                                          : ArrayRef<Value>(),
-                            uniform);
+                            sliceOptional(masks, i, width), uniform);
     rewriter.eraseOp(op);
     return success();
   }
