@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <initializer_list>
 
 using namespace tilec;
 using tilec::test::contains;
@@ -28,6 +29,19 @@ std::string errorOf(const std::vector<KernelParam> &params,
     return error.what();
   }
   return "";
+}
+
+/// One element's expected text: which buffer, which element, what text.
+struct ElementText {
+  std::size_t buffer, index;
+  const char *text;
+};
+
+void expectElementTexts(const LaunchArgs &launch,
+                        std::initializer_list<ElementText> expected) {
+  for (const ElementText &e : expected)
+    EXPECT_EQ(formatElement(launch.buffers[e.buffer], e.index), e.text)
+        << "buffer " << e.buffer << ", element " << e.index;
 }
 
 TEST(LaunchArgs, BuffersAndScalarsInParameterOrder) {
@@ -60,13 +74,13 @@ TEST(LaunchArgs, EveryBufferKind) {
   LaunchArgs launch =
       makeLaunchArgs(params, {"a=ones:2", "b=poison:2", "c=values:true,0,1",
                               "d=zeros:1", "e=values:-3,0x7fff"});
-  EXPECT_EQ(formatElement(launch.buffers[0], 1), "1");
-  EXPECT_EQ(formatElement(launch.buffers[1], 0), "255");
-  EXPECT_EQ(formatElement(launch.buffers[2], 0), "1");
-  EXPECT_EQ(formatElement(launch.buffers[2], 1), "0");
-  EXPECT_EQ(formatElement(launch.buffers[3], 0), "0");
-  EXPECT_EQ(formatElement(launch.buffers[4], 0), "-3");
-  EXPECT_EQ(formatElement(launch.buffers[4], 1), "32767");
+  expectElementTexts(launch, {{0, 1, "1"},
+                              {1, 0, "255"},
+                              {2, 0, "1"},
+                              {2, 1, "0"},
+                              {3, 0, "0"},
+                              {4, 0, "-3"},
+                              {4, 1, "32767"}});
 }
 
 TEST(LaunchArgs, RandIsSeededAndInRange) {
@@ -102,8 +116,7 @@ TEST(LaunchArgs, FileBuffers) {
     out.write(reinterpret_cast<const char *>(values), sizeof(values));
   }
   LaunchArgs launch = makeLaunchArgs({param("x", "*f32")}, {"x=file:" + path});
-  EXPECT_EQ(formatElement(launch.buffers[0], 0), "1.5");
-  EXPECT_EQ(formatElement(launch.buffers[0], 1), "-2");
+  expectElementTexts(launch, {{0, 0, "1.5"}, {0, 1, "-2"}});
   EXPECT_TRUE(contains(errorOf({param("x", "*f64")}, {"x=file:" + path}),
                        "holds 12 bytes, not a whole number of f64 elements"));
   std::remove(path.c_str());
@@ -157,12 +170,12 @@ TEST(LaunchArgs, ElementText) {
       makeLaunchArgs(params, {"h=values:0.1,inf", "f=values:nan,-inf,0.1",
                               "u=values:18446744073709551615"});
   // f16 values print as the shortest decimal of their float value.
-  EXPECT_EQ(formatElement(launch.buffers[0], 0), "0.099975586");
-  EXPECT_EQ(formatElement(launch.buffers[0], 1), "inf");
-  EXPECT_EQ(formatElement(launch.buffers[1], 0), "nan");
-  EXPECT_EQ(formatElement(launch.buffers[1], 1), "-inf");
-  EXPECT_EQ(formatElement(launch.buffers[1], 2), "0.1");
-  EXPECT_EQ(formatElement(launch.buffers[2], 0), "18446744073709551615");
+  expectElementTexts(launch, {{0, 0, "0.099975586"},
+                              {0, 1, "inf"},
+                              {1, 0, "nan"},
+                              {1, 1, "-inf"},
+                              {1, 2, "0.1"},
+                              {2, 0, "18446744073709551615"}});
   EXPECT_TRUE(std::isnan(loadElement(launch.buffers[1], 0)));
 }
 
