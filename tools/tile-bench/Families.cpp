@@ -131,6 +131,24 @@ std::size_t sampleIndex(std::uint64_t seed, std::size_t s, std::int64_t n) {
   return std::min<std::size_t>(n - 1, uniformAt(seed, s, 0, 1) * n);
 }
 
+/// One size of a family with one f32 input and one f32 output of the same
+/// number of elements (copy, softmax, GeLU): the size's shape and variant,
+/// the random input on the host and on the device, and the output buffer.
+struct F32InOutProblem {
+  std::string shape, var;
+  std::vector<float> x;
+  tilec::Buffer<float> dx, dy;
+
+  F32InOutProblem(Bench &b, const Object &size, std::int64_t elements, float lo,
+                  float hi)
+      : shape(strField(size, "shape")), var(strField(size, "variant")),
+        x(randomFloats(elements, b.seed(), lo, hi)),
+        dx(b.device().alloc<float>(elements)),
+        dy(b.device().alloc<float>(elements)) {
+    dx.copyFrom(x);
+  }
+};
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -141,32 +159,28 @@ void tilebench::runCopy(Bench &b) {
   for (const Value &size : b.config().sizesOf("copy")) {
     const Object &o = *size.getAsObject();
     std::int64_t n = intField(o, "n");
-    std::string shape = strField(o, "shape"), var = strField(o, "variant");
-    std::vector<float> x = randomFloats(n, b.seed(), -1, 1);
-    tilec::Buffer<float> dx = b.device().alloc<float>(n),
-                         dy = b.device().alloc<float>(n);
-    dx.copyFrom(x);
+    F32InOutProblem p(b, o, n, -1, 1);
     auto check = [&] {
-      std::vector<float> y = dy.toVector();
+      std::vector<float> y = p.dy.toVector();
       return parallelError(n,
                            [&](std::size_t lo, std::size_t hi, ErrorSum &sum) {
                              for (std::size_t i = lo; i < hi; ++i)
-                               sum.add(y[i], x[i]);
+                               sum.add(y[i], p.x[i]);
                            });
     };
-    Bench::Case c{"copy", shape, "memcpy"};
-    c.poison = [&] { dy.poison(); };
-    c.launch = [&] { dy.copyFrom(dx); };
+    Bench::Case c{"copy", p.shape, "memcpy"};
+    c.poison = [&] { p.dy.poison(); };
+    c.launch = [&] { p.dy.copyFrom(p.dx); };
     c.check = check;
     c.tolerance = 1e-12;
     c.bytes = 2.0 * n * sizeof(float);
     b.measure(c);
-    guarded(b, "copy", shape, "tilec", var, [&] {
-      const tilec::Kernel &k = b.kernel(var);
-      int grid = cdiv(n, b.config().find(var)->define("BLOCK"));
+    guarded(b, "copy", p.shape, "tilec", p.var, [&] {
+      const tilec::Kernel &k = b.kernel(p.var);
+      int grid = cdiv(n, b.config().find(p.var)->define("BLOCK"));
       c.impl = "tilec";
-      c.extra = b.variantInfo(var);
-      c.launch = [&] { k.launch({grid}, dy, dx, int(n)); };
+      c.extra = b.variantInfo(p.var);
+      c.launch = [&] { k.launch({grid}, p.dy, p.dx, int(n)); };
       b.measure(c);
     });
   }
@@ -176,24 +190,20 @@ void tilebench::runSoftmax(Bench &b) {
   for (const Value &size : b.config().sizesOf("softmax")) {
     const Object &o = *size.getAsObject();
     std::int64_t M = intField(o, "M"), N = intField(o, "N");
-    std::string shape = strField(o, "shape"), var = strField(o, "variant");
-    std::vector<float> x = randomFloats(M * N, b.seed(), -4, 4);
-    tilec::Buffer<float> dx = b.device().alloc<float>(M * N),
-                         dy = b.device().alloc<float>(M * N);
-    dx.copyFrom(x);
+    F32InOutProblem p(b, o, M * N, -4, 4);
     measureAlternatives(
-        b, "softmax", shape, var,
+        b, "softmax", p.shape, p.var,
         [&](const Variant &v, const std::string &impl) {
           const tilec::Kernel &k = b.kernel(v.name);
-          Bench::Case c{"softmax", shape, impl, b.variantInfo(v.name)};
-          c.poison = [&] { dy.poison(); };
-          c.launch = [&] { k.launch({M}, dy, dx, int(N), int(N), int(N)); };
+          Bench::Case c{"softmax", p.shape, impl, b.variantInfo(v.name)};
+          c.poison = [&] { p.dy.poison(); };
+          c.launch = [&] { k.launch({M}, p.dy, p.dx, int(N), int(N), int(N)); };
           c.check = [&] {
-            std::vector<float> y = dy.toVector();
+            std::vector<float> y = p.dy.toVector();
             return parallelError(
                 M, [&](std::size_t lo, std::size_t hi, ErrorSum &sum) {
                   for (std::size_t r = lo; r < hi; ++r) {
-                    const float *in = &x[r * N], *out = &y[r * N];
+                    const float *in = &p.x[r * N], *out = &y[r * N];
                     double mx = *std::max_element(in, in + N), total = 0;
                     for (std::int64_t i = 0; i < N; ++i)
                       total += std::exp(double(in[i]) - mx);
@@ -213,24 +223,21 @@ void tilebench::runGelu(Bench &b) {
   for (const Value &size : b.config().sizesOf("gelu")) {
     const Object &o = *size.getAsObject();
     std::int64_t n = intField(o, "n");
-    std::string shape = strField(o, "shape"), var = strField(o, "variant");
-    std::vector<float> x = randomFloats(n, b.seed(), -5, 5);
-    tilec::Buffer<float> dx = b.device().alloc<float>(n),
-                         dy = b.device().alloc<float>(n);
-    dx.copyFrom(x);
+    F32InOutProblem p(b, o, n, -5, 5);
     measureAlternatives(
-        b, "gelu", shape, var, [&](const Variant &v, const std::string &impl) {
+        b, "gelu", p.shape, p.var,
+        [&](const Variant &v, const std::string &impl) {
           const tilec::Kernel &k = b.kernel(v.name);
           int grid = cdiv(n, v.define("BLOCK"));
-          Bench::Case c{"gelu", shape, impl, b.variantInfo(v.name)};
-          c.poison = [&] { dy.poison(); };
-          c.launch = [&] { k.launch({grid}, dy, dx, int(n)); };
+          Bench::Case c{"gelu", p.shape, impl, b.variantInfo(v.name)};
+          c.poison = [&] { p.dy.poison(); };
+          c.launch = [&] { k.launch({grid}, p.dy, p.dx, int(n)); };
           c.check = [&] {
-            std::vector<float> y = dy.toVector();
+            std::vector<float> y = p.dy.toVector();
             return parallelError(
                 n, [&](std::size_t lo, std::size_t hi, ErrorSum &sum) {
                   for (std::size_t i = lo; i < hi; ++i) {
-                    double v = x[i];
+                    double v = p.x[i];
                     double t = 0.7978845608028654 * (v + 0.044715 * v * v * v);
                     sum.add(y[i], 0.5 * v * (1 + std::tanh(t)));
                   }
