@@ -113,16 +113,38 @@ private:
     return true;
   }
 
-  bool parseObject(Value &out, int depth) {
-    out.kind = Value::Kind::Object;
-    ++pos_; // '{'
+  /// The comma-separated items of an object or an array, from its opening
+  /// bracket to \p close; \p parseItem reads one item (\p container names
+  /// the object or array in messages).
+  template <typename ParseItem>
+  bool parseItems(char close, const char *container, ParseItem parseItem) {
+    ++pos_; // '{' or '['
     skipSpace();
-    if (peek() == '}') {
+    if (peek() == close) {
       ++pos_;
       return true;
     }
     while (true) {
       skipSpace();
+      if (!parseItem())
+        return false;
+      skipSpace();
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() == close) {
+        ++pos_;
+        return true;
+      }
+      return fail(std::string("expected ',' or '") + close + "' in " +
+                  container + ", found " + describeHere());
+    }
+  }
+
+  bool parseObject(Value &out, int depth) {
+    out.kind = Value::Kind::Object;
+    return parseItems('}', "an object", [&] {
       if (peek() != '"')
         return fail("expected a string key, found " + describeHere());
       std::size_t keyPos = pos_;
@@ -142,44 +164,19 @@ private:
       if (!parseValue(member, depth + 1))
         return false;
       out.object.emplace_back(std::move(key), std::move(member));
-      skipSpace();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      if (peek() == '}') {
-        ++pos_;
-        return true;
-      }
-      return fail("expected ',' or '}' in an object, found " + describeHere());
-    }
+      return true;
+    });
   }
 
   bool parseArray(Value &out, int depth) {
     out.kind = Value::Kind::Array;
-    ++pos_; // '['
-    skipSpace();
-    if (peek() == ']') {
-      ++pos_;
-      return true;
-    }
-    while (true) {
-      skipSpace();
+    return parseItems(']', "an array", [&] {
       Value element;
       if (!parseValue(element, depth + 1))
         return false;
       out.array.push_back(std::move(element));
-      skipSpace();
-      if (peek() == ',') {
-        ++pos_;
-        continue;
-      }
-      if (peek() == ']') {
-        ++pos_;
-        return true;
-      }
-      return fail("expected ',' or ']' in an array, found " + describeHere());
-    }
+      return true;
+    });
   }
 
   bool parseHex4(unsigned &out) {
