@@ -61,6 +61,22 @@ struct AddPtrOpConversion : OpConversionPattern<tile::AddPtrOp> {
   }
 };
 
+/// The registers of a store's or an atomic's pointers, values and optional
+/// mask (nulls where absent).
+struct WriteOperands {
+  SmallVector<Value> ptrs, values, masks;
+};
+template <typename Adaptor>
+WriteOperands unpackWriteOperands(OpBuilder &builder, Location loc,
+                                  Adaptor adaptor) {
+  WriteOperands operands;
+  operands.ptrs = unpackRegisters(builder, loc, adaptor.getPtr());
+  operands.values = unpackRegisters(builder, loc, adaptor.getValue());
+  operands.masks =
+      unpackOptional(builder, loc, adaptor.getMask(), operands.ptrs.size());
+  return operands;
+}
+
 /// `values[i, i + width)`, or nothing for an absent operand (unpackOptional
 /// gave null registers).
 ArrayRef<Value> sliceOptional(ArrayRef<Value> values, unsigned i,
@@ -105,11 +121,7 @@ struct StoreOpConversion : OpConversionPattern<tile::StoreOp> {
   matchAndRewrite(tile::StoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
-    SmallVector<Value> values =
-        unpackRegisters(rewriter, loc, adaptor.getValue());
-    SmallVector<Value> masks =
-        unpackOptional(rewriter, loc, adaptor.getMask(), ptrs.size());
+    auto [ptrs, values, masks] = unpackWriteOperands(rewriter, loc, adaptor);
     unsigned width = getVectorWidth(op);
     bool uniform = op->hasAttr(kUniformMaskAttrName);
     for (unsigned i = 0; i < ptrs.size(); i += width)
@@ -184,11 +196,7 @@ struct AtomicAddOpConversion : OpConversionPattern<tile::AtomicAddOp> {
   matchAndRewrite(tile::AtomicAddOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
-    SmallVector<Value> values =
-        unpackRegisters(rewriter, loc, adaptor.getValue());
-    SmallVector<Value> masks =
-        unpackOptional(rewriter, loc, adaptor.getMask(), ptrs.size());
+    auto [ptrs, values, masks] = unpackWriteOperands(rewriter, loc, adaptor);
     SmallVector<Value> owners = getOwnerPredicates(rewriter, loc, op.getType());
     SmallVector<Value> results;
     for (unsigned i = 0; i < ptrs.size(); ++i) {

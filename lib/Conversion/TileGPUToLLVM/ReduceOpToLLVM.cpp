@@ -54,22 +54,19 @@ public:
     case tile::ReduceKind::ArgMax:
     case tile::ReduceKind::ArgMin: {
       bool max = kind == tile::ReduceKind::ArgMax;
-      Value better, equal;
-      if (isFloat) {
-        better = LLVM::FCmpOp::create(builder, loc,
-                                      max ? LLVM::FCmpPredicate::ogt
-                                          : LLVM::FCmpPredicate::olt,
-                                      b.value, a.value);
-        equal = LLVM::FCmpOp::create(builder, loc, LLVM::FCmpPredicate::oeq,
-                                     b.value, a.value);
-      } else {
-        better = LLVM::ICmpOp::create(builder, loc,
-                                      max ? LLVM::ICmpPredicate::sgt
-                                          : LLVM::ICmpPredicate::slt,
-                                      b.value, a.value);
-        equal = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
-                                     b.value, a.value);
-      }
+      // b.value against a.value, ordered for floats, signed for integers.
+      auto compare = [&](LLVM::FCmpPredicate floatPredicate,
+                         LLVM::ICmpPredicate intPredicate) -> Value {
+        if (isFloat)
+          return LLVM::FCmpOp::create(builder, loc, floatPredicate, b.value,
+                                      a.value);
+        return LLVM::ICmpOp::create(builder, loc, intPredicate, b.value,
+                                    a.value);
+      };
+      Value better =
+          max ? compare(LLVM::FCmpPredicate::ogt, LLVM::ICmpPredicate::sgt)
+              : compare(LLVM::FCmpPredicate::olt, LLVM::ICmpPredicate::slt);
+      Value equal = compare(LLVM::FCmpPredicate::oeq, LLVM::ICmpPredicate::eq);
       Value earlier = LLVM::ICmpOp::create(
           builder, loc, LLVM::ICmpPredicate::slt, b.index, a.index);
       Value takeB =

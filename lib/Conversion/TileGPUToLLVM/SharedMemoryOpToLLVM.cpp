@@ -181,13 +181,41 @@ Value allocationBase(OpBuilder &builder, Location loc, Operation *alloc) {
              createI32(builder, loc, offset));
 }
 
-struct LocalAllocOpConversion : OpConversionPattern<tilegpu::LocalAllocOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// The shared-memory buffer a local_* op works on.
+tilegpu::MemDescType getBuffer(tilegpu::LocalAllocOp op) {
+  return op.getType();
+}
+tilegpu::MemDescType getBuffer(tilegpu::LocalStoreOp op) {
+  return op.getDst().getType();
+}
+tilegpu::MemDescType getBuffer(tilegpu::LocalLoadOp op) {
+  return op.getSrc().getType();
+}
+
+/// A local_* op's lowering, which matches only where its buffer is
+/// row-major without swizzling (isPlainRowMajor).
+template <typename OpTy> struct RowMajorPattern : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
   LogicalResult
-  matchAndRewrite(tilegpu::LocalAllocOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    if (!isPlainRowMajor(op.getType()))
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
+    if (!isPlainRowMajor(getBuffer(op)))
       return rewriter.notifyMatchFailure(op, "only unswizzled row-major");
+    return rewriteRowMajor(op, adaptor, rewriter);
+  }
+
+  virtual LogicalResult
+  rewriteRowMajor(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const = 0;
+};
+
+struct LocalAllocOpConversion : RowMajorPattern<tilegpu::LocalAllocOp> {
+  using RowMajorPattern::RowMajorPattern;
+  LogicalResult
+  rewriteRowMajor(tilegpu::LocalAllocOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value base = allocationBase(rewriter, loc, op);
     if (Value src = adaptor.getSrc()) {
@@ -201,13 +229,11 @@ struct LocalAllocOpConversion : OpConversionPattern<tilegpu::LocalAllocOp> {
   }
 };
 
-struct LocalStoreOpConversion : OpConversionPattern<tilegpu::LocalStoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LocalStoreOpConversion : RowMajorPattern<tilegpu::LocalStoreOp> {
+  using RowMajorPattern::RowMajorPattern;
   LogicalResult
-  matchAndRewrite(tilegpu::LocalStoreOp op, OpAdaptor adaptor,
+  rewriteRowMajor(tilegpu::LocalStoreOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isPlainRowMajor(op.getDst().getType()))
-      return rewriter.notifyMatchFailure(op, "only unswizzled row-major");
     Location loc = op.getLoc();
     // Readers of the old contents first, then the writes become visible.
     createBarrier(rewriter, loc);
@@ -219,13 +245,11 @@ struct LocalStoreOpConversion : OpConversionPattern<tilegpu::LocalStoreOp> {
   }
 };
 
-struct LocalLoadOpConversion : OpConversionPattern<tilegpu::LocalLoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LocalLoadOpConversion : RowMajorPattern<tilegpu::LocalLoadOp> {
+  using RowMajorPattern::RowMajorPattern;
   LogicalResult
-  matchAndRewrite(tilegpu::LocalLoadOp op, OpAdaptor adaptor,
+  rewriteRowMajor(tilegpu::LocalLoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (!isPlainRowMajor(op.getSrc().getType()))
-      return rewriter.notifyMatchFailure(op, "only unswizzled row-major");
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getType());
     Type resultType = getTypeConverter()->convertType(type);
