@@ -486,6 +486,26 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
   return Value();
 }
 
+namespace {
+/// The operands of a binary arithmetic operator, and their kind.
+struct ArithOperands {
+  OpBuilder &builder;
+  Location location;
+  Value lhs, rhs;
+  bool isFloat, isUnsigned;
+
+  /// FOp on floats, UOp on unsigned and SOp on signed integers.
+  template <typename FOp, typename UOp, typename SOp = UOp>
+  Value create() const {
+    if (isFloat)
+      return FOp::create(builder, location, lhs, rhs);
+    if (isUnsigned)
+      return UOp::create(builder, location, lhs, rhs);
+    return SOp::create(builder, location, lhs, rhs);
+  }
+};
+} // namespace
+
 Value MLIRGenImpl::genBinary(const BinaryExpr &expr, Location location) {
   Value lhs = genExpr(*expr.lhs), rhs = genExpr(*expr.rhs);
   if (!lhs || !rhs)
@@ -516,16 +536,14 @@ Value MLIRGenImpl::genBinary(const BinaryExpr &expr, Location location) {
     return arith::CmpIOp::create(builder, location, isUnsigned ? u : s, lhs,
                                  rhs);
   };
+  ArithOperands operands{builder, location, lhs, rhs, isFloat, isUnsigned};
   switch (expr.op) {
   case BinaryOp::Add:
-    return isFloat ? Value(arith::AddFOp::create(builder, location, lhs, rhs))
-                   : Value(arith::AddIOp::create(builder, location, lhs, rhs));
+    return operands.create<arith::AddFOp, arith::AddIOp>();
   case BinaryOp::Sub:
-    return isFloat ? Value(arith::SubFOp::create(builder, location, lhs, rhs))
-                   : Value(arith::SubIOp::create(builder, location, lhs, rhs));
+    return operands.create<arith::SubFOp, arith::SubIOp>();
   case BinaryOp::Mul:
-    return isFloat ? Value(arith::MulFOp::create(builder, location, lhs, rhs))
-                   : Value(arith::MulIOp::create(builder, location, lhs, rhs));
+    return operands.create<arith::MulFOp, arith::MulIOp>();
   case BinaryOp::FDiv:
     return arith::DivFOp::create(builder, location, lhs, rhs);
   case BinaryOp::IDiv:
@@ -537,11 +555,7 @@ Value MLIRGenImpl::genBinary(const BinaryExpr &expr, Location location) {
                ? Value(arith::DivUIOp::create(builder, location, lhs, rhs))
                : Value(arith::DivSIOp::create(builder, location, lhs, rhs));
   case BinaryOp::Rem:
-    if (isFloat)
-      return arith::RemFOp::create(builder, location, lhs, rhs);
-    return isUnsigned
-               ? Value(arith::RemUIOp::create(builder, location, lhs, rhs))
-               : Value(arith::RemSIOp::create(builder, location, lhs, rhs));
+    return operands.create<arith::RemFOp, arith::RemUIOp, arith::RemSIOp>();
   case BinaryOp::And:
     return arith::AndIOp::create(builder, location, lhs, rhs);
   case BinaryOp::Or:
@@ -555,17 +569,9 @@ Value MLIRGenImpl::genBinary(const BinaryExpr &expr, Location location) {
                ? Value(arith::ShRUIOp::create(builder, location, lhs, rhs))
                : Value(arith::ShRSIOp::create(builder, location, lhs, rhs));
   case BinaryOp::Max:
-    if (isFloat)
-      return arith::MaximumFOp::create(builder, location, lhs, rhs);
-    return isUnsigned
-               ? Value(arith::MaxUIOp::create(builder, location, lhs, rhs))
-               : Value(arith::MaxSIOp::create(builder, location, lhs, rhs));
+    return operands.create<arith::MaximumFOp, arith::MaxUIOp, arith::MaxSIOp>();
   case BinaryOp::Min:
-    if (isFloat)
-      return arith::MinimumFOp::create(builder, location, lhs, rhs);
-    return isUnsigned
-               ? Value(arith::MinUIOp::create(builder, location, lhs, rhs))
-               : Value(arith::MinSIOp::create(builder, location, lhs, rhs));
+    return operands.create<arith::MinimumFOp, arith::MinUIOp, arith::MinSIOp>();
   case BinaryOp::Eq:
     return cmp(CmpFPredicate::OEQ, CmpIPredicate::eq, CmpIPredicate::eq);
   case BinaryOp::Ne:
