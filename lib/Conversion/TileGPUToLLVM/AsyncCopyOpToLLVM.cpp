@@ -37,8 +37,7 @@ struct AsyncCopyOpConversion
     auto distributed = getDistributedLayout(type);
     if (!layout || !distributed || type.getRank() != 2)
       return rewriter.notifyMatchFailure(op, "expected a swizzled 2-D tile");
-    auto *converter =
-        static_cast<const TileGPUToLLVMTypeConverter *>(getTypeConverter());
+    auto *converter = getTypeConverter<TileGPUToLLVMTypeConverter>();
     Type element = converter->convertElementType(
         cast<tile::PointerType>(type.getElementType()).getPointeeType());
     SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getSrc());

@@ -176,8 +176,8 @@ struct PerRegisterCastConversion : OpConversionPattern<SourceOp> {
   matchAndRewrite(SourceOp op, typename SourceOp::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto *converter = static_cast<const TileGPUToLLVMTypeConverter *>(
-        this->getTypeConverter());
+    auto *converter =
+        this->template getTypeConverter<TileGPUToLLVMTypeConverter>();
     Type resultType = converter->convertType(op.getType());
     Type elementType =
         converter->convertElementType(getElementTypeOrSelf(op.getType()));

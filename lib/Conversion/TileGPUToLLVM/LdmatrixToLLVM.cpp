@@ -197,8 +197,7 @@ struct SwizzledLocalLoadOpConversion
         !hasRegisterLayout(type.getEncoding()))
       return rewriter.notifyMatchFailure(op, "expected a swizzled 2-D tile");
     Location loc = op.getLoc();
-    auto *converter =
-        static_cast<const TileGPUToLLVMTypeConverter *>(getTypeConverter());
+    auto *converter = getTypeConverter<TileGPUToLLVMTypeConverter>();
     Type element = converter->convertElementType(type.getElementType());
     Value base = adaptor.getSrc();
     ThreadIds ids = getThreadIds(rewriter, loc);

@@ -45,8 +45,7 @@ struct AddPtrOpConversion : OpConversionPattern<tile::AddPtrOp> {
   matchAndRewrite(tile::AddPtrOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto *converter =
-        static_cast<const TileGPUToLLVMTypeConverter *>(getTypeConverter());
+    auto *converter = getTypeConverter<TileGPUToLLVMTypeConverter>();
     auto pointer = cast<tile::PointerType>(getElementTypeOrSelf(op.getType()));
     Type pointee = converter->convertElementType(pointer.getPointeeType());
     SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());
@@ -90,8 +89,7 @@ struct LoadOpConversion : OpConversionPattern<tile::LoadOp> {
   matchAndRewrite(tile::LoadOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto *converter =
-        static_cast<const TileGPUToLLVMTypeConverter *>(getTypeConverter());
+    auto *converter = getTypeConverter<TileGPUToLLVMTypeConverter>();
     Type elementType =
         converter->convertElementType(getElementTypeOrSelf(op.getType()));
     SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getPtr());

@@ -255,8 +255,7 @@ struct LocalLoadOpConversion : RowMajorPattern<tilegpu::LocalLoadOp> {
     Type resultType = getTypeConverter()->convertType(type);
     if (!resultType)
       return failure();
-    auto *converter =
-        static_cast<const TileGPUToLLVMTypeConverter *>(getTypeConverter());
+    auto *converter = getTypeConverter<TileGPUToLLVMTypeConverter>();
     Type element = converter->convertElementType(type.getElementType());
     Type slot = element.isInteger(1) ? rewriter.getI8Type() : element;
     SmallVector<Value> registers;
