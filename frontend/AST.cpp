@@ -168,6 +168,12 @@ private:
     return true;
   }
 
+  /// A titled block ("Then", "Else", "Body") of the statement at \p level.
+  void dumpTitled(llvm::StringRef title, const Block &block, int level) {
+    indent(level) << title << "\n";
+    dump(block, level + 1);
+  }
+
   void dump(const Stmt &stmt, int level) {
     switch (stmt.getKind()) {
     case Stmt::Kind::Expr:
@@ -202,12 +208,9 @@ private:
       indent(level) << (s.isElif ? "Elif" : "If");
       loc(stmt.getLoc());
       dump(*s.cond, level + 1);
-      indent(level) << "Then\n";
-      dump(s.thenBody, level + 1);
-      if (!s.elseBody.empty()) {
-        indent(level) << "Else\n";
-        dump(s.elseBody, level + 1);
-      }
+      dumpTitled("Then", s.thenBody, level);
+      if (!s.elseBody.empty())
+        dumpTitled("Else", s.elseBody, level);
       return;
     }
     case Stmt::Kind::For: {
@@ -215,8 +218,7 @@ private:
       indent(level) << "For " << s.var;
       loc(stmt.getLoc());
       dump(*s.iter, level + 1);
-      indent(level) << "Body\n";
-      dump(s.body, level + 1);
+      dumpTitled("Body", s.body, level);
       return;
     }
     case Stmt::Kind::While: {
@@ -224,8 +226,7 @@ private:
       indent(level) << "While";
       loc(stmt.getLoc());
       dump(*s.cond, level + 1);
-      indent(level) << "Body\n";
-      dump(s.body, level + 1);
+      dumpTitled("Body", s.body, level);
       return;
     }
     case Stmt::Kind::Return: {

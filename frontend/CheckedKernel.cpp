@@ -175,6 +175,12 @@ private:
       dump(*s, level);
   }
 
+  /// A titled block ("Then", "Else", "Body") of the statement at \p level.
+  void dumpTitled(llvm::StringRef title, const Block &block, int level) {
+    indent(level) << title << "\n";
+    dump(block, level + 1);
+  }
+
   void dump(const Stmt &stmt, int level) {
     switch (stmt.getKind()) {
     case StmtKind::Assign: {
@@ -205,10 +211,8 @@ private:
       names("yields", s.yields);
       loc(s.getLoc());
       dump(*s.cond, level + 1);
-      indent(level) << "Then\n";
-      dump(s.thenBody, level + 1);
-      indent(level) << "Else\n";
-      dump(s.elseBody, level + 1);
+      dumpTitled("Then", s.thenBody, level);
+      dumpTitled("Else", s.elseBody, level);
       return;
     }
     case StmtKind::For: {
@@ -222,8 +226,7 @@ private:
       dump(*s.lo, level + 1);
       dump(*s.hi, level + 1);
       dump(*s.step, level + 1);
-      indent(level) << "Body\n";
-      dump(s.body, level + 1);
+      dumpTitled("Body", s.body, level);
       return;
     }
     case StmtKind::While: {
@@ -232,8 +235,7 @@ private:
       names("carried", s.carried);
       loc(s.getLoc());
       dump(*s.cond, level + 1);
-      indent(level) << "Body\n";
-      dump(s.body, level + 1);
+      dumpTitled("Body", s.body, level);
       return;
     }
     case StmtKind::DevicePrint: {
@@ -256,6 +258,14 @@ private:
       os << " " << detail;
     os << " : " << e.getType().str();
     loc(e.getLoc());
+  }
+
+  /// An expression of one operand (an OperandExpr): its head, then the
+  /// operand.
+  template <typename OperandExprT>
+  void dumpOperandExpr(const Expr &expr, int level, llvm::StringRef name) {
+    head(expr, level, name);
+    dump(*llvm::cast<OperandExprT>(expr).operand, level + 1);
   }
 
   void dump(const Expr &expr, int level) {
@@ -291,25 +301,20 @@ private:
       return dump(*e.c, level + 1);
     }
     case ExprKind::Cast:
-      head(expr, level, "Cast");
-      return dump(*llvm::cast<CastExpr>(expr).operand, level + 1);
+      return dumpOperandExpr<CastExpr>(expr, level, "Cast");
     case ExprKind::Splat:
-      head(expr, level, "Splat");
-      return dump(*llvm::cast<SplatExpr>(expr).operand, level + 1);
+      return dumpOperandExpr<SplatExpr>(expr, level, "Splat");
     case ExprKind::Broadcast:
-      head(expr, level, "Broadcast");
-      return dump(*llvm::cast<BroadcastExpr>(expr).operand, level + 1);
+      return dumpOperandExpr<BroadcastExpr>(expr, level, "Broadcast");
     case ExprKind::ExpandDims: {
       auto &e = llvm::cast<ExpandDimsExpr>(expr);
       head(expr, level, "ExpandDims", "axis=" + std::to_string(e.axis));
       return dump(*e.operand, level + 1);
     }
     case ExprKind::Reshape:
-      head(expr, level, "Reshape");
-      return dump(*llvm::cast<ReshapeExpr>(expr).operand, level + 1);
+      return dumpOperandExpr<ReshapeExpr>(expr, level, "Reshape");
     case ExprKind::Trans:
-      head(expr, level, "Trans");
-      return dump(*llvm::cast<TransExpr>(expr).operand, level + 1);
+      return dumpOperandExpr<TransExpr>(expr, level, "Trans");
     case ExprKind::AddPtr: {
       auto &e = llvm::cast<AddPtrExpr>(expr);
       head(expr, level, "AddPtr");
