@@ -59,32 +59,14 @@ ExprPtr Parser::parseExpr() {
 
 /// or_test := and_test ('or' and_test)*
 ExprPtr Parser::parseOr() {
-  ExprPtr lhs = parseAnd();
-  while (lhs && tok().is(TokKind::kw_or)) {
-    SourceLoc loc = tok().loc;
-    consume();
-    ExprPtr rhs = parseAnd();
-    if (!rhs)
-      return nullptr;
-    lhs = std::make_unique<BinaryExpr>(loc, BinaryOp::Or, std::move(lhs),
-                                       std::move(rhs));
-  }
-  return lhs;
+  return parseLeftAssociative(&Parser::parseAnd,
+                              {{TokKind::kw_or, BinaryOp::Or}});
 }
 
 /// and_test := not_test ('and' not_test)*
 ExprPtr Parser::parseAnd() {
-  ExprPtr lhs = parseNot();
-  while (lhs && tok().is(TokKind::kw_and)) {
-    SourceLoc loc = tok().loc;
-    consume();
-    ExprPtr rhs = parseNot();
-    if (!rhs)
-      return nullptr;
-    lhs = std::make_unique<BinaryExpr>(loc, BinaryOp::And, std::move(lhs),
-                                       std::move(rhs));
-  }
-  return lhs;
+  return parseLeftAssociative(&Parser::parseNot,
+                              {{TokKind::kw_and, BinaryOp::And}});
 }
 
 /// not_test := 'not' not_test | comparison
