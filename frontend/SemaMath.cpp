@@ -8,11 +8,42 @@
 
 #include "SemaImpl.h"
 
+#include "llvm/Support/ErrorHandling.h"
+
 #include <cmath>
+#include <utility>
 
 using namespace tilec;
 using namespace tilec::sema;
 namespace ck = tilec::checked;
+
+namespace {
+/// A math builtin's value at a compile-time float.
+double foldMath(ck::MathFn fn, double d) {
+  using Fold = double (*)(double);
+  static const std::pair<ck::MathFn, Fold> folds[] = {
+      {ck::MathFn::Exp, [](double x) { return std::exp(x); }},
+      {ck::MathFn::Exp2, [](double x) { return std::exp2(x); }},
+      {ck::MathFn::Log, [](double x) { return std::log(x); }},
+      {ck::MathFn::Log2, [](double x) { return std::log2(x); }},
+      {ck::MathFn::Sqrt, [](double x) { return std::sqrt(x); }},
+      {ck::MathFn::Rsqrt, [](double x) { return 1.0 / std::sqrt(x); }},
+      {ck::MathFn::Abs, [](double x) { return std::fabs(x); }},
+      {ck::MathFn::Sin, [](double x) { return std::sin(x); }},
+      {ck::MathFn::Cos, [](double x) { return std::cos(x); }},
+      {ck::MathFn::Tanh, [](double x) { return std::tanh(x); }},
+      {ck::MathFn::Erf, [](double x) { return std::erf(x); }},
+      {ck::MathFn::Sigmoid,
+       [](double x) { return 1.0 / (1.0 + std::exp(-x)); }},
+      {ck::MathFn::Floor, [](double x) { return std::floor(x); }},
+      {ck::MathFn::Ceil, [](double x) { return std::ceil(x); }},
+  };
+  for (const auto &[key, fold] : folds)
+    if (key == fn)
+      return fold(d);
+  llvm_unreachable("a math builtin without a constant fold");
+}
+} // namespace
 
 Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   std::vector<Value> slots;
@@ -28,56 +59,11 @@ Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   }
   ck::MathFn fn = *ck::parseMathFnName(name);
   if (const ConstexprValue *c = x.getConst(); c && x.weak) {
-    double d = c->asFloat(), r;
-    switch (fn) {
-    case ck::MathFn::Exp:
-      r = std::exp(d);
-      break;
-    case ck::MathFn::Exp2:
-      r = std::exp2(d);
-      break;
-    case ck::MathFn::Log:
-      r = std::log(d);
-      break;
-    case ck::MathFn::Log2:
-      r = std::log2(d);
-      break;
-    case ck::MathFn::Sqrt:
-      r = std::sqrt(d);
-      break;
-    case ck::MathFn::Rsqrt:
-      r = 1.0 / std::sqrt(d);
-      break;
-    case ck::MathFn::Abs:
-      if (c->isInt())
-        return makeConst(
-            ConstexprValue::ofInt(c->asInt() < 0 ? -c->asInt() : c->asInt()),
-            loc);
-      r = std::fabs(d);
-      break;
-    case ck::MathFn::Sin:
-      r = std::sin(d);
-      break;
-    case ck::MathFn::Cos:
-      r = std::cos(d);
-      break;
-    case ck::MathFn::Tanh:
-      r = std::tanh(d);
-      break;
-    case ck::MathFn::Erf:
-      r = std::erf(d);
-      break;
-    case ck::MathFn::Sigmoid:
-      r = 1.0 / (1.0 + std::exp(-d));
-      break;
-    case ck::MathFn::Floor:
-      r = std::floor(d);
-      break;
-    case ck::MathFn::Ceil:
-      r = std::ceil(d);
-      break;
-    }
-    return makeConst(ConstexprValue::ofFloat(r), loc);
+    if (fn == ck::MathFn::Abs && c->isInt())
+      return makeConst(
+          ConstexprValue::ofInt(c->asInt() < 0 ? -c->asInt() : c->asInt()),
+          loc);
+    return makeConst(ConstexprValue::ofFloat(foldMath(fn, c->asFloat())), loc);
   }
   ScalarType elem = x.type().elem;
   if (fn == ck::MathFn::Abs && x.type().isInteger()) {
