@@ -139,28 +139,30 @@ std::int64_t shift(std::int64_t a, std::int64_t b, unsigned width,
 
 bool compareInts(arith::CmpIPredicate predicate, std::int64_t a, std::int64_t b,
                  unsigned width) {
+  using P = arith::CmpIPredicate;
+  bool isUnsigned = predicate == P::ult || predicate == P::ule ||
+                    predicate == P::ugt || predicate == P::uge;
   std::uint64_t ua = zextInt(a, width), ub = zextInt(b, width);
+  // a < b and a == b in the predicate's signedness.
+  bool less = isUnsigned ? ua < ub : a < b;
+  bool equal = isUnsigned ? ua == ub : a == b;
   switch (predicate) {
-  case arith::CmpIPredicate::eq:
-    return a == b;
-  case arith::CmpIPredicate::ne:
-    return a != b;
-  case arith::CmpIPredicate::slt:
-    return a < b;
-  case arith::CmpIPredicate::sle:
-    return a <= b;
-  case arith::CmpIPredicate::sgt:
-    return a > b;
-  case arith::CmpIPredicate::sge:
-    return a >= b;
-  case arith::CmpIPredicate::ult:
-    return ua < ub;
-  case arith::CmpIPredicate::ule:
-    return ua <= ub;
-  case arith::CmpIPredicate::ugt:
-    return ua > ub;
-  case arith::CmpIPredicate::uge:
-    return ua >= ub;
+  case P::eq:
+    return equal;
+  case P::ne:
+    return !equal;
+  case P::slt:
+  case P::ult:
+    return less;
+  case P::sle:
+  case P::ule:
+    return less || equal;
+  case P::sgt:
+  case P::ugt:
+    return !less && !equal;
+  case P::sge:
+  case P::uge:
+    return !less;
   }
   return false;
 }
