@@ -219,13 +219,24 @@ void detail::fillDevice(DeviceState &device, std::uint64_t dst,
 // Stream, Event, Timer
 //===----------------------------------------------------------------------===//
 
-Stream::Stream(Device &device) {
-  auto state = std::make_shared<detail::StreamState>();
+namespace {
+/// A new \p State (a stream's or an event's) of \p device, whose handle
+/// \p create makes while the device is current.
+template <typename State, typename Create>
+std::shared_ptr<State> createDeviceObject(Device &device, Create create) {
+  auto state = std::make_shared<State>();
   state->device = device.statePtr();
   device.state().makeCurrent();
-  check(driver().cuStreamCreate(&state->stream, 0), "cuStreamCreate");
-  state_ = std::move(state);
+  create(*state);
+  return state;
 }
+} // namespace
+
+Stream::Stream(Device &device)
+    : state_(createDeviceObject<detail::StreamState>(
+          device, [](detail::StreamState &state) {
+            check(driver().cuStreamCreate(&state.stream, 0), "cuStreamCreate");
+          })) {}
 
 void *Stream::handle() const { return state_ ? state_->stream : nullptr; }
 
@@ -236,13 +247,11 @@ void Stream::synchronize() const {
         "cuStreamSynchronize");
 }
 
-Event::Event(Device &device) {
-  auto state = std::make_shared<detail::EventState>();
-  state->device = device.statePtr();
-  device.state().makeCurrent();
-  check(driver().cuEventCreate(&state->event, 0), "cuEventCreate");
-  state_ = std::move(state);
-}
+Event::Event(Device &device)
+    : state_(createDeviceObject<detail::EventState>(
+          device, [](detail::EventState &state) {
+            check(driver().cuEventCreate(&state.event, 0), "cuEventCreate");
+          })) {}
 
 void Event::record(const Stream &stream) {
   state_->device->makeCurrent();
