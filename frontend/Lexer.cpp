@@ -432,6 +432,11 @@ void Lexer::lexOperator() {
     cur += len;
     push(kind, start, cur);
   };
+  // The token of the `len` characters here or, where '=' follows them, the
+  // token of those characters and the '=' (`+` or `+=`, `<<` or `<<=`, ...).
+  auto emitWithOptionalEq = [&](unsigned len, TokKind kind, TokKind withEq) {
+    return peek(len) == '=' ? emit(withEq, len + 1) : emit(kind, len);
+  };
   auto openBracket = [&](TokKind kind) {
     brackets.push_back({c, locAt(cur)});
     emit(kind, 1);
@@ -480,47 +485,44 @@ void Lexer::lexOperator() {
   case '~':
     return emit(TokKind::Tilde, 1);
   case '@':
-    return peek(1) == '=' ? emit(TokKind::AtEq, 2) : emit(TokKind::At, 1);
+    return emitWithOptionalEq(1, TokKind::At, TokKind::AtEq);
   case '=':
-    return peek(1) == '=' ? emit(TokKind::EqEq, 2) : emit(TokKind::Equal, 1);
+    return emitWithOptionalEq(1, TokKind::Equal, TokKind::EqEq);
   case '!':
     if (peek(1) == '=')
       return emit(TokKind::NotEq, 2);
     break;
   case '+':
-    return peek(1) == '=' ? emit(TokKind::PlusEq, 2) : emit(TokKind::Plus, 1);
+    return emitWithOptionalEq(1, TokKind::Plus, TokKind::PlusEq);
   case '-':
     if (peek(1) == '>')
       return emit(TokKind::Arrow, 2);
-    return peek(1) == '=' ? emit(TokKind::MinusEq, 2) : emit(TokKind::Minus, 1);
+    return emitWithOptionalEq(1, TokKind::Minus, TokKind::MinusEq);
   case '*':
     if (peek(1) == '*')
-      return peek(2) == '=' ? emit(TokKind::DoubleStarEq, 3)
-                            : emit(TokKind::DoubleStar, 2);
-    return peek(1) == '=' ? emit(TokKind::StarEq, 2) : emit(TokKind::Star, 1);
+      return emitWithOptionalEq(2, TokKind::DoubleStar, TokKind::DoubleStarEq);
+    return emitWithOptionalEq(1, TokKind::Star, TokKind::StarEq);
   case '/':
     if (peek(1) == '/')
-      return peek(2) == '=' ? emit(TokKind::DoubleSlashEq, 3)
-                            : emit(TokKind::DoubleSlash, 2);
-    return peek(1) == '=' ? emit(TokKind::SlashEq, 2) : emit(TokKind::Slash, 1);
+      return emitWithOptionalEq(2, TokKind::DoubleSlash,
+                                TokKind::DoubleSlashEq);
+    return emitWithOptionalEq(1, TokKind::Slash, TokKind::SlashEq);
   case '%':
-    return peek(1) == '=' ? emit(TokKind::PercentEq, 2)
-                          : emit(TokKind::Percent, 1);
+    return emitWithOptionalEq(1, TokKind::Percent, TokKind::PercentEq);
   case '&':
-    return peek(1) == '=' ? emit(TokKind::AmpEq, 2) : emit(TokKind::Amp, 1);
+    return emitWithOptionalEq(1, TokKind::Amp, TokKind::AmpEq);
   case '|':
-    return peek(1) == '=' ? emit(TokKind::PipeEq, 2) : emit(TokKind::Pipe, 1);
+    return emitWithOptionalEq(1, TokKind::Pipe, TokKind::PipeEq);
   case '^':
-    return peek(1) == '=' ? emit(TokKind::CaretEq, 2) : emit(TokKind::Caret, 1);
+    return emitWithOptionalEq(1, TokKind::Caret, TokKind::CaretEq);
   case '<':
     if (peek(1) == '<')
-      return peek(2) == '=' ? emit(TokKind::ShlEq, 3) : emit(TokKind::Shl, 2);
-    return peek(1) == '=' ? emit(TokKind::LessEq, 2) : emit(TokKind::Less, 1);
+      return emitWithOptionalEq(2, TokKind::Shl, TokKind::ShlEq);
+    return emitWithOptionalEq(1, TokKind::Less, TokKind::LessEq);
   case '>':
     if (peek(1) == '>')
-      return peek(2) == '=' ? emit(TokKind::ShrEq, 3) : emit(TokKind::Shr, 2);
-    return peek(1) == '=' ? emit(TokKind::GreaterEq, 2)
-                          : emit(TokKind::Greater, 1);
+      return emitWithOptionalEq(2, TokKind::Shr, TokKind::ShrEq);
+    return emitWithOptionalEq(1, TokKind::Greater, TokKind::GreaterEq);
   default:
     break;
   }
