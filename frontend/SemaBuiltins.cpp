@@ -419,11 +419,9 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
         std::move(y)));
   }
   if (name == "where") {
-    if (!bindArgs(args, name, {"condition", "x", "y"}, 3, slots))
+    if (!bindArgs(args, name, {"condition", "x", "y"}, 3, slots) ||
+        !requireExprs(slots, args.loc, "'where'"))
       return Value::invalid();
-    for (Value &v : slots)
-      if (!requireExpr(v, args.loc, "'where'"))
-        return Value::invalid();
     Value &a = slots[1], &b = slots[2];
     ScalarType kind = a.type().elem;
     bool pointers = a.type().isPointer || b.type().isPointer;
@@ -457,11 +455,9 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
         type, loc, std::move(c), std::move(x), std::move(y)));
   }
   if (name == "fma") {
-    if (!bindArgs(args, name, {"x", "y", "z"}, 3, slots))
+    if (!bindArgs(args, name, {"x", "y", "z"}, 3, slots) ||
+        !requireExprs(slots, args.loc, "'fma'"))
       return Value::invalid();
-    for (Value &v : slots)
-      if (!requireExpr(v, args.loc, "'fma'"))
-        return Value::invalid();
     auto kind =
         promoteAll(*this, {&slots[0], &slots[1], &slots[2]}, loc, "fma");
     if (!kind)

@@ -10,6 +10,7 @@
 
 #include "SemaImpl.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -175,6 +176,12 @@ bool Sema::requireExpr(const Value &v, SourceLoc loc, llvm::StringRef what) {
   if (!v.isInvalid())
     error(loc, "expected a value for " + what + ", got " + v.describe());
   return false;
+}
+
+bool Sema::requireExprs(llvm::ArrayRef<Value> values, SourceLoc loc,
+                        llvm::StringRef what) {
+  return llvm::all_of(
+      values, [&](const Value &v) { return requireExpr(v, loc, what); });
 }
 
 std::optional<int64_t> Sema::requireConstInt(const Value &v, SourceLoc loc,

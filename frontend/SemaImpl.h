@@ -206,6 +206,9 @@ public:
   bool checkShape(llvm::ArrayRef<int64_t> shape, SourceLoc loc);
   /// Requires an expression value; reports "expected a value" otherwise.
   bool requireExpr(const Value &v, SourceLoc loc, llvm::StringRef what);
+  /// requireExpr of each of \p values, up to the first that is not one.
+  bool requireExprs(llvm::ArrayRef<Value> values, SourceLoc loc,
+                    llvm::StringRef what);
   std::optional<int64_t> requireConstInt(const Value &v, SourceLoc loc,
                                          llvm::StringRef what);
   std::optional<std::vector<int64_t>>
