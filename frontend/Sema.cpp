@@ -27,6 +27,14 @@ const ConstexprValue *Value::getConst() const {
   return c && c->getType().isScalar() ? &c->value : nullptr;
 }
 
+std::optional<bool> Value::getConstTruth() const {
+  if (isNone())
+    return false;
+  if (const ConstexprValue *c = getConst())
+    return c->asBool();
+  return std::nullopt;
+}
+
 Value Value::clone() const {
   Value v;
   v.kind = kind;

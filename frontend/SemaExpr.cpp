@@ -337,12 +337,7 @@ Value Sema::elabExpr(const ast::Expr &e) {
     Value lhs = elabExpr(*b.lhs);
     // `and`/`or` short-circuit on compile-time values.
     if (b.op == ast::BinaryOp::And || b.op == ast::BinaryOp::Or) {
-      std::optional<bool> c;
-      if (lhs.isNone())
-        c = false;
-      else if (const ConstexprValue *cv = lhs.getConst())
-        c = cv->asBool();
-      if (c)
+      if (std::optional<bool> c = lhs.getConstTruth())
         return (*c == (b.op == ast::BinaryOp::Or)) ? std::move(lhs)
                                                    : elabExpr(*b.rhs);
     }
@@ -517,12 +512,7 @@ Value Sema::elabTernary(const ast::TernaryExpr &e) {
   Value cond = elabExpr(*e.cond);
   if (cond.isInvalid())
     return cond;
-  std::optional<bool> c;
-  if (cond.isNone())
-    c = false;
-  else if (const ConstexprValue *cv = cond.getConst())
-    c = cv->asBool();
-  if (c)
+  if (std::optional<bool> c = cond.getConstTruth())
     return elabExpr(*c ? *e.trueValue : *e.falseValue);
   CallArgs args;
   args.loc = e.getLoc();

@@ -67,6 +67,8 @@ struct Value {
   const TType &type() const { return expr->getType(); }
   /// The constant of a scalar ConstantExpr, or null.
   const ConstexprValue *getConst() const;
+  /// The truth of a value known at compile time (None is false), if any.
+  std::optional<bool> getConstTruth() const;
   Value clone() const;
   /// "f32[64]", "tuple", "dtype", "string", "None" for messages.
   std::string describe() const;

@@ -151,20 +151,11 @@ void Sema::elabReturn(const ast::ReturnStmt &s) {
   frame->returned = true;
 }
 
-/// Finds a scalar compile-time truth value of a condition, if any.
-static std::optional<bool> getConstCondition(const Value &v) {
-  if (v.isNone())
-    return false;
-  if (const ConstexprValue *c = v.getConst())
-    return c->asBool();
-  return std::nullopt;
-}
-
 void Sema::elabIf(const ast::IfStmt &s) {
   Value cond = elabExpr(*s.cond);
   if (cond.isInvalid())
     return;
-  if (std::optional<bool> constCond = getConstCondition(cond)) {
+  if (std::optional<bool> constCond = cond.getConstTruth()) {
     // A compile-time condition: only the taken branch exists.
     elabBlock(*constCond ? s.thenBody : s.elseBody);
     return;
@@ -502,7 +493,7 @@ void Sema::elabWhile(const ast::WhileStmt &s) {
                             "helper functions; compute it in a variable");
     return;
   }
-  if (std::optional<bool> c = getConstCondition(cond)) {
+  if (std::optional<bool> c = cond.getConstTruth()) {
     if (!*c)
       return;
     error(s.cond->getLoc(), "this 'while' loop never ends ('break' is not "
