@@ -476,11 +476,9 @@ bool Parser::parseSimpleStatement(Block &block) {
 StmtPtr Parser::parseIf(bool isElif) {
   SourceLoc loc = tok().loc;
   consume(); // 'if' or 'elif'
-  ExprPtr cond = parseExpr();
-  if (!cond) {
-    skipLine();
+  ExprPtr cond = parseExprOrSkipLine();
+  if (!cond)
     return nullptr;
-  }
   auto stmt = std::make_unique<IfStmt>(loc, std::move(cond));
   stmt->isElif = isElif;
   if (!parseSuite(stmt->thenBody))
@@ -494,6 +492,25 @@ StmtPtr Parser::parseIf(bool isElif) {
       return nullptr;
   }
   return stmt;
+}
+
+ExprPtr Parser::parseExprOrSkipLine() {
+  ExprPtr expr = parseExpr();
+  if (!expr)
+    skipLine();
+  return expr;
+}
+
+template <typename LoopStmt>
+StmtPtr Parser::parseLoopSuite(std::unique_ptr<LoopStmt> loop,
+                               llvm::StringRef keyword) {
+  if (!parseSuite(loop->body))
+    return nullptr;
+  if (tok().is(TokKind::kw_else)) {
+    diags.error(tok().loc, "'" + keyword + " ... else' is not supported");
+    skipLine();
+  }
+  return loop;
 }
 
 /// for_stmt := 'for' NAME 'in' expr suite
@@ -517,38 +534,22 @@ StmtPtr Parser::parseFor() {
     skipLine();
     return nullptr;
   }
-  ExprPtr iter = parseExpr();
-  if (!iter) {
-    skipLine();
+  ExprPtr iter = parseExprOrSkipLine();
+  if (!iter)
     return nullptr;
-  }
-  auto stmt = std::make_unique<ForStmt>(loc, var, varLoc, std::move(iter));
-  if (!parseSuite(stmt->body))
-    return nullptr;
-  if (tok().is(TokKind::kw_else)) {
-    diags.error(tok().loc, "'for ... else' is not supported");
-    skipLine();
-  }
-  return stmt;
+  return parseLoopSuite(
+      std::make_unique<ForStmt>(loc, var, varLoc, std::move(iter)), "for");
 }
 
 /// while_stmt := 'while' expr suite
 StmtPtr Parser::parseWhile() {
   SourceLoc loc = tok().loc;
   consume(); // 'while'
-  ExprPtr cond = parseExpr();
-  if (!cond) {
-    skipLine();
+  ExprPtr cond = parseExprOrSkipLine();
+  if (!cond)
     return nullptr;
-  }
-  auto stmt = std::make_unique<WhileStmt>(loc, std::move(cond));
-  if (!parseSuite(stmt->body))
-    return nullptr;
-  if (tok().is(TokKind::kw_else)) {
-    diags.error(tok().loc, "'while ... else' is not supported");
-    skipLine();
-  }
-  return stmt;
+  return parseLoopSuite(std::make_unique<WhileStmt>(loc, std::move(cond)),
+                        "while");
 }
 
 /// Checks that `target` is a name or a tuple of names.

@@ -108,6 +108,15 @@ private:
   ast::StmtPtr parseIf(bool isElif);
   ast::StmtPtr parseFor();
   ast::StmtPtr parseWhile();
+  /// An expression; where none parses, the rest of the line is skipped
+  /// (error recovery) and the result is null.
+  ast::ExprPtr parseExprOrSkipLine();
+  /// Parses the suite of \p loop (a `for` or `while` statement, \p keyword)
+  /// into its body and returns it; a following `else` (Python's loop-else)
+  /// is reported as unsupported. Null if the suite does not parse.
+  template <typename LoopStmt>
+  ast::StmtPtr parseLoopSuite(std::unique_ptr<LoopStmt> loop,
+                              llvm::StringRef keyword);
   ast::StmtPtr parseExprOrAssign();
   bool checkAssignTarget(const ast::Expr &target);
 
