@@ -178,17 +178,16 @@ int main(int argc, char **argv) {
                 static_cast<long long>(grid[1]),
                 static_cast<long long>(grid[2]), 32 * meta.numWarps,
                 static_cast<unsigned long long>(meta.sharedBytes));
+    // launch.args is in parameter order, and so is memory (one buffer per
+    // buffer argument); launch.buffers is in the order of the --args.
     std::size_t next = 0;
-    for (const LaunchArg &arg : launch.args) {
+    for (std::size_t i = 0; i < launch.args.size(); ++i) {
+      const LaunchArg &arg = launch.args[i];
       if (arg.kind != LaunchArg::Kind::Buffer)
         continue;
       HostBuffer &host = launch.buffers[arg.buffer];
       host.bytes = memory[next++].toVector();
-      const KernelParam *param = nullptr;
-      for (const KernelParam &p : meta.params)
-        if (p.name == host.name)
-          param = &p;
-      printBuffer(host, param->type, printCount);
+      printBuffer(host, meta.params[i].type, printCount);
     }
   } catch (const Error &e) {
     std::fprintf(stderr, "tile-run: error: %s\n", e.what());
