@@ -149,7 +149,8 @@ createNVPTXTargetMachine(ModuleOp module, const PTXOptions &opts) {
         << "optimization level must be 0 to 3, got " << opts.optLevel;
     return nullptr;
   }
-  int ptxVersion = opts.ptxVersion ? opts.ptxVersion : kDefaultPTXVersion;
+  int ptxVersion =
+      opts.ptxVersion ? opts.ptxVersion : Target::kDefaultPTXVersion;
   if (!llvm::is_contained(kKnownPTXVersions, ptxVersion)) {
     emitError(module.getLoc()) << "unknown PTX version " << ptxVersion
                                << "; expected 70 to 90 (7.0 to 9.0)";

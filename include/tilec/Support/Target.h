@@ -63,7 +63,9 @@ public:
   std::int64_t getSharedMemoryPerBlock() const;
   /// The oldest PTX ISA version (times ten: 78 is 7.8) that can target it.
   int getMinPTXVersion() const;
-  /// The PTX ISA version tilec emits for every target (times ten).
+  /// The PTX ISA version tilec emits for every target (times ten): 8.4,
+  /// accepted by CUDA 12.4+ and CUDA 13 ptxas and drivers, and enough for
+  /// every sm_90a feature.
   static constexpr int kDefaultPTXVersion = 84;
 
   /// Whether code for this target runs on a GPU of compute capability

@@ -43,7 +43,8 @@ struct PTXOptions {
   /// reduction.
   int optLevel = 3;
   /// The PTX ISA version times ten (84 = PTX 8.4), at least the arch's
-  /// minimum (7.8 for sm_90, 8.0 for sm_90a); 0 picks `kDefaultPTXVersion`.
+  /// minimum (7.8 for sm_90, 8.0 for sm_90a); 0 picks
+  /// `Target::kDefaultPTXVersion`.
   int ptxVersion = 0;
   /// libdevice.10.bc to link when the module calls `__nv_*` functions;
   /// empty: search with `findLibdevice()`.
@@ -55,10 +56,6 @@ struct PTXOptions {
   /// Off: every `mul`/`add` is rounded on its own (`mul.rn`, `add.rn`).
   bool fpFusion = true;
 };
-
-/// The PTX ISA version emitted by default (8.4): accepted by CUDA 12.4+ and
-/// CUDA 13 ptxas and drivers, and enough for every sm_90a feature.
-constexpr int kDefaultPTXVersion = Target::kDefaultPTXVersion;
 
 /// The LLVM target triple of the generated code.
 constexpr const char *kNVPTXTriple = "nvptx64-nvidia-cuda";
