@@ -1,0 +1,34 @@
+//===- LinearLayoutConversions.h - Encodings as linear layouts --*- C++ -*-===//
+//
+// The one place that says, for every tilegpu encoding, which hardware place
+// holds which element of a block, as a LinearLayout:
+//  - register layouts (blocked, slice, mma v2/v3, dot_op): inputs
+//    `register`, `lane`, `warp`; outputs `dim0..dim<rank-1>`;
+//  - shared layouts (shared, nvmma_shared): input `offset` (in elements);
+//    outputs `dim0..dim<rank-1>`.
+// Blocks smaller than a layout's tile wrap around (bases beyond the shape
+// become 0: duplicates); larger blocks take more registers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILEGPU_IR_LINEARLAYOUTCONVERSIONS_H
+#define TILEC_DIALECT_TILEGPU_IR_LINEARLAYOUTCONVERSIONS_H
+
+#include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
+
+#include <optional>
+
+namespace mlir::tilegpu {
+
+/// The layout of a block of `type` whose encoding holds registers, or
+/// std::nullopt (another encoding, or a shape it cannot describe).
+std::optional<LinearLayout> toLinearLayout(RankedTensorType type);
+
+/// The layout of a shared-memory tile of `type`: element offset -> index,
+/// or std::nullopt (an encoding without a linear form).
+std::optional<LinearLayout> toLinearLayout(MemDescType type);
+
+} // namespace mlir::tilegpu
+
+#endif // TILEC_DIALECT_TILEGPU_IR_LINEARLAYOUTCONVERSIONS_H

@@ -1,0 +1,264 @@
+//===- LinearLayoutConversions.cpp - Encodings as linear layouts ----------===//
+//
+// Each encoding's layout as the image of every input bit. The register
+// numbering is the one the lowering packs blocks with (LayoutUtils.h):
+//  - blocked/slice: per root dimension in `order`, the sizePerThread bits
+//    then the repetition bits; lanes and warps split over the dimensions in
+//    `order`;
+//  - mma (v2 and v3): register (m, n, j) is (m * repN + n) * 4 + j, j's bit 0
+//    the next column, bit 1 eight rows down; lane = 4 * row + column pair;
+//    warp w at (w % wm, w / wm);
+//  - dot_op: per k-step kWidth elements, then the fragment's halves, then
+//    the k-steps, then the repetitions along M (A) or N (B).
+// Then every output wraps around the block's extent.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
+#include "llvm/Support/MathExtras.h"
+
+#include <array>
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+namespace dims = mlir::tilegpu::layout_dims;
+
+namespace {
+/// Collects the bases of a layout onto the dimensions of a block of
+/// `shape`, masking each value to the block's extent (the wrap-around), and
+/// remembers along which dimension each register basis goes (a slice drops
+/// the registers along its dimension).
+class BasesBuilder {
+public:
+  explicit BasesBuilder(ArrayRef<int64_t> shape) : shape(shape) {}
+
+  /// Appends a basis of input `in`: `value` along block dimension `dim`
+  /// (none if `dim` is std::nullopt: a sliced-away dimension).
+  void add(StringRef in, std::optional<unsigned> dim, int64_t value) {
+    LinearLayout::Basis basis(shape.size(), 0);
+    if (dim)
+      basis[*dim] = int32_t(value & (shape[*dim] - 1));
+    getInput(in).push_back(std::move(basis));
+    if (in == dims::kRegister)
+      registerDims.push_back(dim);
+  }
+  /// Appends `log2(count)` bases of `in` along `dim`, the first `value`,
+  /// each twice the previous.
+  void addRun(StringRef in, std::optional<unsigned> dim, int64_t count,
+              int64_t value) {
+    for (int64_t step = 1; step < count; step *= 2, value *= 2)
+      add(in, dim, value);
+  }
+
+  /// Removes block dimension `dim` and the registers along it.
+  void removeDim(unsigned dim) {
+    SmallVector<LinearLayout::Basis> kept;
+    SmallVector<std::optional<unsigned>> keptDims;
+    for (auto [basis, d] : llvm::zip(registers, registerDims)) {
+      if (d == dim)
+        continue;
+      kept.push_back(basis);
+      keptDims.push_back(d && *d > dim ? std::optional<unsigned>(*d - 1) : d);
+    }
+    registers = std::move(kept);
+    registerDims = std::move(keptDims);
+    for (auto *bases : {&registers, &lanes, &warps})
+      for (LinearLayout::Basis &basis : *bases)
+        basis.erase(basis.begin() + dim);
+    shape.erase(shape.begin() + dim);
+  }
+
+  LinearLayout build() const {
+    SmallVector<LinearLayout::OutputDim> outputs;
+    for (auto [d, size] : llvm::enumerate(shape))
+      outputs.push_back({dims::getBlockDimName(d), llvm::Log2_64(size)});
+    return LinearLayout({{dims::kRegister.str(), registers},
+                         {dims::kLane.str(), lanes},
+                         {dims::kWarp.str(), warps}},
+                        std::move(outputs));
+  }
+
+private:
+  SmallVector<LinearLayout::Basis> &getInput(StringRef name) {
+    if (name == dims::kRegister)
+      return registers;
+    return name == dims::kLane ? lanes : warps;
+  }
+  SmallVector<int64_t> shape;
+  SmallVector<LinearLayout::Basis> registers, lanes, warps;
+  SmallVector<std::optional<unsigned>> registerDims;
+};
+
+bool isPowerOf2Shape(ArrayRef<int64_t> shape) {
+  return llvm::all_of(shape,
+                      [](int64_t size) { return llvm::isPowerOf2_64(size); });
+}
+
+void addBlockedBases(BasesBuilder &builder, const DistributedLayout &layout) {
+  BlockedEncodingAttr root = layout.root;
+  // The block dimension of each root dimension (none when sliced away).
+  SmallVector<std::optional<unsigned>> blockDim(layout.rootShape.size());
+  for (auto [i, d] : llvm::enumerate(layout.blockDims))
+    blockDim[d] = i;
+  for (unsigned d : root.getOrder())
+    for (unsigned k = 1; k < layout.elemsPerThread[d]; k *= 2)
+      builder.add(dims::kRegister, blockDim[d], layout.getRegisterOffset(d, k));
+  for (unsigned d : root.getOrder())
+    builder.addRun(dims::kLane, blockDim[d], root.getThreadsPerWarp()[d],
+                   root.getSizePerThread()[d]);
+  for (unsigned d : root.getOrder())
+    builder.addRun(dims::kWarp, blockDim[d], root.getWarpsPerCTA()[d],
+                   int64_t(root.getSizePerThread()[d]) *
+                       root.getThreadsPerWarp()[d]);
+}
+
+/// Lane bits of an mma fragment: 2 bits of thread-in-group (along the
+/// other dimension, `threadInGroupStep` apart), then 3 of group id (along
+/// `groupDim`).
+void addFragmentLanes(BasesBuilder &builder, unsigned groupDim,
+                      int64_t threadInGroupStep) {
+  builder.addRun(dims::kLane, 1 - groupDim, 4, threadInGroupStep);
+  builder.addRun(dims::kLane, groupDim, 8, 1);
+}
+
+/// Warp bits: log2(wm) along M (dimension `mDim`, 16 apart), then log2(wn)
+/// along N (8 apart; dimension `nDim`), each set to 0 when the layout does
+/// not vary along it (`std::nullopt`).
+void addMmaWarps(BasesBuilder &builder, unsigned wm, unsigned wn,
+                 std::optional<unsigned> mDim, std::optional<unsigned> nDim) {
+  builder.addRun(dims::kWarp, mDim, wm, 16);
+  builder.addRun(dims::kWarp, nDim, wn, 8);
+}
+
+void addMmaBases(BasesBuilder &builder, const MmaLayout &layout) {
+  builder.add(dims::kRegister, 1, 1);
+  builder.add(dims::kRegister, 0, 8);
+  builder.addRun(dims::kRegister, 1, layout.repN, 8 * layout.wn);
+  builder.addRun(dims::kRegister, 0, layout.repM, 16 * layout.wm);
+  addFragmentLanes(builder, /*groupDim=*/0, 2);
+  addMmaWarps(builder, layout.wm, layout.wn, 0, 1);
+}
+
+void addDotOperandBases(BasesBuilder &builder, const DotOperandLayout &layout) {
+  unsigned kWidth = layout.kWidth, kStep = layout.getKStep();
+  // A is [M, K] (K is dimension 1), B is [K, N] (K is dimension 0).
+  bool isA = layout.opIdx == 0;
+  unsigned kDim = isA ? 1 : 0, outerDim = isA ? 0 : 1;
+  builder.addRun(dims::kRegister, kDim, kWidth, 1);
+  if (isA)
+    builder.add(dims::kRegister, outerDim, 8);
+  builder.add(dims::kRegister, kDim, kStep / 2);
+  builder.addRun(dims::kRegister, kDim, layout.kSteps, kStep);
+  builder.addRun(dims::kRegister, outerDim, layout.rep,
+                 isA ? 16 * layout.wm : 8 * layout.wn);
+  addFragmentLanes(builder, /*groupDim=*/outerDim, kWidth);
+  if (isA)
+    addMmaWarps(builder, layout.wm, layout.wn, outerDim, std::nullopt);
+  else
+    addMmaWarps(builder, layout.wm, layout.wn, std::nullopt, outerDim);
+}
+
+/// The bases of a block of `shape` with register layout `encoding`: a slice
+/// is its parent's with the sliced dimension of extent 1, less that
+/// dimension and the registers along it.
+std::optional<BasesBuilder>
+buildRegisterBases(Attribute encoding, ArrayRef<int64_t> shape, Type element) {
+  if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(encoding)) {
+    if (slice.getDim() > shape.size())
+      return std::nullopt;
+    SmallVector<int64_t> parentShape(shape);
+    parentShape.insert(parentShape.begin() + slice.getDim(), 1);
+    auto builder = buildRegisterBases(slice.getParent(), parentShape, element);
+    if (builder)
+      builder->removeDim(slice.getDim());
+    return builder;
+  }
+  auto type = RankedTensorType::get(shape, element, encoding);
+  BasesBuilder builder(shape);
+  if (auto layout = getDistributedLayout(type))
+    addBlockedBases(builder, *layout);
+  else if (auto layout = getMmaLayout(type))
+    addMmaBases(builder, *layout);
+  else if (auto layout = getDotOperandLayout(type))
+    addDotOperandBases(builder, *layout);
+  else
+    return std::nullopt;
+  return builder;
+}
+
+/// The offset -> index layout of a 2-D shared tile whose element at
+/// offset `o` is `locate(o)` = {index along dim 0, index along dim 1};
+/// `locate` must be linear over F2 (it is evaluated at each offset bit).
+LinearLayout
+getSharedTileLayout(ArrayRef<int64_t> shape,
+                    function_ref<std::array<int64_t, 2>(int64_t)> locate) {
+  SmallVector<LinearLayout::Basis> offset;
+  for (int64_t bit = 1; bit < shape[0] * shape[1]; bit *= 2) {
+    auto [i, j] = locate(bit);
+    offset.push_back({int32_t(i), int32_t(j)});
+  }
+  return LinearLayout(
+      {{dims::kOffset.str(), std::move(offset)}},
+      {{dims::getBlockDimName(0), unsigned(llvm::Log2_64(shape[0]))},
+       {dims::getBlockDimName(1), unsigned(llvm::Log2_64(shape[1]))}});
+}
+
+/// {index along dim 0, along dim 1} of (row, column) of a tile whose
+/// dimension `contigDim` is the contiguous one.
+std::array<int64_t, 2> orient(unsigned contigDim, int64_t row, int64_t col) {
+  if (contigDim == 1)
+    return {row, col};
+  return {col, row};
+}
+} // namespace
+
+std::optional<LinearLayout>
+mlir::tilegpu::toLinearLayout(RankedTensorType type) {
+  if (!isPowerOf2Shape(type.getShape()))
+    return std::nullopt;
+  std::optional<BasesBuilder> builder = buildRegisterBases(
+      type.getEncoding(), type.getShape(), type.getElementType());
+  if (!builder)
+    return std::nullopt;
+  return builder->build();
+}
+
+std::optional<LinearLayout> mlir::tilegpu::toLinearLayout(MemDescType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  if (shape.size() != 2 || !isPowerOf2Shape(shape))
+    return std::nullopt;
+  if (auto layout = getNVMMASharedLayout(type)) {
+    // Undo the swizzle (bits 4.. of the byte offset XORed with bits 7..),
+    // then split the byte offset into column, row and place in the row.
+    const NVMMASharedLayout &l = *layout;
+    return getSharedTileLayout(shape, [&](int64_t element) {
+      int64_t swizzled = element * l.elementBytes;
+      int64_t bytes = l.applySwizzle(swizzled);
+      int64_t column = bytes / l.getColumnStride();
+      int64_t inColumn = bytes % l.getColumnStride();
+      int64_t row = inColumn / l.swizzle;
+      int64_t col = column * l.getElementsPerRow() +
+                    (inColumn % l.swizzle) / l.elementBytes;
+      return orient(l.contigDim, row, col);
+    });
+  }
+  auto shared = dyn_cast<SharedEncodingAttr>(type.getEncoding());
+  if (!shared || shared.getOrder().size() != 2)
+    return std::nullopt;
+  unsigned contigDim = shared.getOrder()[0];
+  unsigned perPhase = shared.getPerPhase(), maxPhase = shared.getMaxPhase();
+  unsigned vec = shared.getVec();
+  if (!llvm::isPowerOf2_32(perPhase) || !llvm::isPowerOf2_32(maxPhase) ||
+      !llvm::isPowerOf2_32(vec))
+    return std::nullopt;
+  int64_t contig = shape[contigDim];
+  // Row i keeps its vec-wide chunks XORed with (i / perPhase) % maxPhase.
+  return getSharedTileLayout(shape, [&](int64_t element) {
+    int64_t row = element / contig;
+    int64_t phase = (row / perPhase) % maxPhase;
+    int64_t col = (element % contig) ^ ((phase * vec) & (contig - 1));
+    return orient(contigDim, row, col);
+  });
+}
