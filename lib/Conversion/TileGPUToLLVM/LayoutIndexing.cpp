@@ -1,23 +1,22 @@
 //===- LayoutIndexing.cpp - Layout functions emitted as IR ----------------===//
 //
-// IRIndexArith, thread ids, and the layout functions of blocked, slice, mma
-// and dot-operand layouts and of swizzled tiles instantiated with it.
+// Thread ids, and linear layouts emitted as i32 LLVM ops: each output bit is
+// an input bit moved by a shift, so an output is a few mask-and-shift terms
+// of each input, combined with add (disjoint bits) or xor.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LayoutIndexing.h"
 #include "LLVMBuilders.h"
 
-#include "tilec/Dialect/TileGPU/IR/LayoutFunctions.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
+#include <map>
+
 using namespace mlir;
 using namespace mlir::tilegpu;
-
-Value IRIndexArith::constant(int64_t value) const {
-  return createI32(builder, loc, value);
-}
 
 ThreadIds mlir::tilegpu::getThreadIds(OpBuilder &builder, Location loc) {
   Value tid = NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
@@ -28,24 +27,106 @@ ThreadIds mlir::tilegpu::getThreadIds(OpBuilder &builder, Location loc) {
   return {lane, warp};
 }
 
+/// `a + b` when no bit can be set in both (`aBits`, `bBits`), else `a ^ b`.
+static Value combineBits(OpBuilder &builder, Location loc, Value a,
+                         uint64_t aBits, Value b, uint64_t bBits) {
+  if (aBits & bBits)
+    return LLVM::XOrOp::create(builder, loc, a, b);
+  return LLVM::AddOp::create(builder, loc, a, b);
+}
+
+SmallVector<EmittedBits>
+mlir::tilegpu::emitLinearMap(OpBuilder &builder, Location loc,
+                             const LinearLayout &layout,
+                             ArrayRef<Value> inputs) {
+  SmallVector<EmittedBits> outputs(layout.getOutputs().size());
+  for (auto [o, result] : llvm::enumerate(outputs)) {
+    for (auto [in, value] : llvm::zip(layout.getInputs(), inputs)) {
+      if (!value)
+        continue;
+      // Input bit i sets output bit j for every bit j of basis i: group the
+      // pairs by shift j - i, one mask-and-shift per group.
+      std::map<int, uint64_t> inputBitsByShift;
+      for (auto [i, basis] : llvm::enumerate(in.bases))
+        for (unsigned j = 0; j < 31; ++j)
+          if ((basis[o] >> j) & 1)
+            inputBitsByShift[int(j) - int(i)] |= uint64_t(1) << i;
+      for (auto [shift, mask] : inputBitsByShift) {
+        Value term;
+        uint64_t bits;
+        if (shift >= 0) {
+          term = LLVM::AndOp::create(builder, loc, value,
+                                     createI32(builder, loc, mask));
+          if (shift)
+            term = LLVM::ShlOp::create(builder, loc, term,
+                                       createI32(builder, loc, shift));
+          bits = mask << shift;
+        } else {
+          term = LLVM::LShrOp::create(builder, loc, value,
+                                      createI32(builder, loc, -shift));
+          bits = mask >> -shift;
+          term = LLVM::AndOp::create(builder, loc, term,
+                                     createI32(builder, loc, bits));
+        }
+        result.value = result.value ? combineBits(builder, loc, result.value,
+                                                  result.bits, term, bits)
+                                    : term;
+        result.bits |= bits;
+      }
+    }
+  }
+  return outputs;
+}
+
+Value mlir::tilegpu::addConstantBits(OpBuilder &builder, Location loc,
+                                     const EmittedBits &value,
+                                     int64_t constant) {
+  if (!value.value)
+    return createI32(builder, loc, constant);
+  if (!constant)
+    return value.value;
+  return combineBits(builder, loc, value.value, value.bits,
+                     createI32(builder, loc, constant), uint64_t(constant));
+}
+
 SmallVector<SmallVector<Value>>
 mlir::tilegpu::emitIndices(OpBuilder &builder, Location loc,
                            RankedTensorType type, const ThreadIds &ids) {
-  IRIndexArith arith(builder, loc);
-  if (auto layout = getDistributedLayout(type))
-    return getRegisterIndices(*layout, arith, ids.lane, ids.warp);
-  if (auto layout = getMmaLayout(type))
-    return getRegisterIndices(*layout, arith, ids.lane, ids.warp);
-  if (auto layout = getDotOperandLayout(type))
-    return getRegisterIndices(*layout, arith, ids.lane, ids.warp);
-  return {};
+  std::optional<LinearLayout> layout = toLinearLayout(type);
+  if (!layout)
+    return {};
+  namespace dims = layout_dims;
+  SmallVector<EmittedBits> threadPart =
+      emitLinearMap(builder, loc, *layout, {Value(), ids.lane, ids.warp});
+  SmallVector<SmallVector<Value>> indices;
+  for (int32_t reg = 0, e = layout->getInputSize(dims::kRegister); reg < e;
+       ++reg) {
+    SmallVector<int32_t> offset = layout->applyOne(dims::kRegister, reg);
+    SmallVector<Value> &index = indices.emplace_back();
+    for (auto [part, constant] : llvm::zip(threadPart, offset))
+      index.push_back(addConstantBits(builder, loc, part, constant));
+  }
+  return indices;
 }
 
 Value mlir::tilegpu::emitSwizzledOffset(OpBuilder &builder, Location loc,
                                         const NVMMASharedLayout &layout,
                                         Value row, Value col) {
-  IRIndexArith arith(builder, loc);
-  return getSwizzledOffset(layout, arith, row, col);
+  // The tile's offset -> index map inverted (index -> element offset), then
+  // scaled to bytes: offset bit i is byte bit i + log2(elementBytes).
+  LinearLayout offsets = *toLinearLayout(layout).invert();
+  unsigned offsetBits = offsets.getTotalOutputBits();
+  unsigned shift = llvm::Log2_32(layout.elementBytes);
+  LinearLayout::InputDim toBytes{layout_dims::kOffset.str(), {}};
+  for (unsigned i = 0; i < offsetBits; ++i)
+    toBytes.bases.push_back({int32_t(1) << (i + shift)});
+  LinearLayout bytes = offsets.compose(
+      LinearLayout({std::move(toBytes)}, {{"byte", offsetBits + shift}}));
+  SmallVector<Value> index = layout.contigDim == 1
+                                 ? SmallVector<Value>{row, col}
+                                 : SmallVector<Value>{col, row};
+  return addConstantBits(builder, loc,
+                         emitLinearMap(builder, loc, bytes, index).front(), 0);
 }
 
 Value mlir::tilegpu::linearizeIndex(OpBuilder &builder, Location loc,

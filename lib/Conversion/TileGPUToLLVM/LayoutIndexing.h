@@ -1,9 +1,9 @@
 //===- LayoutIndexing.h - Layout functions emitted as IR --------*- C++ -*-===//
 //
-// The layout functions of LayoutFunctions.h instantiated with an
-// arithmetic that emits i32 LLVM ops: the lane and warp of the running
-// thread, the index of the element each register of a block holds, the
-// byte offset of an element of a swizzled shared-memory tile.
+// Linear layouts (LinearLayoutConversions.h) emitted as i32 LLVM ops: the
+// lane and warp of the running thread, the index of the element each
+// register of a block holds, the byte offset of an element of a swizzled
+// shared-memory tile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,7 @@
 #define TILEC_LIB_CONVERSION_TILEGPUTOLLVM_LAYOUTINDEXING_H
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -18,36 +19,29 @@
 
 namespace mlir::tilegpu {
 
-/// Index arithmetic that emits i32 LLVM ops at the builder's insertion
-/// point (the counterpart of IntIndexArith in LayoutFunctions.h).
-class IRIndexArith {
-public:
-  using Value = mlir::Value;
-  IRIndexArith(OpBuilder &builder, Location loc) : builder(builder), loc(loc) {}
-  Value constant(int64_t value) const;
-  Value add(Value a, Value b) const { return create<LLVM::AddOp>(a, b); }
-  Value mul(Value a, Value b) const { return create<LLVM::MulOp>(a, b); }
-  Value udiv(Value a, Value b) const { return create<LLVM::UDivOp>(a, b); }
-  Value urem(Value a, Value b) const { return create<LLVM::URemOp>(a, b); }
-  Value lshr(Value a, Value b) const { return create<LLVM::LShrOp>(a, b); }
-  Value shl(Value a, Value b) const { return create<LLVM::ShlOp>(a, b); }
-  Value bitAnd(Value a, Value b) const { return create<LLVM::AndOp>(a, b); }
-  Value bitXor(Value a, Value b) const { return create<LLVM::XOrOp>(a, b); }
-
-private:
-  template <typename Op> Value create(Value a, Value b) const {
-    return Op::create(builder, loc, a, b);
-  }
-  OpBuilder &builder;
-  Location loc;
-};
-
 /// The lane (0..31) and warp ids of the running thread.
 struct ThreadIds {
   Value lane;
   Value warp;
 };
 ThreadIds getThreadIds(OpBuilder &builder, Location loc);
+
+/// An emitted output of a linear layout: its value (null when it is 0) and
+/// the bits it can have set.
+struct EmittedBits {
+  Value value;
+  uint64_t bits = 0;
+};
+
+/// The outputs of `layout` for run-time values of its inputs (one i32 per
+/// input, in order; a null value stands for 0).
+SmallVector<EmittedBits> emitLinearMap(OpBuilder &builder, Location loc,
+                                       const LinearLayout &layout,
+                                       ArrayRef<Value> inputs);
+
+/// `value` XOR `constant` as i32: an add when their bits are disjoint.
+Value addConstantBits(OpBuilder &builder, Location loc,
+                      const EmittedBits &value, int64_t constant);
 
 /// For each register of a block of type `type` (its layout distributed),
 /// the index of the element it holds, one i32 per block dimension.

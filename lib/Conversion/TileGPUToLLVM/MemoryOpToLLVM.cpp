@@ -14,8 +14,8 @@
 #include "Patterns.h"
 #include "RegisterPacking.h"
 
-#include "tilec/Dialect/TileGPU/IR/LayoutFunctions.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
@@ -142,41 +142,40 @@ SmallVector<Value> getOwnerPredicates(OpBuilder &builder, Location loc,
     return {LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq, tid,
                                  createI32(builder, loc, 0))};
   }
-  auto layout = tilegpu::getDistributedLayout(tensor);
+  std::optional<LinearLayout> layout = tilegpu::toLinearLayout(tensor);
   if (!layout)
     return {Value()};
-  ThreadIds ids = getThreadIds(builder, loc);
-  IRIndexArith arith(builder, loc);
-  Value threadOwns;
-  auto addCondition = [&](Value condition) {
-    threadOwns = threadOwns
-                     ? LLVM::AndOp::create(builder, loc, threadOwns, condition)
-                     : condition;
+  // Lanes and warps whose id bits have a zero basis hold copies of what
+  // the thread with those bits 0 holds; that one owns them. Likewise
+  // registers with a zero-basis bit repeat an earlier register.
+  namespace dims = tilegpu::layout_dims;
+  auto zeroBits = [&](StringRef input) {
+    int32_t mask = 0;
+    for (auto [bit, basis] : llvm::enumerate(layout->getBases(input)))
+      if (llvm::all_of(basis, [](int32_t v) { return v == 0; }))
+        mask |= int32_t(1) << bit;
+    return mask;
   };
-  tilegpu::BlockedEncodingAttr root = layout->root;
-  for (unsigned d = 0; d < root.getRank(); ++d) {
-    bool sliced = !llvm::is_contained(layout->blockDims, d);
-    unsigned lanes = sliced ? 1 : layout->getDistinctLanes(d);
-    unsigned warps = sliced ? 1 : layout->getDistinctWarps(d);
-    auto below = [&](Value coordinate, unsigned distinct) {
-      addCondition(LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::ult,
-                                        coordinate,
-                                        createI32(builder, loc, distinct)));
-    };
-    if (lanes < root.getThreadsPerWarp()[d])
-      below(getLaneCoordinate(*layout, arith, ids.lane, d), lanes);
-    if (warps < root.getWarpsPerCTA()[d])
-      below(getWarpCoordinate(*layout, arith, ids.warp, d), warps);
+  ThreadIds ids = getThreadIds(builder, loc);
+  Value threadOwns;
+  for (auto [input, id] :
+       {std::pair{dims::kLane, ids.lane}, std::pair{dims::kWarp, ids.warp}}) {
+    int32_t mask = zeroBits(input);
+    if (!mask)
+      continue;
+    Value bits =
+        LLVM::AndOp::create(builder, loc, id, createI32(builder, loc, mask));
+    Value owns = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
+                                      bits, createI32(builder, loc, 0));
+    threadOwns =
+        threadOwns ? LLVM::AndOp::create(builder, loc, threadOwns, owns) : owns;
   }
+  int32_t repeatedRegisters = zeroBits(dims::kRegister);
   SmallVector<Value> predicates;
   Value falseValue;
-  for (unsigned reg = 0, e = layout->getNumRegisters(); reg < e; ++reg) {
-    // Registers past the block's extent repeat earlier ones.
-    SmallVector<unsigned> coords = layout->getRegisterCoords(reg);
-    bool duplicate = false;
-    for (unsigned d : layout->blockDims)
-      duplicate |= layout->isRepeatedPosition(d, coords[d]);
-    if (duplicate) {
+  for (int32_t reg = 0, e = layout->getInputSize(dims::kRegister); reg < e;
+       ++reg) {
+    if (reg & repeatedRegisters) {
       if (!falseValue)
         falseValue = LLVM::ConstantOp::create(builder, loc, builder.getI1Type(),
                                               builder.getBoolAttr(false));

@@ -13,7 +13,6 @@
 #include "RegisterPacking.h"
 #include "SharedMemoryAccess.h"
 
-#include "tilec/Dialect/TileGPU/IR/LayoutFunctions.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -250,9 +249,13 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
     // along the axis all hold the lane-reduced partial, and warps past
     // `warps` hold duplicates: all write, each to its warp's slot
     // (duplicates to their twin's), with the same values.
-    IRIndexArith arith(rewriter, loc);
-    Value warpD = layout_function::getIdCoordinate(
-        arith, ids.warp, layout.getWarpStride(rootAxis), warps);
+    Value warpD = LLVM::AndOp::create(
+        rewriter, loc,
+        LLVM::LShrOp::create(
+            rewriter, loc, ids.warp,
+            createI32(rewriter, loc,
+                      llvm::Log2_32(layout.getWarpStride(rootAxis)))),
+        createI32(rewriter, loc, warps - 1));
 
     // The output element of each partial, linearized.
     SmallVector<SmallVector<Value>> srcIndices =

@@ -42,7 +42,10 @@ module attributes {tilegpu.num_warps = 1 : i32} {
     %ps = tile.splat %p : tensor<16x!tile.ptr<f32>, #b>
     %a = tile.addptr %ps, %r : tensor<16x!tile.ptr<f32>, #b>, tensor<16xi32, #b>
     %vs = tile.splat %v : tensor<16xf32, #b>
-    // CHECK: %[[OWN:.*]] = llvm.icmp "ult" %{{.*}}, %{{.*}} : i32
+    // Lane bit 4 has a zero basis: the lanes with it set hold copies.
+    // CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
+    // CHECK: %[[BIT:.*]] = llvm.and %{{.*}}, %[[C16]] : i32
+    // CHECK-NEXT: %[[OWN:.*]] = llvm.icmp "eq" %[[BIT]], %{{.*}} : i32
     // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;\0A\09@$3 atom.global.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[OWN]]
     %old = tile.atomic_add %a, %vs : tensor<16x!tile.ptr<f32>, #b>
     return

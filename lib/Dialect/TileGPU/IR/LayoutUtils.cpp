@@ -2,14 +2,14 @@
 //
 // Describes blocked, slice, mma and dot-operand layouts applied to a block
 // (registers per thread, register order, strides of the thread ids),
-// evaluates their layout functions (LayoutFunctions.h) for one thread, and
-// derives what the passes ask of layouts: the default layout of a shape,
-// equivalence, vector runs, scratch sizes.
+// evaluates their linear layouts for one thread, and derives what the
+// passes ask of layouts: the default layout of a shape, equivalence, vector
+// runs, scratch sizes.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
-#include "tilec/Dialect/TileGPU/IR/LayoutFunctions.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
@@ -69,12 +69,9 @@ unsigned mlir::tilegpu::getNumRegisters(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
     return 1;
-  if (auto layout = getDistributedLayout(tensor))
-    return layout->getNumRegisters();
-  if (auto layout = getMmaLayout(tensor))
-    return layout->getNumRegisters();
-  if (auto layout = getDotOperandLayout(tensor))
-    return layout->getNumRegisters();
+  if (hasRegisterLayout(tensor.getEncoding()))
+    if (std::optional<LinearLayout> layout = toLinearLayout(tensor))
+      return layout->getInputSize(layout_dims::kRegister);
   return tensor.getNumElements();
 }
 
@@ -141,22 +138,6 @@ unsigned DistributedLayout::getDistinctWarps(unsigned d) const {
   return std::min<int64_t>(root.getWarpsPerCTA()[d], warps);
 }
 
-/// The index register `reg` of (lane, warp) holds in `layout`, evaluated
-/// from the layout function of LayoutFunctions.h.
-template <typename Layout>
-static SmallVector<int64_t> evaluateLayout(const Layout &layout, unsigned reg,
-                                           unsigned lane, unsigned warp) {
-  IntIndexArith arith;
-  SmallVector<int64_t> threadPart = getThreadPart(layout, arith, lane, warp);
-  return getRegisterIndex(layout, arith, threadPart, reg);
-}
-
-SmallVector<int64_t> DistributedLayout::getElementIndex(unsigned reg,
-                                                        unsigned lane,
-                                                        unsigned warp) const {
-  return evaluateLayout(*this, reg, lane, warp);
-}
-
 BlockedEncodingAttr mlir::tilegpu::getBlockedLayout(
     MLIRContext *context, ArrayRef<int64_t> shape, unsigned numWarps,
     ArrayRef<unsigned> sizePerThread, ArrayRef<unsigned> order) {
@@ -205,18 +186,9 @@ bool mlir::tilegpu::layoutsAreEquivalent(RankedTensorType a,
   if (!hasRegisterLayout(a.getEncoding()) ||
       !hasRegisterLayout(b.getEncoding()))
     return false;
-  unsigned registers = getNumRegisters(a);
-  unsigned warps = getLayoutNumWarps(a.getEncoding());
-  if (registers != getNumRegisters(b) ||
-      warps != getLayoutNumWarps(b.getEncoding()))
-    return false;
-  for (unsigned warp = 0; warp < warps; ++warp)
-    for (unsigned lane = 0; lane < 32; ++lane)
-      for (unsigned reg = 0; reg < registers; ++reg)
-        if (getElementIndex(a, reg, lane, warp) !=
-            getElementIndex(b, reg, lane, warp))
-          return false;
-  return true;
+  std::optional<LinearLayout> la = toLinearLayout(a);
+  std::optional<LinearLayout> lb = toLinearLayout(b);
+  return la && lb && *la == *lb;
 }
 
 unsigned mlir::tilegpu::getSharedElementBytes(Type elementType) {
@@ -297,45 +269,38 @@ int64_t mlir::tilegpu::getExchangeRowPadding(RankedTensorType type) {
 
 unsigned mlir::tilegpu::getContiguousRegisterRun(RankedTensorType type,
                                                  unsigned maxElements) {
-  if (!hasRegisterLayout(type.getEncoding()) || type.getRank() == 0 ||
-      !getElementIndex(type, 0, 0, 0))
+  if (!hasRegisterLayout(type.getEncoding()) || type.getRank() == 0)
     return 1;
-  unsigned numRegisters = getNumRegisters(type);
-  unsigned numWarps = getLayoutNumWarps(type.getEncoding());
-  // The register structure repeats across threads; every lane of the first
-  // warp and the last lane of the last warp stand for all of them.
-  SmallVector<std::pair<unsigned, unsigned>> threads;
-  for (unsigned lane = 0; lane < 32; ++lane)
-    threads.push_back({lane, 0});
-  threads.push_back({31, numWarps - 1});
-  SmallVector<SmallVector<SmallVector<int64_t>>> indices;
-  for (auto [lane, warp] : threads) {
-    auto &perThread = indices.emplace_back();
-    for (unsigned reg = 0; reg < numRegisters; ++reg)
-      perThread.push_back(*getElementIndex(type, reg, lane, warp));
+  std::optional<LinearLayout> layout = toLinearLayout(type);
+  if (!layout)
+    return 1;
+  // A run of 2^k: register bits 0..k-1 step the last dimension by 1, 2, ..,
+  // and nothing else moves it below 2^k (so each run starts aligned).
+  unsigned last = type.getRank() - 1;
+  ArrayRef<LinearLayout::Basis> registers =
+      layout->getBases(layout_dims::kRegister);
+  unsigned bits = 0;
+  while ((1u << (bits + 1)) <= maxElements && bits < registers.size()) {
+    const LinearLayout::Basis &basis = registers[bits];
+    bool steps = basis[last] == (int32_t(1) << bits);
+    for (unsigned d = 0; d < last; ++d)
+      steps &= basis[d] == 0;
+    if (!steps)
+      break;
+    ++bits;
   }
-  for (unsigned run = llvm::bit_floor(std::max(1u, maxElements)); run > 1;
-       run /= 2) {
-    if (numRegisters % run != 0)
-      continue;
-    bool ok = llvm::all_of(indices, [&](const auto &perThread) {
-      for (unsigned reg = 0; reg < numRegisters; reg += run) {
-        ArrayRef<int64_t> first = perThread[reg];
-        if (first.back() % run != 0)
+  auto isAligned = [&](unsigned k) {
+    int32_t low = (int32_t(1) << k) - 1;
+    for (const LinearLayout::InputDim &in : layout->getInputs())
+      for (auto [i, basis] : llvm::enumerate(in.bases))
+        if ((in.name != layout_dims::kRegister || i >= k) &&
+            (basis[last] & low) != 0)
           return false;
-        for (unsigned i = 1; i < run; ++i) {
-          ArrayRef<int64_t> next = perThread[reg + i];
-          if (next.drop_back() != first.drop_back() ||
-              next.back() != first.back() + i)
-            return false;
-        }
-      }
-      return true;
-    });
-    if (ok)
-      return run;
-  }
-  return 1;
+    return true;
+  };
+  while (bits > 0 && !isAligned(bits))
+    --bits;
+  return 1u << bits;
 }
 
 int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
@@ -400,11 +365,6 @@ std::optional<MmaLayout> mlir::tilegpu::getMmaLayout(RankedTensorType type) {
   return layout;
 }
 
-SmallVector<int64_t> MmaLayout::getElementIndex(unsigned reg, unsigned lane,
-                                                unsigned warp) const {
-  return evaluateLayout(*this, reg, lane, warp);
-}
-
 std::optional<DotOperandLayout>
 mlir::tilegpu::getDotOperandLayout(RankedTensorType type) {
   auto encoding = dyn_cast_or_null<DotOperandEncodingAttr>(type.getEncoding());
@@ -427,12 +387,6 @@ mlir::tilegpu::getDotOperandLayout(RankedTensorType type) {
                    ? std::max<int64_t>(1, type.getDimSize(0) / (16 * layout.wm))
                    : std::max<int64_t>(1, type.getDimSize(1) / (8 * layout.wn));
   return layout;
-}
-
-SmallVector<int64_t> DotOperandLayout::getElementIndex(unsigned reg,
-                                                       unsigned lane,
-                                                       unsigned warp) const {
-  return evaluateLayout(*this, reg, lane, warp);
 }
 
 bool mlir::tilegpu::hasRegisterLayout(Attribute layout) {
@@ -459,23 +413,22 @@ unsigned mlir::tilegpu::getLayoutNumWarps(Attribute layout) {
 std::optional<SmallVector<int64_t>>
 mlir::tilegpu::getElementIndex(RankedTensorType type, unsigned reg,
                                unsigned lane, unsigned warp) {
-  if (auto layout = getDistributedLayout(type))
-    return layout->getElementIndex(reg, lane, warp);
-  if (auto layout = getMmaLayout(type))
-    return layout->getElementIndex(reg, lane, warp);
-  if (auto layout = getDotOperandLayout(type))
-    return layout->getElementIndex(reg, lane, warp);
-  return std::nullopt;
+  std::optional<LinearLayout> layout = toLinearLayout(type);
+  if (!layout)
+    return std::nullopt;
+  SmallVector<int32_t> index =
+      layout->apply({int32_t(reg), int32_t(lane), int32_t(warp)});
+  return SmallVector<int64_t>(index.begin(), index.end());
 }
 
 int64_t NVMMASharedLayout::getOffset(int64_t row, int64_t col) const {
-  IntIndexArith arith;
-  return getUnswizzledOffset(*this, arith, row, col);
+  int64_t perRow = getElementsPerRow();
+  return (col / perRow) * getColumnStride() + row * swizzle +
+         (col % perRow) * elementBytes;
 }
 
 int64_t NVMMASharedLayout::applySwizzle(int64_t offset) const {
-  IntIndexArith arith;
-  return tilegpu::applySwizzle(*this, arith, offset);
+  return offset ^ (((offset >> 7) & (swizzle / 16 - 1)) << 4);
 }
 
 std::optional<NVMMASharedLayout>

@@ -225,25 +225,29 @@ mlir::tilegpu::toLinearLayout(RankedTensorType type) {
   return builder->build();
 }
 
+LinearLayout mlir::tilegpu::toLinearLayout(const NVMMASharedLayout &l) {
+  // Undo the swizzle (bits 4.. of the byte offset XORed with bits 7..),
+  // then split the byte offset into column, row and place in the row.
+  SmallVector<int64_t> shape =
+      l.contigDim == 1 ? SmallVector<int64_t>{l.rows, l.contigExtent}
+                       : SmallVector<int64_t>{l.contigExtent, l.rows};
+  return getSharedTileLayout(shape, [&](int64_t element) {
+    int64_t bytes = l.applySwizzle(element * l.elementBytes);
+    int64_t column = bytes / l.getColumnStride();
+    int64_t inColumn = bytes % l.getColumnStride();
+    int64_t row = inColumn / l.swizzle;
+    int64_t col = column * l.getElementsPerRow() +
+                  (inColumn % l.swizzle) / l.elementBytes;
+    return orient(l.contigDim, row, col);
+  });
+}
+
 std::optional<LinearLayout> mlir::tilegpu::toLinearLayout(MemDescType type) {
   ArrayRef<int64_t> shape = type.getShape();
   if (shape.size() != 2 || !isPowerOf2Shape(shape))
     return std::nullopt;
-  if (auto layout = getNVMMASharedLayout(type)) {
-    // Undo the swizzle (bits 4.. of the byte offset XORed with bits 7..),
-    // then split the byte offset into column, row and place in the row.
-    const NVMMASharedLayout &l = *layout;
-    return getSharedTileLayout(shape, [&](int64_t element) {
-      int64_t swizzled = element * l.elementBytes;
-      int64_t bytes = l.applySwizzle(swizzled);
-      int64_t column = bytes / l.getColumnStride();
-      int64_t inColumn = bytes % l.getColumnStride();
-      int64_t row = inColumn / l.swizzle;
-      int64_t col = column * l.getElementsPerRow() +
-                    (inColumn % l.swizzle) / l.elementBytes;
-      return orient(l.contigDim, row, col);
-    });
-  }
+  if (auto layout = getNVMMASharedLayout(type))
+    return toLinearLayout(*layout);
   auto shared = dyn_cast<SharedEncodingAttr>(type.getEncoding());
   if (!shared || shared.getOrder().size() != 2)
     return std::nullopt;

@@ -1,11 +1,11 @@
 //===- LayoutUtils.h - What a layout says about a block ---------*- C++ -*-===//
 //
-// The one place that derives, from a layout and a block shape, which
-// registers of which lane and warp hold which elements. Everything the
-// lowering does with layouts (elementwise ops, loads, broadcasts, reductions,
-// layout conversions) is built on these functions. The layout functions
-// themselves (register, lane, warp -> index) are written once in
-// LayoutFunctions.h; the getElementIndex functions here evaluate them.
+// What the passes and the lowering ask of a layout applied to a block:
+// registers per thread, the parameters of each encoding's structure, the
+// default layout of a shape, equivalence, vector runs, scratch sizes. The
+// layout function itself (register, lane, warp -> index) of every encoding
+// is its LinearLayout (LinearLayoutConversions.h); getElementIndex
+// evaluates it and the lowering emits it (LayoutIndexing.h).
 //
 // A distributed layout is a blocked layout, or a slice of one (possibly
 // nested). Both are described by a DistributedLayout: the root blocked
@@ -60,10 +60,6 @@ struct DistributedLayout {
   /// the others hold duplicates because the block is smaller than a tile.
   unsigned getDistinctLanes(unsigned d) const;
   unsigned getDistinctWarps(unsigned d) const;
-  /// The block index (one entry per block dimension) held by register `reg`
-  /// of lane `lane` of warp `warp`, evaluated statically.
-  SmallVector<int64_t> getElementIndex(unsigned reg, unsigned lane,
-                                       unsigned warp) const;
 };
 
 /// The accumulator layout of `mma.sync` m16n8 instructions (versionMajor 2)
@@ -78,8 +74,6 @@ struct MmaLayout {
   unsigned wm, wn;
   int64_t repM, repN;
   unsigned getNumRegisters() const { return repM * repN * 4; }
-  SmallVector<int64_t> getElementIndex(unsigned reg, unsigned lane,
-                                       unsigned warp) const;
 };
 std::optional<MmaLayout> getMmaLayout(RankedTensorType type);
 
@@ -101,8 +95,6 @@ struct DotOperandLayout {
   unsigned getNumRegisters() const {
     return rep * kSteps * getRegistersPerStep();
   }
-  SmallVector<int64_t> getElementIndex(unsigned reg, unsigned lane,
-                                       unsigned warp) const;
 };
 std::optional<DotOperandLayout> getDotOperandLayout(RankedTensorType type);
 
@@ -135,7 +127,8 @@ constexpr int64_t kNVMMASharedAlignment = 1024;
 unsigned getLayoutNumWarps(Attribute layout);
 
 /// The index of the element held by (reg, lane, warp) for any layout that
-/// has registers (blocked, slice, mma, dot_op), or std::nullopt.
+/// has registers (blocked, slices of any, mma, dot_op), or std::nullopt:
+/// its LinearLayout evaluated.
 std::optional<SmallVector<int64_t>> getElementIndex(RankedTensorType type,
                                                     unsigned reg, unsigned lane,
                                                     unsigned warp);

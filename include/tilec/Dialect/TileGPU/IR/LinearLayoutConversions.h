@@ -14,6 +14,7 @@
 #ifndef TILEC_DIALECT_TILEGPU_IR_LINEARLAYOUTCONVERSIONS_H
 #define TILEC_DIALECT_TILEGPU_IR_LINEARLAYOUTCONVERSIONS_H
 
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
 
@@ -28,6 +29,9 @@ std::optional<LinearLayout> toLinearLayout(RankedTensorType type);
 /// The layout of a shared-memory tile of `type`: element offset -> index,
 /// or std::nullopt (an encoding without a linear form).
 std::optional<LinearLayout> toLinearLayout(MemDescType type);
+
+/// The offset -> index layout of a tile of an nvmma_shared encoding.
+LinearLayout toLinearLayout(const NVMMASharedLayout &layout);
 
 } // namespace mlir::tilegpu
 

@@ -1,9 +1,9 @@
 //===- TileGPUAttrs.td - Layout encodings of tilegpu -------*- tablegen -*-===//
 //
 // The layouts a block of a tilegpu program can have. A layout is a function
-// from (register, lane, warp) to an index of the block, written once in
-// LayoutFunctions.h; LayoutUtils.h derives everything else the lowering
-// needs from it.
+// from (register, lane, warp) to an index of the block, written once as a
+// linear map over F2 (LinearLayoutConversions.h); LayoutUtils.h derives
+// what else the passes need from it.
 //
 //===----------------------------------------------------------------------===//
 
