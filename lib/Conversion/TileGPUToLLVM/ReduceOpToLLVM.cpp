@@ -14,14 +14,17 @@
 #include "SharedMemoryAccess.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <map>
 
 using namespace mlir;
 using namespace mlir::tilegpu;
-using tilegpu::DistributedLayout;
 
 namespace {
 /// A partial result: the value and, for argmax/argmin, its index.
@@ -132,6 +135,39 @@ Value shuffleXor(OpBuilder &builder, Location loc, Value value,
   return result;
 }
 
+/// How a reduction along `axis` meets a layout: which register, lane and
+/// warp bits step along the axis (to be combined), and which are zero
+/// (copies, to be skipped). Every other bit moves only other dimensions.
+struct AxisBits {
+  int32_t registerAxis = 0, registerZero = 0;
+  int32_t laneAxis = 0;
+  int32_t warpAxis = 0;
+};
+
+/// The bits of `layout` along `axis`, or std::nullopt if some basis moves
+/// both the axis and another dimension.
+std::optional<AxisBits> getAxisBits(const LinearLayout &layout, unsigned axis) {
+  namespace dims = layout_dims;
+  AxisBits bits;
+  for (auto [name, axisMask, zeroMask] :
+       {std::tuple{dims::kRegister, &bits.registerAxis, &bits.registerZero},
+        std::tuple{dims::kLane, &bits.laneAxis, (int32_t *)nullptr},
+        std::tuple{dims::kWarp, &bits.warpAxis, (int32_t *)nullptr}}) {
+    for (auto [bit, basis] : llvm::enumerate(layout.getBases(name))) {
+      bool alongAxis = basis[axis] != 0, elsewhere = false;
+      for (auto [d, value] : llvm::enumerate(basis))
+        elsewhere |= d != axis && value != 0;
+      if (alongAxis && elsewhere)
+        return std::nullopt;
+      if (alongAxis)
+        *axisMask |= int32_t(1) << bit;
+      else if (!elsewhere && zeroMask)
+        *zeroMask |= int32_t(1) << bit;
+    }
+  }
+  return bits;
+}
+
 struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -140,30 +176,29 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     RankedTensorType srcType = op.getSrc().getType();
-    std::optional<DistributedLayout> layout =
-        tilegpu::getDistributedLayout(srcType);
-    if (!layout)
-      return rewriter.notifyMatchFailure(op, "source layout not distributed");
+    std::optional<LinearLayout> layout = tilegpu::toLinearLayout(srcType);
     unsigned axis = op.getAxis();
-    unsigned rootAxis = layout->blockDims[axis];
+    std::optional<AxisBits> bits;
+    if (layout)
+      bits = getAxisBits(*layout, axis);
+    if (!bits)
+      return rewriter.notifyMatchFailure(
+          op, "source layout does not separate the axis");
     Combiner combiner(rewriter, loc, op.getKind());
     ThreadIds ids = getThreadIds(rewriter, loc);
 
-    // 1. Within the thread: one partial per output register key (the
-    //    register coordinates with the axis position zeroed).
+    // 1. Within the thread: one partial per register with the axis bits
+    //    clear; registers with a zero-basis bit are copies.
     SmallVector<Value> srcRegisters =
         unpackRegisters(rewriter, loc, adaptor.getSrc());
     SmallVector<SmallVector<Value>> indices;
     if (combiner.isArg())
       indices = emitIndices(rewriter, loc, srcType, ids);
     llvm::MapVector<unsigned, Partial> partials;
-    SmallVector<unsigned> keyOrder;
     for (unsigned reg = 0; reg < srcRegisters.size(); ++reg) {
-      SmallVector<unsigned> coords = layout->getRegisterCoords(reg);
-      if (layout->isRepeatedPosition(rootAxis, coords[rootAxis]))
-        continue; // A duplicate of an earlier register.
-      coords[rootAxis] = 0;
-      unsigned key = layout->getRegister(coords);
+      if (reg & bits->registerZero)
+        continue;
+      unsigned key = reg & ~bits->registerAxis;
       Partial partial{srcRegisters[reg],
                       combiner.isArg() ? indices[reg][axis] : Value()};
       auto it = partials.find(key);
@@ -173,11 +208,11 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
         it->second = combiner.combine(it->second, partial);
     }
 
-    // 2. Across lanes along the axis.
-    unsigned laneStride = layout->getLaneStride(rootAxis);
-    unsigned lanes = layout->getDistinctLanes(rootAxis);
-    for (unsigned bit = 0; (1u << bit) < lanes; ++bit) {
-      unsigned mask = laneStride << bit;
+    // 2. Across the lanes along the axis.
+    for (unsigned bit = 0; bit < 5; ++bit) {
+      if (!((bits->laneAxis >> bit) & 1))
+        continue;
+      unsigned mask = 1u << bit;
       for (auto &entry : partials) {
         Partial other{shuffleXor(rewriter, loc, entry.second.value, mask),
                       entry.second.index
@@ -187,57 +222,71 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
       }
     }
 
-    // 3. Across warps along the axis, through shared memory.
-    unsigned warps = layout->getDistinctWarps(rootAxis);
-    if (warps > 1) {
-      if (failed(reduceAcrossWarps(op, rewriter, *layout, ids, combiner,
-                                   partials, warps)))
-        return failure();
-    }
+    // 3. Across the warps along the axis, through shared memory.
+    if (bits->warpAxis &&
+        failed(reduceAcrossWarps(op, rewriter, *layout, bits->warpAxis, ids,
+                                 combiner, partials)))
+      return failure();
 
-    // The result: a scalar, or the slice layout's registers.
+    // The result: a scalar, or the registers of the sliced layout, matched
+    // to the partials by the index their registers hold.
     if (!isa<RankedTensorType>(op.getType())) {
       rewriter.replaceOp(op, combiner.isArg() ? partials.front().second.index
                                               : partials.front().second.value);
       return success();
     }
     auto resultType = cast<RankedTensorType>(op.getType());
-    auto resultLayout = tilegpu::getDistributedLayout(resultType);
+    std::optional<LinearLayout> resultLayout =
+        tilegpu::toLinearLayout(resultType);
     if (!resultLayout)
-      return rewriter.notifyMatchFailure(op, "result layout not distributed");
-    SmallVector<Value> results(resultLayout->getNumRegisters());
+      return rewriter.notifyMatchFailure(op, "result layout has no registers");
+    namespace dims = layout_dims;
+    LinearLayout reduced = layout->withoutOutput(dims::getBlockDimName(axis));
+    std::map<SmallVector<int32_t>, unsigned> keyOfIndex;
     for (auto &[key, partial] : partials) {
-      SmallVector<unsigned> coords = layout->getRegisterCoords(key);
-      coords[rootAxis] = 0;
-      results[resultLayout->getRegister(coords)] =
-          combiner.isArg() ? partial.index : partial.value;
+      SmallVector<int32_t> index = layout->applyOne(dims::kRegister, key);
+      index.erase(index.begin() + axis);
+      keyOfIndex.insert({index, key});
     }
-    if (llvm::any_of(results, [](Value v) { return !v; }))
-      return rewriter.notifyMatchFailure(op, "result registers not covered");
+    bool sameThreads =
+        reduced.getBases(dims::kLane) == resultLayout->getBases(dims::kLane) &&
+        reduced.getBases(dims::kWarp) == resultLayout->getBases(dims::kWarp);
+    SmallVector<Value> results;
+    for (int32_t reg = 0, e = resultLayout->getInputSize(dims::kRegister);
+         sameThreads && reg < e; ++reg) {
+      auto it = keyOfIndex.find(resultLayout->applyOne(dims::kRegister, reg));
+      if (it == keyOfIndex.end())
+        break;
+      Partial &partial = partials.find(it->second)->second;
+      results.push_back(combiner.isArg() ? partial.index : partial.value);
+    }
+    if (!sameThreads ||
+        int32_t(results.size()) != resultLayout->getInputSize(dims::kRegister))
+      return rewriter.notifyMatchFailure(
+          op, "result layout is not the source's slice along the axis");
     rewriter.replaceOp(
         op, packRegisters(rewriter, loc, results,
                           getTypeConverter()->convertType(resultType)));
     return success();
   }
 
-  /// Each warp's lane 0 along the axis writes its partials to slot
-  /// [warp along axis][output element]; every thread then combines the
-  /// slots of its output elements.
-  LogicalResult reduceAcrossWarps(tile::ReduceOp op,
-                                  ConversionPatternRewriter &rewriter,
-                                  const DistributedLayout &layout,
-                                  const ThreadIds &ids, Combiner &combiner,
-                                  llvm::MapVector<unsigned, Partial> &partials,
-                                  unsigned warps) const {
+  /// Each warp writes its partials to slot [warp along axis][output
+  /// element]; every thread then combines the slots of its outputs. Warps
+  /// that hold copies write the same values to the same slots.
+  LogicalResult
+  reduceAcrossWarps(tile::ReduceOp op, ConversionPatternRewriter &rewriter,
+                    const LinearLayout &layout, int32_t warpAxis,
+                    const ThreadIds &ids, Combiner &combiner,
+                    llvm::MapVector<unsigned, Partial> &partials) const {
     Location loc = op.getLoc();
     RankedTensorType srcType = op.getSrc().getType();
     unsigned axis = op.getAxis();
-    unsigned rootAxis = layout.blockDims[axis];
     SmallVector<int64_t> outShape(srcType.getShape());
     outShape.erase(outShape.begin() + axis);
     int64_t outputs = 1;
     for (int64_t d : outShape)
       outputs *= d;
+    unsigned warps = 1u << llvm::popcount(uint32_t(warpAxis));
     Type valueType = partials.front().second.value.getType();
     unsigned valueBytes = tilegpu::getSharedElementBytes(valueType);
     Value base = getScratchBase(rewriter, loc, op);
@@ -245,17 +294,16 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
         gep(rewriter, loc, rewriter.getI8Type(), base,
             createI32(rewriter, loc,
                       llvm::alignTo(warps * outputs * valueBytes, 4)));
-    // This thread's warp coordinate along the axis, modulo `warps`: lanes
-    // along the axis all hold the lane-reduced partial, and warps past
-    // `warps` hold duplicates: all write, each to its warp's slot
-    // (duplicates to their twin's), with the same values.
-    Value warpD = LLVM::AndOp::create(
-        rewriter, loc,
-        LLVM::LShrOp::create(
-            rewriter, loc, ids.warp,
-            createI32(rewriter, loc,
-                      llvm::Log2_32(layout.getWarpStride(rootAxis)))),
-        createI32(rewriter, loc, warps - 1));
+    // This warp's position along the axis: its axis bits, packed.
+    LinearLayout::InputDim warpBits{layout_dims::kWarp.str(), {}};
+    unsigned next = 0;
+    for (unsigned bit = 0; bit < layout.getInputLog2Size(layout_dims::kWarp);
+         ++bit)
+      warpBits.bases.push_back(
+          {((warpAxis >> bit) & 1) ? int32_t(1) << next++ : 0});
+    LinearLayout slotOf({std::move(warpBits)}, {{"slot", next}});
+    Value warpD = addConstantBits(
+        rewriter, loc, emitLinearMap(rewriter, loc, slotOf, {ids.warp})[0], 0);
 
     // The output element of each partial, linearized.
     SmallVector<SmallVector<Value>> srcIndices =
@@ -266,7 +314,6 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
       index.erase(index.begin() + axis);
       outputIndex[key] = linearizeIndex(rewriter, loc, index, outShape);
     }
-
     createBarrier(rewriter, loc);
     for (auto &[key, partial] : partials) {
       Value slot = LLVM::AddOp::create(

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -312,17 +313,22 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   };
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     auto type = reduce.getSrc().getType();
-    auto layout = getDistributedLayout(type);
+    std::optional<LinearLayout> layout = toLinearLayout(type);
     if (!layout)
       return 0;
-    unsigned axisDim = layout->blockDims[reduce.getAxis()];
-    unsigned warps = layout->getDistinctWarps(axisDim);
+    // One slot per warp position along the axis and output element.
+    unsigned warps = 1;
+    for (const LinearLayout::Basis &basis :
+         layout->getBases(layout_dims::kWarp))
+      if (basis[reduce.getAxis()] != 0)
+        warps *= 2;
     if (warps <= 1)
       return 0;
     int64_t outputs = type.getNumElements() / type.getDimSize(reduce.getAxis());
-    // Values, plus i32 indices for argmax/argmin.
-    int64_t perEntry = getSharedElementBytes(type.getElementType()) + 4;
-    return warps * outputs * perEntry;
+    // Values, plus i32 indices for argmax/argmin (4-byte aligned).
+    int64_t valueBytes = llvm::alignTo(
+        warps * outputs * getSharedElementBytes(type.getElementType()), 4);
+    return valueBytes + warps * outputs * 4;
   }
   if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
     if (layoutsAreEquivalent(convert.getSrc().getType(), convert.getType()))
