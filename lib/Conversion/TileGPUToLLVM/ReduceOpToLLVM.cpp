@@ -12,6 +12,7 @@
 #include "Patterns.h"
 #include "RegisterPacking.h"
 #include "SharedMemoryAccess.h"
+#include "WarpShuffle.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
@@ -94,47 +95,6 @@ private:
   tile::ReduceKind kind;
 };
 
-/// `shfl.sync.bfly` of any scalar up to 64 bits.
-Value shuffleXor(OpBuilder &builder, Location loc, Value value,
-                 unsigned laneMask) {
-  Type type = value.getType();
-  Type i32 = builder.getI32Type();
-  unsigned bits = type.getIntOrFloatBitWidth();
-  Value memberMask = createI32(builder, loc, -1);
-  Value offset = createI32(builder, loc, laneMask);
-  Value clamp = createI32(builder, loc, 0x1f);
-  auto shuffle32 = [&](Value v) -> Value {
-    return NVVM::ShflOp::create(builder, loc, v.getType(), memberMask, v,
-                                offset, clamp, NVVM::ShflKind::bfly,
-                                UnitAttr());
-  };
-  if (type.isF32() || type.isInteger(32))
-    return shuffle32(value);
-  Type intType = builder.getIntegerType(bits);
-  Value asInt =
-      isa<FloatType>(type)
-          ? Value(LLVM::BitcastOp::create(builder, loc, intType, value))
-          : value;
-  Value result;
-  if (bits < 32) {
-    Value wide = LLVM::ZExtOp::create(builder, loc, i32, asInt);
-    result = LLVM::TruncOp::create(builder, loc, intType, shuffle32(wide));
-  } else {
-    Value lo = LLVM::TruncOp::create(builder, loc, i32, asInt);
-    Value hi = LLVM::TruncOp::create(
-        builder, loc, i32,
-        LLVM::LShrOp::create(builder, loc, asInt, createI64(builder, loc, 32)));
-    Value loS = LLVM::ZExtOp::create(builder, loc, intType, shuffle32(lo));
-    Value hiS = LLVM::ZExtOp::create(builder, loc, intType, shuffle32(hi));
-    result = LLVM::OrOp::create(
-        builder, loc, loS,
-        LLVM::ShlOp::create(builder, loc, hiS, createI64(builder, loc, 32)));
-  }
-  if (isa<FloatType>(type))
-    result = LLVM::BitcastOp::create(builder, loc, type, result);
-  return result;
-}
-
 /// How a reduction along `axis` meets a layout: which register, lane and
 /// warp bits step along the axis (to be combined), and which are zero
 /// (copies, to be skipped). Every other bit moves only other dimensions.
@@ -212,11 +172,13 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
     for (unsigned bit = 0; bit < 5; ++bit) {
       if (!((bits->laneAxis >> bit) & 1))
         continue;
-      unsigned mask = 1u << bit;
+      Value laneMask = createI32(rewriter, loc, 1u << bit);
       for (auto &entry : partials) {
-        Partial other{shuffleXor(rewriter, loc, entry.second.value, mask),
+        Partial other{createShuffle(rewriter, loc, entry.second.value, laneMask,
+                                    NVVM::ShflKind::bfly),
                       entry.second.index
-                          ? shuffleXor(rewriter, loc, entry.second.index, mask)
+                          ? createShuffle(rewriter, loc, entry.second.index,
+                                          laneMask, NVVM::ShflKind::bfly)
                           : Value()};
         entry.second = combiner.combine(entry.second, other);
       }

@@ -12,12 +12,12 @@
 #include "RegisterPacking.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
-using tilegpu::DistributedLayout;
 
 namespace {
 template <typename SourceOp>
@@ -88,10 +88,33 @@ struct SplatOpConversion : OpConversionPattern<tile::SplatOp> {
   }
 };
 
+/// The result's layout seen through the source's indices: `broadcast`
+/// reads index 0 along the dimensions where the source has extent 1;
+/// `expand_dims` drops the new dimension.
+LinearLayout projectOntoSource(tile::BroadcastOp op,
+                               const LinearLayout &result) {
+  LinearLayout projected = result;
+  for (auto [d, size] : llvm::enumerate(op.getSrc().getType().getShape()))
+    if (size == 1)
+      projected = projected.withOutputSize(layout_dims::getBlockDimName(d), 0);
+  return projected;
+}
+LinearLayout projectOntoSource(tile::ExpandDimsOp op,
+                               const LinearLayout &result) {
+  unsigned rank = op.getType().getRank();
+  LinearLayout projected =
+      result.withoutOutput(layout_dims::getBlockDimName(op.getAxis()));
+  SmallVector<unsigned> order;
+  SmallVector<std::string> names;
+  for (unsigned d = 0; d + 1 < rank; ++d) {
+    order.push_back(d);
+    names.push_back(layout_dims::getBlockDimName(d));
+  }
+  return projected.withOutputs(order, names);
+}
+
 /// Picks for each result register the source register holding the same
-/// element, when both layouts share a root blocked layout: positions along
-/// root dimensions where the source has one element (size-1 or sliced
-/// dimensions) become 0.
+/// element in the same thread (getThreadLocalRegisterMap).
 template <typename SourceOp>
 struct RegisterMappingConversion : OpConversionPattern<SourceOp> {
   using OpConversionPattern<SourceOp>::OpConversionPattern;
@@ -100,23 +123,19 @@ struct RegisterMappingConversion : OpConversionPattern<SourceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     auto srcType = cast<RankedTensorType>(op.getSrc().getType());
     auto resultType = cast<RankedTensorType>(op.getType());
-    auto src = tilegpu::getDistributedLayout(srcType);
-    auto result = tilegpu::getDistributedLayout(resultType);
-    if (!src || !result || src->root != result->root)
+    std::optional<LinearLayout> src = toLinearLayout(srcType);
+    std::optional<LinearLayout> result = toLinearLayout(resultType);
+    std::optional<SmallVector<int32_t>> map;
+    if (src && result)
+      map = getThreadLocalRegisterMap(*src, projectOntoSource(op, *result));
+    if (!map)
       return rewriter.notifyMatchFailure(
-          op, "source and result must share a blocked layout");
+          op, "result threads do not hold their source elements");
     SmallVector<Value> srcRegisters =
         unpackRegisters(rewriter, op.getLoc(), adaptor.getSrc());
     SmallVector<Value> registers;
-    for (unsigned reg = 0, e = result->getNumRegisters(); reg < e; ++reg) {
-      SmallVector<unsigned> coords = result->getRegisterCoords(reg);
-      for (unsigned d = 0; d < coords.size(); ++d)
-        if (src->elemsPerThread[d] == 1 || src->rootShape[d] == 1)
-          coords[d] = 0;
-        else
-          coords[d] %= src->elemsPerThread[d];
-      registers.push_back(srcRegisters[src->getRegister(coords)]);
-    }
+    for (int32_t reg : *map)
+      registers.push_back(srcRegisters[reg]);
     rewriter.replaceOp(
         op, packRegisters(rewriter, op.getLoc(), registers,
                           this->getTypeConverter()->convertType(resultType)));

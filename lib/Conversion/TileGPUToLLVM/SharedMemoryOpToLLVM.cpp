@@ -1,10 +1,12 @@
 //===- SharedMemoryOpToLLVM.cpp - Data exchange through shared memory -----===//
 //
-// convert_layout, trans and reshape move elements between threads: every
-// thread writes its registers to the op's scratch shared memory at the
-// row-major position of their elements, a barrier, then every thread reads
-// the elements its result registers hold. A conversion between layouts
-// that put every element in the same register moves nothing.
+// convert_layout, trans and reshape move elements between threads, by the
+// cheapest means the two linear layouts allow (the result's seen through
+// the source's indices): a register permutation when every thread keeps
+// its elements, warp shuffles when elements stay within their warp, else
+// shared memory: every thread writes its registers to the op's scratch at
+// the row-major position of their elements, a barrier, then every thread
+// reads the elements its result registers hold.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,13 +15,52 @@
 #include "Patterns.h"
 #include "RegisterPacking.h"
 #include "SharedMemoryAccess.h"
+#include "WarpShuffle.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
+/// The registers of a block of layout `dst` (onto the same indices as
+/// `src`) from the registers of a block of layout `src`, without shared
+/// memory: a register permutation, or one `shfl.sync.idx` per register when
+/// the register to read does not depend on the lane and no element leaves
+/// its warp. std::nullopt otherwise.
+std::optional<SmallVector<Value>>
+exchangeInRegisters(OpBuilder &builder, Location loc,
+                    ArrayRef<Value> srcRegisters, const LinearLayout &src,
+                    const LinearLayout &dst) {
+  namespace dims = layout_dims;
+  if (std::optional<SmallVector<int32_t>> map =
+          getThreadLocalRegisterMap(src, dst)) {
+    SmallVector<Value> registers;
+    for (int32_t reg : *map)
+      registers.push_back(srcRegisters[reg]);
+    return registers;
+  }
+  std::optional<LinearLayout> holder = getWarpLocalHolder(src, dst);
+  if (!holder)
+    return std::nullopt;
+  // Source lane = (lane's part) ^ (the register's part); the source
+  // register depends on the register alone.
+  ThreadIds ids = getThreadIds(builder, loc);
+  EmittedBits laneBits =
+      emitLinearMap(builder, loc,
+                    holder->sublayout({dims::kLane}, {dims::kLane}), {ids.lane})
+          .front();
+  SmallVector<Value> registers;
+  for (int32_t reg = 0, e = dst.getInputSize(dims::kRegister); reg < e; ++reg) {
+    SmallVector<int32_t> from = holder->applyOne(dims::kRegister, reg);
+    Value srcLane = addConstantBits(builder, loc, laneBits, from[1]);
+    registers.push_back(createShuffle(builder, loc, srcRegisters[from[0]],
+                                      srcLane, NVVM::ShflKind::idx));
+  }
+  return registers;
+}
+
 /// Maps an element index of the result to the row-major position of the
 /// same element in the staged source.
 using PositionFn = function_ref<Value(OpBuilder &, Location, ArrayRef<Value>)>;
@@ -72,11 +113,20 @@ struct ConvertLayoutOpConversion
       rewriter.replaceOp(op, adaptor.getSrc());
       return success();
     }
-    // 2-D blocks: rows padded apart (no bank conflicts between rows),
-    // vector accesses along them.
     Type resultLLVMType = getTypeConverter()->convertType(resultType);
     SmallVector<Value> srcRegisters =
         unpackRegisters(rewriter, op.getLoc(), adaptor.getSrc());
+    std::optional<LinearLayout> srcLayout = toLinearLayout(srcType);
+    std::optional<LinearLayout> dstLayout = toLinearLayout(resultType);
+    if (resultLLVMType && srcLayout && dstLayout)
+      if (auto registers = exchangeInRegisters(
+              rewriter, op.getLoc(), srcRegisters, *srcLayout, *dstLayout)) {
+        rewriter.replaceOp(op, packRegisters(rewriter, op.getLoc(), *registers,
+                                             resultLLVMType));
+        return success();
+      }
+    // 2-D blocks: rows padded apart (no bank conflicts between rows),
+    // vector accesses along them.
     Type element = srcRegisters.front().getType();
     if (int64_t padding = getExchangeRowPadding(srcType);
         padding && resultLLVMType && element.isIntOrFloat() &&
@@ -109,10 +159,28 @@ struct TransOpConversion : OpConversionPattern<tile::TransOp> {
   matchAndRewrite(tile::TransOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     ArrayRef<int64_t> shape = op.getSrc().getType().getShape();
+    // Result (j, i) is source (i, j): the result's layout with its two
+    // outputs swapped is onto the source's indices.
+    std::optional<LinearLayout> srcLayout =
+        toLinearLayout(op.getSrc().getType());
+    std::optional<LinearLayout> dstLayout = toLinearLayout(op.getType());
+    Type resultLLVMType = getTypeConverter()->convertType(op.getType());
+    if (srcLayout && dstLayout && resultLLVMType && shape.size() == 2) {
+      namespace dims = layout_dims;
+      LinearLayout swapped = dstLayout->withOutputs(
+          {1, 0}, {dims::getBlockDimName(0), dims::getBlockDimName(1)});
+      SmallVector<Value> srcRegisters =
+          unpackRegisters(rewriter, op.getLoc(), adaptor.getSrc());
+      if (auto registers = exchangeInRegisters(
+              rewriter, op.getLoc(), srcRegisters, *srcLayout, swapped)) {
+        rewriter.replaceOp(op, packRegisters(rewriter, op.getLoc(), *registers,
+                                             resultLLVMType));
+        return success();
+      }
+    }
     return exchangeThroughShared(
         op, op.getSrc(), adaptor.getSrc(), op.getType(), *getTypeConverter(),
         rewriter, [&](OpBuilder &b, Location loc, ArrayRef<Value> index) {
-          // Result (j, i) is source (i, j).
           return linearizeIndex(b, loc, {index[1], index[0]}, shape);
         });
   }

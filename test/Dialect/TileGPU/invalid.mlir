@@ -25,8 +25,16 @@ func.func @f(%x: tensor<16x16xf32, #bad>)
 
 // -----
 
-// expected-error @+1 {{slice parent must be a blocked or slice layout}}
+// expected-error @+1 {{slice parent must be a blocked, mma or slice layout}}
 #bad = #tilegpu.slice<{dim = 0, parent = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>}>
+func.func @f(%x: tensor<16xf32, #bad>)
+
+// -----
+
+#one = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#s = #tilegpu.slice<{dim = 0, parent = #one}>
+// expected-error @+1 {{slice of a slice with no dimension left}}
+#bad = #tilegpu.slice<{dim = 0, parent = #s}>
 func.func @f(%x: tensor<16xf32, #bad>)
 
 // -----

@@ -12,6 +12,7 @@
 #nvmma_t = #tilegpu.nvmma_shared<{swizzle = 32, order = [0, 1]}>
 #mma3 = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 16]}>
 #plain = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#mma_rows = #tilegpu.slice<{dim = 1, parent = #mma}>
 
 // CHECK-DAG: #[[$BLOCKED:.*]] = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 // CHECK-DAG: #[[$BLOCKED1:.*]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
@@ -22,6 +23,7 @@
 // CHECK-DAG: #[[$NVMMA:.*]] = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
 // CHECK-DAG: #[[$NVMMAT:.*]] = #tilegpu.nvmma_shared<{swizzle = 32, order = [0, 1]}>
 // CHECK-DAG: #[[$PLAIN:.*]] = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+// CHECK-DAG: #[[$MMAROWS:.*]] = #tilegpu.slice<{dim = 1, parent = #[[$MMA]]}>
 // CHECK-DAG: #[[$MMA3:.*]] = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 16]}>
 
 // CHECK-LABEL: func.func @convert
@@ -30,6 +32,9 @@ func.func @convert(%x: tensor<16xf32, #slice>, %y: tensor<16x32xf16, #mma>) -> t
   %0 = tilegpu.convert_layout %x : tensor<16xf32, #slice> -> tensor<16xf32, #blocked1>
   // CHECK: tilegpu.convert_layout %{{.*}} : tensor<16x32xf16, #[[$MMA]]> -> tensor<16x32xf16, #[[$DOTA]]>
   %1 = tilegpu.convert_layout %y : tensor<16x32xf16, #mma> -> tensor<16x32xf16, #dot_a>
+  // A slice of an mma layout: where row statistics of an accumulator live.
+  // CHECK: tilegpu.convert_layout %{{.*}} : tensor<16xf32, #[[$SLICE]]> -> tensor<16xf32, #[[$MMAROWS]]>
+  %2 = tilegpu.convert_layout %x : tensor<16xf32, #slice> -> tensor<16xf32, #mma_rows>
   return %0 : tensor<16xf32, #blocked1>
 }
 

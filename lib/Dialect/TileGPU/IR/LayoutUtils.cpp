@@ -213,6 +213,11 @@ bool mlir::tilegpu::isLdmatrixConversion(RankedTensorType src,
   auto dot = getDotOperandLayout(dst);
   if (!dot || dot->kWidth != 2 || !getDistributedLayout(src))
     return false;
+  // Registers are cheaper where they suffice.
+  std::optional<LinearLayout> from = toLinearLayout(src);
+  std::optional<LinearLayout> to = toLinearLayout(dst);
+  if (from && to && canExchangeInRegisters(*from, *to))
+    return false;
   return src.getElementType().getIntOrFloatBitWidth() == 16 &&
          hasWholeFragments(*dot, src.getShape());
 }
@@ -333,6 +338,11 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
     if (layoutsAreEquivalent(convert.getSrc().getType(), convert.getType()))
       return 0;
+    std::optional<LinearLayout> src =
+        toLinearLayout(convert.getSrc().getType());
+    std::optional<LinearLayout> dst = toLinearLayout(convert.getType());
+    if (src && dst && canExchangeInRegisters(*src, *dst))
+      return 0;
     if (isLdmatrixConversion(convert.getSrc().getType(), convert.getType())) {
       auto shape = convert.getType().getShape();
       return shape[0] * (shape[1] + kLdmatrixRowPadding) * 2;
@@ -343,7 +353,18 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
              getSharedElementBytes(type.getElementType());
     return bytesOf(convert.getSrc());
   }
-  if (isa<tile::TransOp, tile::ReshapeOp>(op))
+  if (auto trans = dyn_cast<tile::TransOp>(op)) {
+    std::optional<LinearLayout> src = toLinearLayout(trans.getSrc().getType());
+    std::optional<LinearLayout> dst = toLinearLayout(trans.getType());
+    namespace dims = layout_dims;
+    if (src && dst && trans.getType().getRank() == 2 &&
+        canExchangeInRegisters(
+            *src, dst->withOutputs({1, 0}, {dims::getBlockDimName(0),
+                                            dims::getBlockDimName(1)})))
+      return 0;
+    return bytesOf(op->getOperand(0));
+  }
+  if (isa<tile::ReshapeOp>(op))
     return bytesOf(op->getOperand(0));
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
     if (isa_and_nonnull<MmaEncodingAttr>(dot.getType().getEncoding()))

@@ -483,3 +483,48 @@ std::string LinearLayout::str() const {
     text += " " + out.name + "=" + std::to_string(int64_t(1) << out.log2Size);
   return text;
 }
+
+std::optional<SmallVector<int32_t>>
+mlir::tilegpu::getThreadLocalRegisterMap(const LinearLayout &src,
+                                         const LinearLayout &dst) {
+  namespace dims = layout_dims;
+  std::optional<LinearLayout> holder = src.invertAndCompose(dst);
+  if (!holder)
+    return std::nullopt;
+  // Lanes and warps map onto themselves; registers onto registers.
+  for (StringRef thread : {dims::kLane, dims::kWarp}) {
+    if (src.getInputLog2Size(thread) != dst.getInputLog2Size(thread) ||
+        !holder->sublayout({thread}, {thread}).isIdentity(thread, thread) ||
+        !holder->sublayout({thread}, {dims::kRegister}).isZero(thread) ||
+        !holder->sublayout({dims::kRegister}, {thread}).isZero(dims::kRegister))
+      return std::nullopt;
+  }
+  SmallVector<int32_t> map;
+  for (int32_t reg = 0, e = dst.getInputSize(dims::kRegister); reg < e; ++reg)
+    map.push_back(holder->applyOne(dims::kRegister, reg).front());
+  return map;
+}
+
+std::optional<LinearLayout>
+mlir::tilegpu::getWarpLocalHolder(const LinearLayout &src,
+                                  const LinearLayout &dst) {
+  namespace dims = layout_dims;
+  std::optional<LinearLayout> holder = src.invertAndCompose(dst);
+  if (!holder ||
+      src.getInputLog2Size(dims::kWarp) != dst.getInputLog2Size(dims::kWarp) ||
+      !holder->sublayout({dims::kWarp}, {dims::kWarp})
+           .isIdentity(dims::kWarp, dims::kWarp) ||
+      !holder->sublayout({dims::kWarp}, {dims::kRegister, dims::kLane})
+           .isZero(dims::kWarp) ||
+      !holder->sublayout({dims::kRegister}, {dims::kWarp})
+           .isZero(dims::kRegister) ||
+      !holder->sublayout({dims::kLane}, {dims::kWarp, dims::kRegister})
+           .isZero(dims::kLane))
+    return std::nullopt;
+  return holder;
+}
+
+bool mlir::tilegpu::canExchangeInRegisters(const LinearLayout &src,
+                                           const LinearLayout &dst) {
+  return getThreadLocalRegisterMap(src, dst) || getWarpLocalHolder(src, dst);
+}

@@ -117,26 +117,23 @@ unsigned BlockedEncodingAttr::getNumWarps() const {
 LogicalResult
 SliceEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           unsigned dim, Attribute parent) {
-  unsigned parentRank;
-  if (auto blocked = dyn_cast<BlockedEncodingAttr>(parent))
-    parentRank = blocked.getRank();
-  else if (auto slice = dyn_cast<SliceEncodingAttr>(parent))
-    parentRank = 0; // Checked through the nested parent below.
-  else
-    return emitError() << "slice parent must be a blocked or slice layout";
-  if (auto slice = dyn_cast<SliceEncodingAttr>(parent)) {
-    // Rank of a slice is its parent's minus one.
-    Attribute root = slice;
-    unsigned removed = 0;
-    while (auto s = dyn_cast<SliceEncodingAttr>(root)) {
-      root = s.getParent();
-      ++removed;
-    }
-    auto blocked = dyn_cast<BlockedEncodingAttr>(root);
-    if (!blocked)
-      return emitError() << "slice parent must be a blocked or slice layout";
-    parentRank = blocked.getRank() - removed;
+  // The rank of a slice is its root's minus the dimensions sliced away.
+  Attribute root = parent;
+  unsigned removed = 0;
+  while (auto s = dyn_cast<SliceEncodingAttr>(root)) {
+    root = s.getParent();
+    ++removed;
   }
+  unsigned rootRank;
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(root))
+    rootRank = blocked.getRank();
+  else if (isa<MmaEncodingAttr>(root))
+    rootRank = 2;
+  else
+    return emitError() << "slice parent must be a blocked, mma or slice layout";
+  if (removed >= rootRank)
+    return emitError() << "slice of a slice with no dimension left";
+  unsigned parentRank = rootRank - removed;
   if (dim >= parentRank)
     return emitError() << "slice dim " << dim << " out of range for a "
                        << parentRank << "-D parent";

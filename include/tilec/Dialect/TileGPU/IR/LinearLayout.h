@@ -173,6 +173,25 @@ private:
   llvm::SmallVector<OutputDim> outputs;
 };
 
+/// When every thread holds, in layout `dst`, only elements it also holds in
+/// `src` (two register layouts onto the same outputs): for each register of
+/// `dst`, a register of `src` holding the same element in the same thread.
+/// std::nullopt when some element would have to come from another lane or
+/// warp.
+std::optional<llvm::SmallVector<int32_t>>
+getThreadLocalRegisterMap(const LinearLayout &src, const LinearLayout &dst);
+
+/// When no element of `dst` leaves its warp and the register of `src` each
+/// register of `dst` reads does not depend on the lane: the holder map
+/// (`src.invertAndCompose(dst)`), which then sends lanes to lanes and
+/// registers to (register, lane) pairs. std::nullopt otherwise.
+std::optional<LinearLayout> getWarpLocalHolder(const LinearLayout &src,
+                                               const LinearLayout &dst);
+
+/// Whether a block can go from layout `src` to layout `dst` (onto the same
+/// indices) in registers: a permutation or warp shuffles.
+bool canExchangeInRegisters(const LinearLayout &src, const LinearLayout &dst);
+
 } // namespace mlir::tilegpu
 
 #endif // TILEC_DIALECT_TILEGPU_IR_LINEARLAYOUT_H
