@@ -110,6 +110,9 @@ def main():
         help="tile-bench outputs whose rows join the table",
     )
     args = ap.parse_args()
+    unknown = [f for f in args.only.split(",") if f and f not in FAMILIES + SAME_SOURCE]
+    if unknown:
+        ap.error("unknown families %s (known: %s)" % (unknown, ",".join(FAMILIES + SAME_SOURCE)))
 
     if args.preflight_family:
         preflight_family(args.bundle, args.preflight_family)
@@ -146,9 +149,6 @@ def main():
         pass
     res.R["date"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     fams = [f for f in args.only.split(",") if f]
-    unknown = [f for f in fams if f not in FAMILIES + SAME_SOURCE]
-    if unknown:
-        ap.error("unknown families %s (known: %s)" % (unknown, ",".join(FAMILIES + SAME_SOURCE)))
     args.preflight_ok = None
     if not args.no_preflight and not args.peers_only:
         t0 = time.time()
