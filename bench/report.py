@@ -254,7 +254,10 @@ def same_source_rows(R):
         rounds = "-"
         if ours and "vs_triton_rounds" in ours:
             rounds = "%.3f..%.3f" % tuple(ours["vs_triton_rounds"])
-        libname = "%s %s" % (peer["impl"], fmt_rate(peer)) if peer else "-"
+        libname = "-"
+        if peer:  # SDPA names its backend
+            cfg = peer.get("backend")
+            libname = "%s%s %s" % (peer["impl"], " (%s)" % cfg if cfg else "", fmt_rate(peer))
         out.setdefault(key[0], []).append(
             [
                 key[1],
