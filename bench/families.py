@@ -3,6 +3,8 @@ and size, our kernels (from the bundle; correctness against a float64
 reference first, the output poisoned with NaN, then the median time) and
 the peers (torch / cuBLAS / cuDNN, and Triton through peers.py), timed the
 same way. Each row goes to bench.json as it is measured (run_bench.py).
+The same-source families (attention, mmsweep, transpose, layernorm) are
+same_source.py's.
 """
 import json
 import subprocess
@@ -11,6 +13,7 @@ import time
 import traceback
 
 from ours import HERE, Ours, conv2d_args, load_manifest
+from same_source import SameSourceFamilies
 from variants import (
     CONV_SHAPES,
     GELU_SIZES,
@@ -34,8 +37,9 @@ def faster(best, row):
     return row if best is None or row["ms"] < best["ms"] else best
 
 
-class Bench:
-    """One method per family (run_bench.py's FAMILIES); `run` calls them."""
+class Bench(SameSourceFamilies):
+    """One method per family (run_bench.py's FAMILIES and SAME_SOURCE, the
+    latter in same_source.py); `run` calls them."""
 
     def __init__(self, args, res):
         self.args, self.res = args, res

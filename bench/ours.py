@@ -2,7 +2,8 @@
 kernel launched from its PTX + JSON alone (the kernel ABI of docs/spec.md
 §2, through CuPy), and the preflight: each family of ours launched once at a
 small size in a child process (`run_bench.py --preflight-family`), so that
-a kernel that faults cannot poison the CUDA context of the main run.
+a kernel that faults cannot poison the CUDA context of the main run (the
+same-source families' preflight is same_source.preflight).
 """
 import json
 import os
@@ -10,7 +11,7 @@ import subprocess
 import sys
 import time
 
-from variants import TOL
+from variants import SAME_SOURCE, TOL
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -46,7 +47,8 @@ class Ours:
 
     def bind(self, grid, **kw):
         """Returns a no-argument launcher (async, on the legacy default stream,
-        the one torch uses too). Pointers: cupy arrays or torch tensors."""
+        the one torch uses too). Pointers: cupy arrays or torch tensors (only
+        torch tensors for *bf16)."""
         import numpy as np
 
         cp = self.cp
@@ -62,7 +64,15 @@ class Ours:
         for p in self.meta["params"]:
             name, ty = p["name"], p["type"]
             val = kw.pop(name)
-            if ty.startswith("*"):
+            if ty == "*bf16":
+                # CuPy has no bfloat16: a torch bf16 tensor goes by its address.
+                if str(getattr(val, "dtype", "")) != "torch.bfloat16":
+                    raise TypeError(
+                        "%s: param %s is *bf16, got %s"
+                        % (self.v["variant"], name, getattr(val, "dtype", type(val)))
+                    )
+                args.append(np.uint64(val.data_ptr()))
+            elif ty.startswith("*"):
                 arr = val if isinstance(val, cp.ndarray) else cp.asarray(val)
                 want = {
                     "*f16": "float16",
@@ -97,6 +107,10 @@ def preflight_family(bundle, fam):
     import numpy as np
     import cupy as cp
 
+    if fam in SAME_SOURCE:
+        from same_source import preflight
+
+        return preflight(bundle, fam)
     man = load_manifest(bundle)
     rng = np.random.default_rng(1)
 

@@ -216,3 +216,175 @@ def tconv(x_nhwc, w_krsc, BM=128, BN=64, BK=64, nw=4, ns=3, y=None):
         num_stages=ns,
     )
     return y
+
+
+# ---------------------------------------------------------------- same source, same config
+# The Triton kernels of bench/same_source.py, each written to mirror one of
+# our .tile kernels statement by statement (the matmul sweep uses
+# matmul_kernel above); the caller passes the same block sizes, num_warps
+# and num_stages as our variant.
+
+
+@triton.jit
+def attention_kernel(
+    out,
+    q,
+    k,
+    v,
+    seq_len,
+    stride_bh,
+    stride_s,
+    sm_scale,
+    HEAD_DIM: tl.constexpr,
+    BLOCK_M: tl.constexpr,
+    BLOCK_N: tl.constexpr,
+    CAUSAL: tl.constexpr,
+):
+    # examples/attention.tile's attention_fwd
+    start_m = tl.program_id(0)
+    bh = tl.program_id(1)
+    base = bh.to(tl.int64) * stride_bh
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    offs_n = tl.arange(0, BLOCK_N)
+    offs_d = tl.arange(0, HEAD_DIM)
+
+    q_ptrs = q + base + offs_m[:, None] * stride_s + offs_d[None, :]
+    q_tile = tl.load(q_ptrs, mask=offs_m[:, None] < seq_len, other=0.0)
+    qk_scale = sm_scale * 1.44269504
+
+    m_i = tl.zeros((BLOCK_M,), dtype=tl.float32) - float("inf")
+    l_i = tl.zeros((BLOCK_M,), dtype=tl.float32)
+    acc = tl.zeros((BLOCK_M, HEAD_DIM), dtype=tl.float32)
+    hi = seq_len
+    if CAUSAL:
+        hi = tl.minimum((start_m + 1) * BLOCK_M, seq_len)
+    for start_n in range(0, hi, BLOCK_N):
+        cols = start_n + offs_n
+        kv_mask = cols[:, None] < seq_len
+        k_tile = tl.load(
+            k + base + cols[:, None] * stride_s + offs_d[None, :], mask=kv_mask, other=0.0
+        )
+        qk = tl.dot(q_tile, tl.trans(k_tile)) * qk_scale
+        valid = cols[None, :] < seq_len
+        if CAUSAL:
+            valid = valid & (offs_m[:, None] >= cols[None, :])
+        qk = tl.where(valid, qk, -float("inf"))
+        m_new = tl.maximum(m_i, tl.max(qk, axis=1))
+        p = tl.math.exp2(qk - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, axis=1)
+        v_tile = tl.load(
+            v + base + cols[:, None] * stride_s + offs_d[None, :], mask=kv_mask, other=0.0
+        )
+        acc = tl.dot(p.to(v_tile.dtype), v_tile, acc * alpha[:, None])
+        m_i = m_new
+    acc = acc / l_i[:, None]
+    o_ptrs = out + base + offs_m[:, None] * stride_s + offs_d[None, :]
+    tl.store(o_ptrs, acc.to(q_tile.dtype), mask=offs_m[:, None] < seq_len)
+
+
+def tattention(q, k, v, sm_scale, causal, BM, BN, nw, ns, out=None):
+    """q, k, v: [batch*heads, seq, head_dim], contiguous."""
+    BH, S, D = q.shape
+    if out is None:
+        out = torch.empty_like(q)
+    grid = (triton.cdiv(S, BM), BH)
+    attention_kernel[grid](
+        out,
+        q,
+        k,
+        v,
+        S,
+        q.stride(0),
+        q.stride(1),
+        sm_scale,
+        HEAD_DIM=D,
+        BLOCK_M=BM,
+        BLOCK_N=BN,
+        CAUSAL=causal,
+        num_warps=nw,
+        num_stages=ns,
+    )
+    return out
+
+
+@triton.jit
+def transpose_kernel(
+    out, inp, M, N, stride_in, stride_out, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr
+):
+    # bench/kernels/transpose.tile's transpose_tile
+    rm = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    rn = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    tile = tl.load(
+        inp + rm[:, None] * stride_in + rn[None, :],
+        mask=(rm[:, None] < M) & (rn[None, :] < N),
+        other=0.0,
+    )
+    tl.store(
+        out + rn[:, None] * stride_out + rm[None, :],
+        tl.trans(tile),
+        mask=(rn[:, None] < N) & (rm[None, :] < M),
+    )
+
+
+def ttranspose(x, BM, BN, nw, out=None):
+    M, N = x.shape
+    if out is None:
+        out = torch.empty((N, M), device=dev, dtype=x.dtype)
+    grid = (triton.cdiv(M, BM), triton.cdiv(N, BN))
+    transpose_kernel[grid](
+        out, x, M, N, x.stride(0), out.stride(0), BLOCK_M=BM, BLOCK_N=BN, num_warps=nw
+    )
+    return out
+
+
+@triton.jit
+def layernorm_kernel(
+    y, x, weight, bias, mean_out, rstd_out, stride, n_cols, eps, BLOCK: tl.constexpr
+):
+    # examples/layernorm.tile's layernorm_fwd (tutorial 05's forward)
+    row = tl.program_id(0)
+    x_row = x + row * stride
+    y_row = y + row * stride
+
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for off in range(0, n_cols, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        a = tl.load(x_row + cols, mask=cols < n_cols, other=0.0).to(tl.float32)
+        acc += a
+    mean = tl.sum(acc, axis=0) / n_cols
+
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for off in range(0, n_cols, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        a = tl.load(x_row + cols, mask=cols < n_cols, other=0.0).to(tl.float32)
+        d = tl.where(cols < n_cols, a - mean, 0.0)
+        acc += d * d
+    var = tl.sum(acc, axis=0) / n_cols
+    rstd = 1 / tl.sqrt(var + eps)
+    tl.store(mean_out + row, mean)
+    tl.store(rstd_out + row, rstd)
+
+    for off in range(0, n_cols, BLOCK):
+        cols = off + tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        w_in = tl.load(weight + cols, mask=mask)
+        w = w_in.to(tl.float32)
+        b = tl.load(bias + cols, mask=mask).to(tl.float32)
+        a = tl.load(x_row + cols, mask=mask, other=0.0).to(tl.float32)
+        out = (a - mean) * rstd * w + b
+        tl.store(y_row + cols, out.to(w_in.dtype), mask=mask)
+
+
+def tlayernorm(x, w, b, eps, BLOCK, nw, ns, y=None, mean=None, rstd=None):
+    M, N = x.shape
+    if y is None:
+        y = torch.empty_like(x)
+    if mean is None:
+        mean = torch.empty(M, device=dev, dtype=torch.float32)
+    if rstd is None:
+        rstd = torch.empty(M, device=dev, dtype=torch.float32)
+    layernorm_kernel[(M,)](
+        y, x, w, b, mean, rstd, x.stride(0), N, eps, BLOCK=BLOCK, num_warps=nw, num_stages=ns
+    )
+    return y

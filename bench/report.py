@@ -1,6 +1,8 @@
 """The benchmark's report: tile-bench's rows merged into bench.json, the
-table (ours against the library and Triton, per kernel and size) and the
-plot (results.png), and fake rows for `run_bench.py --dry-run`.
+table (ours against the library and Triton, per kernel and size), the table
+of the same-source families (ours against Triton of the same source and
+configuration, per row and the minimum per family), the plot (results.png),
+and fake rows for `run_bench.py --dry-run`.
 """
 import json
 import os
@@ -10,13 +12,19 @@ from variants import (
     CONV_SHAPES,
     GELU_SIZES,
     MATMUL_F16,
+    SAME_SOURCE,
     SOFTMAX_SIZES,
     conv_shape,
     gelu_shape,
     mm_shape,
+    sizes,
 )
 
 LIB_IMPLS = ("torch", "cublas", "cublas-tf32", "cudnn-nhwc")
+# What issue 21 asks of ours/Triton in each same-source family (and of
+# ours/copy for transpose: SAME_SOURCE_COPY).
+SAME_SOURCE_TARGET = {"attention": 1.0, "mmsweep": 0.97, "transpose": 1.0, "layernorm": 1.0}
+SAME_SOURCE_COPY = 0.90
 
 
 def merge_ours(R, paths):
@@ -97,6 +105,19 @@ def rate_of(r):
     return r.get("tflops", r.get("gbs"))
 
 
+def check_text(r):
+    """The check column of a row of ours: skip, ok/FAIL with the relative
+    error (and the NaN count), ERR when it did not run, - when absent."""
+    if r is None:
+        return "-"
+    if r.get("skipped"):
+        return "skip"
+    if "relerr" not in r:
+        return "ERR"
+    text = ("ok" if r.get("ok") else "FAIL") + " %.1e" % r["relerr"]
+    return text + (" nan=%d" % r["nan"] if r.get("nan") else "")
+
+
 def table_rows(R):
     order, groups = [], {}
     for r in R["rows"]:
@@ -108,7 +129,7 @@ def table_rows(R):
     out = []
     for key in order:
         g = groups[key]
-        if key[0] == "copy":
+        if key[0] == "copy" or key[0] in SAME_SOURCE:
             continue
         ours = g.get("tilec")
         if ours is None:  # no best row: take the first of ours (a failure or skip)
@@ -117,16 +138,7 @@ def table_rows(R):
         libname = next((k for k in LIB_IMPLS if k in g), "-")
         tri = g.get("triton")
         ro, rl, rt = rate_of(ours), rate_of(lib), rate_of(tri)
-        check = "-"
-        if ours is not None:
-            if ours.get("skipped"):
-                check = "skip"
-            elif "relerr" in ours:
-                check = ("ok" if ours.get("ok") else "FAIL") + " %.1e" % ours["relerr"]
-                if ours.get("nan"):
-                    check += " nan=%d" % ours["nan"]
-            else:
-                check = "ERR"
+        check = check_text(ours)
         pct = ""
         if ro is not None and "gbs" in ours and R.get("copy_gbs"):
             pct = "%.0f%%" % (100 * ro / R["copy_gbs"])
@@ -209,8 +221,142 @@ def print_table(R, file=sys.stdout):
     print("|" + "|".join("-" * (x + 2) for x in w) + "|", file=file)
     for r in rows:
         print("| " + " | ".join(str(x).ljust(w[i]) for i, x in enumerate(r)) + " |", file=file)
+    print_same_source(R, file)
     for n in R.get("notes", []):
         print("note: " + n, file=file)
+
+
+def same_source_rows(R):
+    """Per family, the table rows of the same-source families: one per
+    (shape, config), ours and Triton of that config, the library peer of the
+    shape; and the rows of ours that failed (compile errors included)."""
+    groups, order, lib = {}, [], {}
+    for r in R.get("rows", []):
+        if r.get("kernel") not in SAME_SOURCE:
+            continue
+        if r["impl"] in ("tilec", "triton"):
+            key = (r["kernel"], r["shape"], r.get("config", ""))
+            if key not in groups:
+                groups[key] = {}
+                order.append(key)
+            groups[key][r["impl"]] = r
+        else:
+            lib[(r["kernel"], r["shape"])] = r
+
+    def ratio(r, key):
+        return ("%.3f" % r[key]) if r and key in r else "-"
+
+    out = {}
+    for key in order:
+        g = groups[key]
+        ours, tri, peer = g.get("tilec"), g.get("triton"), lib.get(key[:2])
+        check = check_text(ours)
+        rounds = "-"
+        if ours and "vs_triton_rounds" in ours:
+            rounds = "%.3f..%.3f" % tuple(ours["vs_triton_rounds"])
+        libname = "-"
+        if peer:  # SDPA names its backend
+            cfg = peer.get("backend")
+            libname = "%s%s %s" % (peer["impl"], " (%s)" % cfg if cfg else "", fmt_rate(peer))
+        out.setdefault(key[0], []).append(
+            [
+                key[1],
+                key[2],
+                fmt_rate(ours),
+                fmt_rate(tri),
+                ratio(ours, "vs_triton"),
+                rounds,
+                libname,
+                ratio(ours, "vs_lib"),
+                check,
+                (ours or {}).get("variant", "-"),
+            ]
+        )
+    return out
+
+
+def same_source_summary(R, fam):
+    """One line: rows, the smallest ours/Triton (and where), the geometric
+    mean, how many reach the target; for transpose the smallest ours/copy."""
+    rs = [r for r in R.get("rows", []) if r.get("kernel") == fam and r["impl"] == "tilec"]
+    got = [r for r in rs if "vs_triton" in r]
+    target = SAME_SOURCE_TARGET[fam]
+    if not got:
+        return "%s: %d rows of ours, none timed against Triton" % (fam, len(rs))
+    worst = min(got, key=lambda r: r["vs_triton"])
+    geo = 1.0
+    for r in got:
+        geo *= r["vs_triton"] ** (1.0 / len(got))
+    line = (
+        "%s: %d rows (%d of ours without a time); ours/Triton min %.3f (%s, %s), geomean %.3f"
+        % (
+            fam,
+            len(rs),
+            len(rs) - len(got),
+            worst["vs_triton"],
+            worst["shape"],
+            worst.get("config", ""),
+            geo,
+        )
+    )
+    line += "; %d/%d at >= %.2f" % (sum(r["vs_triton"] >= target for r in got), len(got), target)
+    if fam == "transpose":
+        cp = [r["vs_lib"] for r in got if "vs_lib" in r]
+        if cp:
+            line += "; ours/copy min %.3f, %d/%d at >= %.2f" % (
+                min(cp),
+                sum(c >= SAME_SOURCE_COPY for c in cp),
+                len(cp),
+                SAME_SOURCE_COPY,
+            )
+    return line
+
+
+def print_same_source(R, file=sys.stdout):
+    """The same-source tables (bench/same_source.py), one per family, then
+    a summary line per family and the errors of ours (compile errors too)."""
+    tables = same_source_rows(R)
+    if not tables:
+        return
+    hdr = [
+        "shape",
+        "config",
+        "ours",
+        "triton",
+        "ours/tri",
+        "rounds",
+        "library",
+        "ours/lib",
+        "check (relerr)",
+        "our variant",
+    ]
+    print("", file=file)
+    print(
+        "==== same source, same config (one process; median of rounds, interleaved; "
+        "ours/tri = Triton's time / ours, rounds = its min..max per round)",
+        file=file,
+    )
+    for fam in SAME_SOURCE:
+        rows = tables.get(fam)
+        if not rows:
+            continue
+        w = [max(len(str(x)) for x in col) for col in zip(hdr, *rows)]
+        print("\n%s" % fam, file=file)
+        print("| " + " | ".join(h.ljust(w[i]) for i, h in enumerate(hdr)) + " |", file=file)
+        print("|" + "|".join("-" * (x + 2) for x in w) + "|", file=file)
+        for r in rows:
+            print("| " + " | ".join(str(x).ljust(w[i]) for i, x in enumerate(r)) + " |", file=file)
+    print("", file=file)
+    for fam in SAME_SOURCE:
+        if fam in tables:
+            print("summary " + same_source_summary(R, fam), file=file)
+    seen = set()
+    for r in R.get("rows", []):
+        err = r.get("error")
+        if r.get("kernel") in SAME_SOURCE and err and (r["impl"], err) not in seen:
+            seen.add((r["impl"], err))
+            name = r.get("variant") or "%s %s" % (r["impl"], r.get("config", ""))
+            print("error %s %s (%s): %s" % (r["kernel"], r["shape"], name, err[:1500]), file=file)
 
 
 def plot(R, path):
@@ -311,6 +457,19 @@ def fake_results():
         add("matmul", shape, "cublas", ms=1, tflops=600, relerr=3e-4, ok=True)
         add("matmul", shape, "triton", ms=1, tflops=500, relerr=3e-4, ok=True)
     add("matmul", "8192^3 f16", "tilec:x", skipped="slow")
+    for fam in SAME_SOURCE:
+        for sz in sizes()[fam][:2]:
+            for cfg in ("A w4 s2", "B w8 s3"):
+                t, o = random.uniform(0.5, 1.0), random.uniform(0.5, 1.0)
+                add(fam, sz["shape"], "triton", config=cfg, ms=t, tflops=1 / t, relerr=1e-3,
+                    ok=True, nan=0)
+                add(fam, sz["shape"], "tilec", config=cfg, ms=o, tflops=1 / o, relerr=1e-3,
+                    ok=True, nan=0, vs_triton=t / o, vs_triton_rounds=[t / o - 0.01, t / o + 0.01],
+                    vs_lib=0.4 / o, variant="%s_fake_%s" % (fam, cfg[0]))
+            add(fam, sz["shape"], "torch-sdpa" if fam == "attention" else "copy", config="",
+                ms=0.4, tflops=2.5, ok=True)
+    add("attention", sizes()["attention"][-1]["shape"], "tilec", config="B w8 s3", ok=False,
+        variant="attention_fake_B", error="tilec failed (tilec ...): fake compile error")
     for s in CONV_SHAPES:
         add("conv2d", conv_shape(*s), "tilec", ms=1, tflops=5, relerr=1e-3, ok=False, nan=3)
         add("conv2d", conv_shape(*s), "cudnn-nhwc", ms=1, tflops=300, relerr=1e-3, ok=True)

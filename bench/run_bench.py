@@ -12,6 +12,7 @@ they are measured; a table is printed last and a plot written
 (OUT/results.png, when matplotlib is there).
 
     python3 run_bench.py [--bundle DIR] [--out DIR] [--only softmax,gelu,...]
+    python3 run_bench.py --only attention,mmsweep,transpose,layernorm [--rounds 5]
     python3 run_bench.py --peers-only --merge TB.json... [--out DIR]
     python3 run_bench.py --report OUT/bench.json     # table + plot only
     python3 run_bench.py --dry-run --out DIR         # fake rows: test table/plot
@@ -19,6 +20,11 @@ they are measured; a table is printed last and a plot written
 --peers-only measures the peers alone (no bundle needed) and --merge adds the
 rows of tools/tile-bench (our kernels compiled by the JIT, measured the same
 way in the same run: scripts/gpu-run.sh), so the table compares them.
+
+The same-source families (attention, mmsweep, transpose, layernorm:
+same_source.py; not in the default --only) compare our kernel with a Triton
+kernel of the same source and configuration, interleaved in rounds, and get
+a table of their own (ours/Triton per row, the minimum per family).
 
 Before the main run, each kernel family of ours is launched once at a small
 size in a child process (--preflight): a kernel that faults would otherwise
@@ -39,6 +45,7 @@ import time
 from families import Bench
 from ours import HERE, preflight_family, run_preflight
 from report import fake_results, merge_ours, plot, print_table
+from variants import SAME_SOURCE
 
 FAMILIES = ["copy", "softmax", "gelu", "conv2d", "matmul"]
 
@@ -79,6 +86,12 @@ def main():
         default=330.0,
         help="seconds after which slow kernels of ours are skipped",
     )
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=5,
+        help="timed rounds of each case of the same-source families",
+    )
     ap.add_argument("--no-preflight", action="store_true")
     ap.add_argument("--preflight-family")
     ap.add_argument("--report", metavar="JSON")
@@ -97,6 +110,9 @@ def main():
         help="tile-bench outputs whose rows join the table",
     )
     args = ap.parse_args()
+    unknown = [f for f in args.only.split(",") if f and f not in FAMILIES + SAME_SOURCE]
+    if unknown:
+        ap.error("unknown families %s (known: %s)" % (unknown, ",".join(FAMILIES + SAME_SOURCE)))
 
     if args.preflight_family:
         preflight_family(args.bundle, args.preflight_family)

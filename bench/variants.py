@@ -8,7 +8,7 @@ bench/run_bench.py (on the GPU machine, through the bundle's manifest.json)
 and by tools/tile-bench (through the JSON of --json, which the build and
 scripts/gpu-bundle.sh write). Standard library only.
 
-    python3 bench/variants.py --list     # VARIANT<TAB>TILE<TAB>KERNEL<TAB>FLAGS
+    python3 bench/variants.py --list [FAMILY,...]   # VARIANT<TAB>TILE<TAB>KERNEL<TAB>FLAGS
     python3 bench/variants.py --json     # {"variants": [...], "sizes": {...}, "tolerances": {...}}
 """
 import json
@@ -21,6 +21,9 @@ import sys
 SOFTMAX_DIV = "--divisible=in_stride,out_stride,n_cols"
 MATMUL_DIV = "--divisible=M,N,K,stride_am,stride_bk,stride_cm"
 CONV_DIV = "--divisible=C,K"
+ATTN_DIV = "--divisible=seq_len,stride_bh,stride_s"
+TRANSPOSE_DIV = "--divisible=M,N,stride_in,stride_out"
+LAYERNORM_DIV = "--divisible=stride,n_cols"
 
 
 # ---------------------------------------------------------------- sizes
@@ -38,7 +41,49 @@ MATMUL_F32 = [(1024, 1024, 1024), (2048, 2048, 2048), (4096, 4096, 4096),
 CONV_SHAPES = [(32, 56, 64, 64), (32, 28, 128, 128), (32, 14, 256, 256)]
 COPY_N = 1 << 28
 # Largest relative error (||out - ref|| / ||ref||, float64 reference) that passes.
-TOL = {"f32": 1e-5, "f16": 2e-3, "tf32": 2e-3}
+TOL = {"f32": 1e-5, "f16": 2e-3, "tf32": 2e-3, "bf16": 1.6e-2}
+
+# ---------------------------------------------------------------- same source, same config
+# The families of issue 21, measured by bench/same_source.py: our kernel and
+# a Triton kernel of the same source and the same configuration (block
+# sizes, num_warps, num_stages) in one process, interleaved rounds. Not in
+# the default run (BENCH_ONLY=attention,mmsweep,transpose,layernorm).
+SAME_SOURCE = ["attention", "mmsweep", "transpose", "layernorm"]
+# Attention: examples/attention.tile (the f16 kernel and its bf16 twin).
+# Every sequence length with batch*heads = 2^18 / seq (64 heads at 4096):
+# 2048 programs of 128 queries, several waves on 132 SMs.
+ATTN_SEQS = [1024, 2048, 4096, 8192, 16384]
+ATTN_TOKENS = 1 << 18
+ATTN_DTYPES = ["f16", "bf16"]
+ATTN_HEAD_DIMS = [64, 128]
+# (BLOCK_M, BLOCK_N, num_warps, num_stages): the example's own, and the
+# Hopper-sized tile of Triton's tutorial 06.
+ATTN_CONFIGS = [(64, 64, 4, 2), (128, 64, 8, 3)]
+# The matmul sweep: bench/kernels/matmul.tile's matmul_f16 / matmul_f32 at
+# 4096^3 against peers.py's matmul_kernel with each configuration
+# (BLOCK_M, BLOCK_N, BLOCK_K, num_warps, num_stages). Every one fits the
+# 227 KiB of shared memory of sm_90 with its stages.
+# fmt: off
+MMSWEEP_SIZE = (4096, 4096, 4096)
+MMSWEEP_CONFIGS = {
+    "f16": [(64, 64, 32, 4, 4), (64, 64, 64, 4, 3), (64, 128, 32, 4, 4), (64, 128, 64, 4, 3),
+            (128, 64, 32, 4, 4), (128, 64, 64, 4, 4), (128, 128, 32, 4, 4), (128, 128, 32, 8, 2),
+            (128, 128, 64, 4, 4), (128, 128, 64, 8, 3), (128, 128, 64, 8, 5), (64, 256, 64, 4, 3),
+            (128, 256, 32, 8, 4), (128, 256, 64, 8, 3), (256, 128, 32, 8, 4), (256, 128, 64, 8, 3)],
+    "f32": [(64, 64, 32, 4, 4), (64, 64, 64, 4, 3), (64, 128, 32, 4, 3), (128, 64, 32, 4, 3),
+            (128, 64, 64, 4, 2), (128, 128, 32, 4, 3), (128, 128, 32, 8, 3), (128, 128, 32, 8, 4),
+            (128, 128, 64, 8, 2), (128, 256, 32, 8, 3), (256, 128, 32, 8, 3), (256, 64, 32, 8, 4)],
+}
+# fmt: on
+# Transpose: bench/kernels/transpose.tile, a square and a ragged size
+# (odd strides: no 16-byte vectors) with tiles (BLOCK_M, BLOCK_N, num_warps).
+TRANSPOSE_SIZES = [(8192, 8192), (8100, 8200)]
+TRANSPOSE_DTYPES = ["f32", "f16"]
+TRANSPOSE_TILES = [(64, 64, 4), (32, 32, 4), (128, 64, 8)]
+# Layer norm (examples/layernorm.tile, tutorial 05's forward): M rows of N.
+LAYERNORM_M = 4096
+LAYERNORM_NS = [1024, 2048, 4096, 8192, 16384]
+LAYERNORM_DTYPES = ["f16", "f32"]
 
 
 def gelu_shape(n):
@@ -87,7 +132,67 @@ def sizes():
         "conv2d": [
             dict(N=NB, H=H, C=C, K=K, shape=conv_shape(NB, H, C, K)) for NB, H, C, K in CONV_SHAPES
         ],
+        "attention": [
+            dict(BH=ATTN_TOKENS // S, S=S, D=D, dtype=dt, causal=c, shape=attn_shape(S, D, dt, c))
+            for dt in ATTN_DTYPES
+            for D in ATTN_HEAD_DIMS
+            for c in (False, True)
+            for S in ATTN_SEQS
+        ],
+        "mmsweep": [
+            dict(M=M, N=N, K=K, dtype=dt, shape=mm_shape(M, N, K, "tf32" if dt == "f32" else dt))
+            for dt in MMSWEEP_CONFIGS
+            for M, N, K in [MMSWEEP_SIZE]
+        ],
+        "transpose": [
+            dict(M=M, N=N, dtype=dt, shape="%dx%d %s" % (M, N, dt))
+            for dt in TRANSPOSE_DTYPES
+            for M, N in TRANSPOSE_SIZES
+        ],
+        "layernorm": [
+            dict(M=LAYERNORM_M, N=N, dtype=dt, shape="%dx%d %s" % (LAYERNORM_M, N, dt))
+            for dt in LAYERNORM_DTYPES
+            for N in LAYERNORM_NS
+        ],
     }
+
+
+def attn_shape(S, D, dt, causal):
+    return "BH%d S%d D%d %s%s" % (ATTN_TOKENS // S, S, D, dt, " causal" if causal else "")
+
+
+def attention_variant_name(dt, D, causal, cfg):
+    return "attention_%s_d%d_%s_%dx%d_w%d_s%d" % ((dt, D, "c" if causal else "n") + tuple(cfg))
+
+
+def mmsweep_variant_name(dt, cfg):
+    return "mmsweep_%s_%dx%dx%d_w%d_s%d" % ((dt,) + tuple(cfg))
+
+
+def transpose_variant_name(dt, tile, ragged):
+    return "transpose_%s_%dx%d_w%d%s" % ((dt,) + tuple(tile) + ("_ragged" if ragged else "",))
+
+
+def layernorm_configs(N, dt):
+    """(BLOCK, num_warps): tutorial 05's launch (the whole row in one block
+    up to 64 KiB, a warp per 256 elements, 1 to 8 warps), and 1024-element
+    chunks with 4 warps (every pass loops over the row)."""
+    block = min(65536 // (2 if dt == "f16" else 4), 1 << (N - 1).bit_length())
+    cfgs = [(block, min(max(block // 256, 1), 8))]
+    if block > 1024:
+        cfgs.append((1024, 4))
+    return cfgs
+
+
+def layernorm_variant_name(dt, block, nw):
+    return "layernorm_%s_b%d_w%d" % (dt, block, nw)
+
+
+def family(v):
+    """The benchmark family of a variant (run_bench.py --only): its name's
+    first word (the mmx_ experiments are matmul's)."""
+    f = v["variant"].split("_")[0]
+    return "matmul" if f == "mmx" else f
 
 
 def _softmax_nw(block):
@@ -189,6 +294,64 @@ def variants():
         for bm, bn, bc, nw, ns in configs:
             name = "%s_%dx%dx%d_w%d_s%d" % (kernel, bm, bn, bc, nw, ns)
             v.append(conv_variant(name, kernel, bm, bn, bc, nw, ns))
+    return v + same_source_variants()
+
+
+def same_source_variants():
+    """The variants of SAME_SOURCE. The attention and layer-norm kernels are
+    the examples' (a `tile` path relative to bench/kernels, which is also
+    where examples/ lies in the GPU bundle)."""
+    v = []
+    for dt in ATTN_DTYPES:
+        kernel = "attention" if dt == "f16" else "attention_bf16"
+        for D in ATTN_HEAD_DIMS:
+            for causal in (False, True):
+                for bm, bn, nw, ns in ATTN_CONFIGS:
+                    name = attention_variant_name(dt, D, causal, (bm, bn, nw, ns))
+                    defines = {"HEAD_DIM": D, "BLOCK_M": bm, "BLOCK_N": bn, "CAUSAL": int(causal)}
+                    v.append(
+                        variant(
+                            name,
+                            "../../examples/attention.tile",
+                            kernel,
+                            defines,
+                            nw,
+                            [ATTN_DIV],
+                            ns,
+                        )
+                    )
+    for dt, cfgs in MMSWEEP_CONFIGS.items():
+        for bm, bn, bk, nw, ns in cfgs:
+            name = mmsweep_variant_name(dt, (bm, bn, bk, nw, ns))
+            v.append(matmul_variant(name, "matmul_" + dt, bm, bn, bk, nw, ns))
+    for dt in TRANSPOSE_DTYPES:
+        for bm, bn, nw in TRANSPOSE_TILES:
+            for ragged in (False, True):
+                v.append(
+                    variant(
+                        transpose_variant_name(dt, (bm, bn, nw), ragged),
+                        "transpose.tile",
+                        "transpose_" + dt,
+                        {"BLOCK_M": bm, "BLOCK_N": bn},
+                        nw,
+                        [] if ragged else [TRANSPOSE_DIV],
+                    )
+                )
+    for dt in LAYERNORM_DTYPES:
+        kernel = "layernorm" if dt == "f16" else "layernorm_f32"
+        blocks = sorted({c for N in LAYERNORM_NS for c in layernorm_configs(N, dt)})
+        for block, nw in blocks:
+            v.append(
+                variant(
+                    layernorm_variant_name(dt, block, nw),
+                    "../../examples/layernorm.tile",
+                    kernel,
+                    {"BLOCK": block},
+                    nw,
+                    [LAYERNORM_DIV],
+                    3,
+                )
+            )
     return v
 
 
@@ -219,9 +382,11 @@ def to_json():
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--list"]:
+    if sys.argv[1:2] == ["--list"] and len(sys.argv) <= 3:
+        fams = sys.argv[2].split(",") if len(sys.argv) == 3 else None
         for v in variants():
-            print("\t".join([v["variant"], v["tile"], v["kernel"], " ".join(tilec_args(v))]))
+            if fams is None or family(v) in fams:
+                print("\t".join([v["variant"], v["tile"], v["kernel"], " ".join(tilec_args(v))]))
     elif sys.argv[1:] == ["--json"]:
         print(to_json())
     else:

@@ -13,7 +13,11 @@
 # manifest.json (variants, tilec flags, cold compile seconds, ptxas -v
 # resources), BUILD_INFO, bench/*.py (run_bench.py and its modules, peers.py,
 # variants.py, profile_one.py), run-bench.sh.
-# ARCH=sm_90a changes the target, TILEC=/path/to/tilec the compiler binary.
+# ARCH=sm_90a changes the target, TILEC=/path/to/tilec the compiler binary,
+# BENCH_FAMILIES=attention,mmsweep,... compiles only those families' variants
+# (run_bench.py --only names; scripts/gpu-bundle.sh packs the same-source
+# ones this way). A variant that tilec fails to compile is reported, and its
+# manifest entry keeps tilec's message (run_bench.py puts it in the row).
 set -uo pipefail
 # shellcheck source=scripts/bundle-common.sh
 source "$(dirname "$0")/bundle-common.sh" # (in the source root from here on)
@@ -65,13 +69,13 @@ while IFS=$'\t' read -r variant tile _ args; do
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$variant" "$rc" "$secs" "$res" "${v4:-0}" "${st4:-0}" \
     >> "$OUT_DIR/logs/compile.tsv"
   printf '   %-28s %6.3f s  %s  ld.v4=%s st.v4=%s\n' "$variant" "$secs" "$res" "${v4:-0}" "${st4:-0}"
-done < <("$PY" bench/variants.py --list)
+done < <("$PY" bench/variants.py --list ${BENCH_FAMILIES:+"$BENCH_FAMILIES"})
 
-"$PY" - "$OUT_DIR" "$TILEC" "$ARCH" <<'EOF'
+"$PY" - "$OUT_DIR" "$TILEC" "$ARCH" "${BENCH_FAMILIES:-}" <<'EOF'
 import json, os, sys
 sys.path.insert(0, "bench")
 import variants as V
-out, tilec, arch = sys.argv[1:4]
+out, tilec, arch, fams = sys.argv[1:5]
 comp = {}
 for line in open(os.path.join(out, "logs", "compile.tsv")):
     name, rc, secs, res, v4, st4 = line.rstrip("\n").split("\t")
@@ -79,8 +83,15 @@ for line in open(os.path.join(out, "logs", "compile.tsv")):
                       ld_global_v4=int(v4), st_global_v4=int(st4))
 vs = []
 for v in V.variants():
+    if fams and V.family(v) not in fams.split(","):
+        continue
     v = dict(v)
     v.update(comp.get(v["variant"], {"rc": -1}))
+    if v["rc"] != 0:
+        try:
+            v["error"] = open(os.path.join(out, "logs", v["variant"] + ".log")).read()[-2000:]
+        except OSError:
+            v["error"] = "not compiled"
     v["tilec_cmd"] = "tilec bench/kernels/%s %s --arch=%s" % (
         v["tile"], " ".join(V.tilec_args(v)), arch)
     vs.append(v)

@@ -10,7 +10,11 @@
 #           linked binary, tilec-examples, under the examples' names) and the
 #           AOT example
 #   bench/  kernels/*.tile, variants.json, bench/*.py (run_bench.py and its
-#           modules, peers.py: the peers, head_to_head.py)
+#           modules, peers.py: the peers, head_to_head.py), and the
+#           same-source families' variants (attention, mmsweep, transpose,
+#           layernorm) compiled here: kernels/VARIANT.{ptx,json} and
+#           manifest.json (scripts/bench-bundle.sh; run_bench.py runs them
+#           beside Triton in one process)
 #   examples/*.tile, gpu-run.sh, BUILD_INFO, ARCH
 #
 #   scripts/gpu-bundle.sh [BUILD_DIR] [OUT_DIR]   # here; defaults build/ .device/all
@@ -51,6 +55,13 @@ test/gpu/build-unit-bundle.sh "$BUILD_DIR" "$STAGE/unit" >"$WORK/unit.log" 2>&1 
 du -sh "$STAGE/unit"
 
 echo "== 3/4 tile-bench and the benchmark kernels"
+# The same-source families: AOT, as bench-bundle.sh does (it empties the
+# folder first, so it goes before the copies below). A variant that tilec
+# cannot compile is listed here and keeps its row (and message) there.
+BENCH_FAMILIES=attention,mmsweep,transpose,layernorm TILEC=$BUILD_DIR/bin/tilec \
+  scripts/bench-bundle.sh "$BUILD_DIR" "$STAGE/bench" >"$WORK/bench-aot.log" 2>&1 ||
+  echo "warning: scripts/bench-bundle.sh: $(grep -c '^== FAILED' "$WORK/bench-aot.log") failed"
+grep -E '^== (FAILED|ptxas|[0-9]+ PTX)' "$WORK/bench-aot.log" || true
 link=scripts/static-jit-link.sh
 mapfile -t objs < <("$link" --objects "$BUILD_DIR" bin/tile-bench)
 "$link" "$BUILD_DIR" "$STAGE/bin/tile-bench" "${objs[@]}"

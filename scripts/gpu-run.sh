@@ -12,6 +12,9 @@
 #      bench/run_bench.py --peers-only) in the same run, merged into one
 #      table with ratios, and a plot; then softmax and GeLU head to head
 #      with Triton in one process (bench/head_to_head.py);
+#   5. when BENCH_ONLY names them, the same-source families (attention,
+#      mmsweep, transpose, layernorm: bench/same_source.py): ours from the
+#      bundle's PTX and Triton of the same source and config, one process;
 # then prints the counts of each step, 'N passed, M failed' over all of them,
 # and the benchmark table last.
 #
@@ -21,7 +24,10 @@
 # summary.txt, bench.json (every row, merged), results.png, logs.tar.xz
 # (all logs). SKIP=suite,memcheck,racecheck,unit,examples,bench leaves steps
 # out (default racecheck: it takes minutes);
-# BENCH_ONLY=softmax,gelu limits the benchmark; WORK (default
+# BENCH_ONLY=softmax,gelu limits the benchmark (default
+# copy,softmax,gelu,conv2d,matmul; the same-source families only when named:
+# BENCH_ONLY=attention,mmsweep,transpose,layernorm, BENCH_ROUNDS rounds each,
+# default 5, SAME_TIMEOUT seconds in all, default 540); WORK (default
 # /tmp/tilec-gpu-run) is where the bundle is unpacked. Exit status 1 when
 # anything failed.
 set -uo pipefail
@@ -30,6 +36,17 @@ OUT_DIR=${OUT:-$BUNDLE/logs}
 WORK=${WORK:-/tmp/tilec-gpu-run}
 SKIP=${SKIP-racecheck}
 BENCH_ONLY=${BENCH_ONLY:-copy,softmax,gelu,conv2d,matmul}
+SAME_SOURCE=attention,mmsweep,transpose,layernorm
+# BENCH_ONLY split: tile-bench's families (then the peers), and the
+# same-source ones (run_bench.py alone: ours and Triton in one process).
+tb_only="" same_only=""
+for fam in ${BENCH_ONLY//,/ }; do
+  if [[ ",$SAME_SOURCE," == *",$fam,"* ]]; then
+    same_only=${same_only:+$same_only,}$fam
+  else
+    tb_only=${tb_only:+$tb_only,}$fam
+  fi
+done
 PY=${PYTHON:-python3}
 export PYTHONUNBUFFERED=1
 T0=$SECONDS
@@ -156,10 +173,10 @@ EOF
   record "example host programs" "$p" "$f" "${failed:+failed:$failed}"
 fi
 
-if ! skip bench; then
+if ! skip bench && [ -n "$tb_only" ]; then
   step "4. benchmark: tile-bench (ours, JIT for $ARCH), then the peers"
   p=0 f=0 merge=()
-  for fam in ${BENCH_ONLY//,/ }; do
+  for fam in ${tb_only//,/ }; do
     # One process per family. A variant that faults loses the CUDA context
     # and the rest of its process: it counts as one failure, and the family
     # runs again without it (three times at most).
@@ -184,7 +201,7 @@ if ! skip bench; then
   record "benchmark checks of ours (tile-bench)" "$p" "$f"
   mkdir -p "$LOGS/bench"
   timeout -k 10 "${PEERS_TIMEOUT:-200}" "$PY" "$B/bench/run_bench.py" --peers-only \
-    --out "$LOGS/bench" --only "$BENCH_ONLY" "${merge[@]}" >"$LOGS/bench.log" 2>&1
+    --out "$LOGS/bench" --only "$tb_only" "${merge[@]}" >"$LOGS/bench.log" 2>&1
   rc=$?
   if [ $rc != 0 ]; then
     echo "   run_bench.py (peers): exit $rc; the table from what bench.json holds"
@@ -201,7 +218,7 @@ if ! skip bench; then
   # one process, timed alike and interleaved (bench/head_to_head.py).
   h2h=()
   for fam in softmax gelu; do
-    [[ ",$BENCH_ONLY," == *",$fam,"* ]] && [ -f "$LOGS/tile-bench-$fam.json" ] &&
+    [[ ",$tb_only," == *",$fam,"* ]] && [ -f "$LOGS/tile-bench-$fam.json" ] &&
       h2h+=("$LOGS/tile-bench-$fam.json")
   done
   if ((${#h2h[@]})); then
@@ -216,6 +233,35 @@ if ! skip bench; then
     bench_table+=$'\n\n'$(sed -n '/^==== head to head/,$p' "$LOGS/h2h.log")
     [ $rc = 0 ] || bench_table+=$'\n'"head_to_head.py: exit $rc; $(tail -3 "$LOGS/h2h.log")"
   fi
+fi
+
+if ! skip bench && [ -n "$same_only" ]; then
+  step "5. benchmark: same source, same config ($same_only; ours AOT for $ARCH, Triton)"
+  # Ours from the bundle's PTX (scripts/gpu-bundle.sh compiled them), each
+  # family checked first in a child (preflight), then ours and Triton
+  # interleaved in one process; a row per config, compile errors included.
+  mkdir -p "$LOGS/bench-same"
+  timeout -k 10 "${SAME_TIMEOUT:-540}" "$PY" "$B/bench/run_bench.py" --bundle "$B/bench" \
+    --out "$LOGS/bench-same" --only "$same_only" --rounds "${BENCH_ROUNDS:-5}" \
+    >"$LOGS/bench-same.log" 2>&1
+  rc=$?
+  json=$LOGS/bench-same/bench.json
+  # passed / failed: the rows of ours (a compile error or a wrong result fails)
+  read -r p f < <("$PY" -c 'import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["rows"] if r["impl"] == "tilec"]
+print(sum(bool(r.get("ok")) for r in rows), sum(not r.get("ok") for r in rows))' "$json" \
+    2>/dev/null || echo "0 1")
+  [ $rc = 0 ] || f=$((f + 1))
+  record "same source vs Triton (rows of ours)" "$p" "$f" "$([ $rc = 0 ] || echo "exit $rc")"
+  if [ $rc != 0 ] && [ -f "$json" ]; then
+    "$PY" "$B/bench/run_bench.py" --report "$json" >"$LOGS/bench-same-report.log" 2>&1
+    same_table=$(sed -n '/^==== same source/,$p' "$LOGS/bench-same-report.log")
+  else
+    same_table=$(sed -n '/^==== same source/,$p' "$LOGS/bench-same.log")
+  fi
+  bench_table+=${bench_table:+$'\n\n'}$same_table
+  [ $rc = 0 ] || bench_table+=$'\n'"run_bench.py (same source): exit $rc; $(tail -3 "$LOGS/bench-same.log")"
+  [ -f "$json" ] && cp "$json" "$OUT_DIR/bench-same.json"
 fi
 
 summarize

@@ -9,7 +9,9 @@
 #
 # Output goes to $OUT (the device tool's folder) else BUNDLE_DIR/logs:
 # bench.json (every row), bench.log, env.txt, results.png.
-# BENCH_ONLY=softmax,gelu limits the families; BENCH_BUDGET_S (default 330)
+# BENCH_ONLY=softmax,gelu limits the families (the same-source families,
+# attention,mmsweep,transpose,layernorm, run only when named; BENCH_ROUNDS
+# their rounds, default 5); BENCH_BUDGET_S (default 330)
 # is when slow kernels of ours start being skipped; BENCH_TIMEOUT_S (default
 # 420) kills the run, after which the table is still printed from bench.json.
 set -uo pipefail
@@ -33,6 +35,7 @@ export PYTHONUNBUFFERED=1
 
 timeout -k 10 "${BENCH_TIMEOUT_S:-420}" "$PY" "$DRIVER" --bundle "$BUNDLE" --out "$LOG_DIR" \
   --only "${BENCH_ONLY:-copy,softmax,gelu,conv2d,matmul}" --budget-s "${BENCH_BUDGET_S:-330}" \
+  --rounds "${BENCH_ROUNDS:-5}" \
   > "$LOG_DIR/bench.log" 2>&1
 rc=$?
 # the log up to the table, without the per-row lines and passing preflights

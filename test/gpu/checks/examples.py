@@ -1,7 +1,7 @@
 """The kernels of examples/*.tile against float64 references."""
 import math
 
-from checks.harness import cdiv, np, test
+from checks.harness import bf16_from_f64, bf16_to_f64, cdiv, np, test
 
 
 @test("examples", "vector_add")
@@ -149,13 +149,20 @@ def conv2d_cases(t, variant, bm, bn, cases):
 
 @test("examples", "layernorm")
 def t_layernorm(t):
-    k = t.k("layernorm")
+    for var, dt, fmt, tol in (
+        ("layernorm", np.float16, "f16", 2e-3),
+        ("layernorm_f32", np.float32, "f32", 1e-5),
+    ):
+        t_layernorm_type(t, t.k(var), dt, fmt, tol)
+
+
+def t_layernorm_type(t, k, dt, fmt, tol):
     for rows, n_cols in ((7, 1500), (3, 1000)):
         stride = n_cols + 11
-        x = (t.rng.standard_normal((rows, stride)) * 2 + 1).astype(np.float16)
-        w = t.rng.standard_normal(n_cols).astype(np.float16)
-        b = t.rng.standard_normal(n_cols).astype(np.float16)
-        y = t.out((rows, stride), np.float16)
+        x = (t.rng.standard_normal((rows, stride)) * 2 + 1).astype(dt)
+        w = t.rng.standard_normal(n_cols).astype(dt)
+        b = t.rng.standard_normal(n_cols).astype(dt)
+        y = t.out((rows, stride), dt)
         mo, ro = t.outs(2, rows, np.float32)
         eps = 1e-5
         ins = dict(x=t.inp(x), weight=t.inp(w), bias=t.inp(b))
@@ -168,7 +175,8 @@ def t_layernorm(t):
         cols = np.broadcast_to(np.arange(stride)[None, :] < n_cols, (rows, stride))
         t.close("rows=%d n_cols=%d mean" % (rows, n_cols), mo, mean, 1e-5)
         t.close("rows=%d n_cols=%d rstd" % (rows, n_cols), ro, rstd, 1e-5)
-        t.close("rows=%d n_cols=%d y (f16)" % (rows, n_cols), y, ref, 2e-3, fmt="f16", where=cols)
+        what = "rows=%d n_cols=%d y (%s)" % (rows, n_cols, fmt)
+        t.close(what, y, ref, tol, fmt=fmt, where=cols)
         t.untouched("y padding untouched", y, ~cols)
 
 
@@ -188,12 +196,21 @@ def t_online_softmax(t):
 
 @test("examples", "attention")
 def t_attention(t):
-    for var, causal in (("attention", False), ("attention_causal", True)):
+    for var, causal, D, fmt in (
+        ("attention", False, 64, "f16"),
+        ("attention_causal", True, 64, "f16"),
+        ("attention_bf16", False, 64, "bf16"),
+        ("attention_bf16_d128_causal", True, 128, "bf16"),
+    ):
         k = t.k(var)
         for BH, S in ((3, 200), (2, 64)):
-            D = 64
-            q, kk, v = (t.rng.standard_normal((BH, S, D)).astype(np.float16) for _ in range(3))
-            o = t.out((BH, S, D), np.float16)
+            if fmt == "f16":
+                q, kk, v = (t.rng.standard_normal((BH, S, D)).astype(np.float16) for _ in range(3))
+                o = t.out((BH, S, D), np.float16)
+            else:  # bf16 as raw bits (uint16); the reference reads them back
+                bits = [bf16_from_f64(t.rng.standard_normal((BH, S, D))) for _ in range(3)]
+                q, kk, v = bits
+                o = t.out((BH, S, D), np.uint16)
             scale = 1 / math.sqrt(D)
             qkv = dict(q=t.inp(q), k=t.inp(kk), v=t.inp(v))
             k(
@@ -205,9 +222,31 @@ def t_attention(t):
                 sm_scale=scale,
                 **qkv
             )
+            q, kk, v = (bf16_to_f64(a) if fmt == "bf16" else a for a in (q, kk, v))
             s = np.einsum("bid,bjd->bij", q.astype(np.float64), kk.astype(np.float64)) * scale
             if causal:
                 s = np.where(np.arange(S)[None, :, None] >= np.arange(S)[None, None, :], s, -np.inf)
             p = softmax_ref(s)
             ref = np.einsum("bij,bjd->bid", p, v.astype(np.float64))
-            t.close("%s BH=%d seq=%d" % (var, BH, S), o, ref, 1e-2, fmt="f16")
+            tol = 1e-2 if fmt == "f16" else 3e-2
+            t.close("%s BH=%d seq=%d" % (var, BH, S), o, ref, tol, fmt=fmt)
+
+
+@test("examples", "transpose (bench/kernels/transpose.tile; f32, f16 32x32)")
+def t_transpose(t):
+    for var, dt, bm, bn in (
+        ("transpose_f32", np.float32, 64, 64),
+        ("transpose_f16_32x32", np.float16, 32, 32),
+    ):
+        k = t.k(var)
+        for M, N in ((200, 333), (64, 128), (1, 70)):
+            x = t.rng.standard_normal((M, N)).astype(dt)
+            y = t.out((N, M), dt)
+            k((cdiv(M, bm), cdiv(N, bn)), out=y, inp=t.inp(x), M=M, N=N, stride_in=N, stride_out=M)
+            t.close(
+                "%s %dx%d" % (var, M, N),
+                y,
+                x.T.astype(np.float64),
+                0.0,
+                fmt="f32" if dt == np.float32 else "f16",
+            )
