@@ -152,6 +152,23 @@ getDescriptorStrides(const NVMMASharedLayout &layout, bool kMajor) {
   return {leading, stride};
 }
 
+/// Consecutive pairs of 16-bit registers packed into 32-bit registers.
+SmallVector<Value> packPairs(OpBuilder &builder, Location loc,
+                             ArrayRef<Value> halves) {
+  SmallVector<Value> packed;
+  Type pair = VectorType::get({2}, halves.front().getType());
+  for (size_t i = 0; i + 1 < halves.size(); i += 2) {
+    Value vector = LLVM::UndefOp::create(builder, loc, pair);
+    for (unsigned j = 0; j < 2; ++j)
+      vector = LLVM::InsertElementOp::create(builder, loc, vector,
+                                             halves[i + j],
+                                             createI32(builder, loc, j));
+    packed.push_back(
+        LLVM::BitcastOp::create(builder, loc, builder.getI32Type(), vector));
+  }
+  return packed;
+}
+
 /// `wgmma.wait_group pendings`, passing the accumulators through so that
 /// nothing reads them before the instructions writing them complete.
 void emitWarpGroupWait(OpBuilder &builder, Location loc,
@@ -193,44 +210,60 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
   matchAndRewrite(tilegpu::WarpGroupDotOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    auto aLayout = getNVMMASharedLayout(op.getA().getType());
+    // A comes from shared memory (a descriptor per k-step) or from
+    // registers (four 32-bit registers per k-step, the mma.sync A fragment
+    // of each warp's 16 rows).
+    auto aTile = dyn_cast<MemDescType>(op.getA().getType());
+    std::optional<NVMMASharedLayout> aLayout;
+    if (aTile)
+      aLayout = getNVMMASharedLayout(aTile);
     auto bLayout = getNVMMASharedLayout(op.getB().getType());
     auto cLayout = getMmaLayout(op.getType());
-    if (!aLayout || !bLayout || !cLayout || cLayout->mma.getVersionMajor() != 3)
+    if ((aTile && !aLayout) || !bLayout || !cLayout ||
+        cLayout->mma.getVersionMajor() != 3)
       return rewriter.notifyMatchFailure(op, "expected wgmma layouts");
     RankedTensorType cType = op.getType();
+    auto aType = cast<ShapedType>(op.getA().getType());
     int64_t n = cType.getDimSize(1);
-    int64_t k = op.getA().getType().getShape()[1];
-    Type element = op.getA().getType().getElementType();
+    int64_t k = aType.getShape()[1];
+    Type element = aType.getElementType();
     // tf32 takes k-steps of 8 and has no transposed (MN-major) forms.
     bool tf32 = element.isF32();
     std::string inType = tf32 ? "tf32" : element.isBF16() ? "bf16" : "f16";
     int64_t kStep = tf32 ? 8 : 16;
     // A is K-major when contiguous along K (dim 1), B when along dim 0.
-    bool aKMajor = aLayout->contigDim == 1, bKMajor = bLayout->contigDim == 0;
+    bool aKMajor = !aLayout || aLayout->contigDim == 1;
+    bool bKMajor = bLayout->contigDim == 0;
 
     Type i64 = rewriter.getI64Type();
     auto addressOf = [&](Value ptr) -> Value {
       return LLVM::PtrToIntOp::create(rewriter, loc, i64, ptr);
     };
-    auto [aLeading, aStride] = getDescriptorStrides(*aLayout, aKMajor);
     auto [bLeading, bStride] = getDescriptorStrides(*bLayout, bKMajor);
-    Value aDesc = createDescriptor(rewriter, loc, addressOf(adaptor.getA()),
-                                   aLeading, aStride, aLayout->swizzle);
     Value bDesc = createDescriptor(rewriter, loc, addressOf(adaptor.getB()),
                                    bLeading, bStride, bLayout->swizzle);
-    // This warp group's first row: 64 rows per group.
-    ThreadIds ids = getThreadIds(rewriter, loc);
-    Value group =
-        LLVM::ZExtOp::create(rewriter, loc, i64,
-                             LLVM::LShrOp::create(rewriter, loc, ids.warp,
-                                                  createI32(rewriter, loc, 2)));
-    int64_t groupBytes =
-        tileOffset(*aLayout, 64, 0) - tileOffset(*aLayout, 0, 0);
-    aDesc = LLVM::AddOp::create(
-        rewriter, loc, aDesc,
-        LLVM::MulOp::create(rewriter, loc, group,
-                            createI64(rewriter, loc, groupBytes >> 4)));
+    Value aDesc;
+    SmallVector<Value> aRegisters;
+    if (aLayout) {
+      auto [aLeading, aStride] = getDescriptorStrides(*aLayout, aKMajor);
+      aDesc = createDescriptor(rewriter, loc, addressOf(adaptor.getA()),
+                               aLeading, aStride, aLayout->swizzle);
+      // This warp group's first row: 64 rows per group.
+      ThreadIds ids = getThreadIds(rewriter, loc);
+      Value group = LLVM::ZExtOp::create(
+          rewriter, loc, i64,
+          LLVM::LShrOp::create(rewriter, loc, ids.warp,
+                               createI32(rewriter, loc, 2)));
+      int64_t groupBytes =
+          tileOffset(*aLayout, 64, 0) - tileOffset(*aLayout, 0, 0);
+      aDesc = LLVM::AddOp::create(
+          rewriter, loc, aDesc,
+          LLVM::MulOp::create(rewriter, loc, group,
+                              createI64(rewriter, loc, groupBytes >> 4)));
+    } else {
+      aRegisters = packPairs(rewriter, loc,
+                             unpackRegisters(rewriter, loc, adaptor.getA()));
+    }
     auto advance = [&](Value desc, int64_t bytes) -> Value {
       if (bytes == 0)
         return desc;
@@ -248,22 +281,31 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     // accumulators are its outputs once, not once per k-step (the 128-wide
     // asm operand lists are most of the code generator's time on large
     // tiles). Operands: accumulators $0..$N-1 (outputs, tied to the inputs
-    // after the descriptors), then A and B descriptors per k-step, then the
-    // scale-d flag.
-    int64_t flagOperand = perInstr + 2 * kSteps;
+    // after the A and B operands), then per k-step A (a descriptor or four
+    // registers) and B's descriptor, then the scale-d flag.
+    int64_t aOperands = aLayout ? 1 : 4;
+    int64_t perStep = aOperands + 1;
+    int64_t flagOperand = perInstr + perStep * kSteps;
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
                        std::to_string(flagOperand) + ", 0;\n";
     std::string registers;
     for (int64_t i = 0; i < perInstr; ++i)
       registers += (i ? ", $" : "$") + std::to_string(i);
     for (int64_t step = 0; step < kSteps; ++step) {
+      int64_t first = perInstr + perStep * step;
+      std::string a = "$" + std::to_string(first);
+      if (!aLayout)
+        a = "{$" + std::to_string(first) + ", $" + std::to_string(first + 1) +
+            ", $" + std::to_string(first + 2) + ", $" +
+            std::to_string(first + 3) + "}";
       text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
               std::to_string(kStep) + ".f32." + inType + "." + inType + " {" +
-              registers + "}, $" + std::to_string(perInstr + 2 * step) + ", $" +
-              std::to_string(perInstr + 2 * step + 1) + ", p, 1, 1";
+              registers + "}, " + a + ", $" +
+              std::to_string(first + aOperands) + ", p, 1, 1";
+      if (!tf32 && aLayout)
+        text += std::string(", ") + (aKMajor ? "0" : "1");
       if (!tf32)
-        text += std::string(", ") + (aKMajor ? "0" : "1") + ", " +
-                (bKMajor ? "0" : "1");
+        text += std::string(", ") + (bKMajor ? "0" : "1");
       text += ";\n";
     }
     text += "}";
@@ -271,7 +313,7 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     for (int64_t i = 0; i < perInstr; ++i)
       constraints += "=f,";
     for (int64_t step = 0; step < kSteps; ++step)
-      constraints += "l,l,";
+      constraints += aLayout ? "l,l," : "r,r,r,r,l,";
     constraints += "r";
     for (int64_t i = 0; i < perInstr; ++i)
       constraints += "," + std::to_string(i);
@@ -283,9 +325,15 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     for (int64_t m = 0; m < cLayout->repM; ++m) {
       int64_t base = m * perInstr;
       SmallVector<Value> operands;
-      for (int64_t kk = 0; kk < k; kk += kStep) {
-        operands.push_back(
-            advance(aDesc, tileOffset(*aLayout, m * rowsPerRep, kk)));
+      for (int64_t step = 0; step < kSteps; ++step) {
+        int64_t kk = step * kStep;
+        if (aLayout)
+          operands.push_back(
+              advance(aDesc, tileOffset(*aLayout, m * rowsPerRep, kk)));
+        else
+          // The A fragment registers of repetition m, k-step `step`.
+          llvm::append_range(operands, ArrayRef(aRegisters)
+                                           .slice((m * kSteps + step) * 4, 4));
         operands.push_back(advance(bDesc, tileOffset(*bLayout, kk, 0)));
       }
       operands.push_back(one);
@@ -298,7 +346,9 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     }
     createInlineAsm(rewriter, loc, Type(), ValueRange(),
                     "wgmma.commit_group.sync.aligned;", "");
-    if (!op.getIsAsync())
+    // Registers of A must not change before the instructions read them:
+    // such a dot waits at once.
+    if (!op.getIsAsync() || !aLayout)
       emitWarpGroupWait(rewriter, loc, acc, 0);
     rewriter.replaceOp(op,
                        packRegisters(rewriter, loc, acc,

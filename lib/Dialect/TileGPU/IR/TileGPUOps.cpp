@@ -219,7 +219,8 @@ LogicalResult LocalStoreOp::verify() {
 }
 
 LogicalResult WarpGroupDotOp::verify() {
-  MemDescType aType = getA().getType(), bType = getB().getType();
+  auto aType = cast<ShapedType>(getA().getType());
+  MemDescType bType = getB().getType();
   auto accType = cast<RankedTensorType>(getAcc().getType());
   if (aType.getShape().size() != 2 || bType.getShape().size() != 2 ||
       accType.getRank() != 2)
@@ -234,8 +235,9 @@ LogicalResult WarpGroupDotOp::verify() {
   if (element != bType.getElementType() ||
       !(element.isF16() || element.isBF16() || element.isF32()))
     return emitOpError("operands must both be f16, bf16 or f32 (tf32)");
-  if (element.isF32()) {
-    auto aShared = dyn_cast<NVMMASharedEncodingAttr>(aType.getEncoding());
+  auto aTile = dyn_cast<MemDescType>(getA().getType());
+  if (element.isF32() && aTile) {
+    auto aShared = dyn_cast<NVMMASharedEncodingAttr>(aTile.getEncoding());
     auto bShared = dyn_cast<NVMMASharedEncodingAttr>(bType.getEncoding());
     if (aShared && bShared &&
         (aShared.getOrder()[0] != 1 || bShared.getOrder()[0] != 0))
@@ -244,13 +246,21 @@ LogicalResult WarpGroupDotOp::verify() {
   }
   if (!accType.getElementType().isF32())
     return emitOpError("accumulator must be f32");
-  if (!isa<NVMMASharedEncodingAttr>(aType.getEncoding()) ||
+  if ((aTile && !isa<NVMMASharedEncodingAttr>(aTile.getEncoding())) ||
       !isa<NVMMASharedEncodingAttr>(bType.getEncoding()))
     return emitOpError("operands must have #tilegpu.nvmma_shared layouts");
   auto mma = dyn_cast_or_null<MmaEncodingAttr>(accType.getEncoding());
   if (!mma || mma.getVersionMajor() != 3)
     return emitOpError("accumulator must have an #tilegpu.mma layout of "
                        "version 3");
+  if (auto aBlock = dyn_cast<RankedTensorType>(getA().getType())) {
+    auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(aBlock.getEncoding());
+    if (!dot || dot.getOpIdx() != 0 || dot.getParent() != mma ||
+        dot.getKWidth() != 2 || element.isF32())
+      return emitOpError("a block in registers must be f16 or bf16 with the "
+                         "accumulator's #tilegpu.dot_op layout (opIdx 0, "
+                         "kWidth 2)");
+  }
   int64_t rowsPerRep = 16 * mma.getWarpsPerCTA()[0];
   int64_t kStep = element.isF32() ? 8 : 16;
   if (m % rowsPerRep != 0 || k % kStep != 0 || n % 8 != 0 || n > 256)

@@ -120,11 +120,13 @@ def TileGPU_LocalStoreOp : TileGPU_Op<"local_store", [MemoryEffects<[MemWrite]>]
 
 def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot",
     [MemoryEffects<[MemRead]>, AllTypesMatch<["acc", "result"]>]> {
-  let summary = "acc + a @ b on Hopper tensor cores (wgmma) from shared memory";
+  let summary = "acc + a @ b on Hopper tensor cores (wgmma)";
   let description = [{
-    `a` ([M, K]) and `b` ([K, N]) are f16 or bf16 tiles in shared memory
-    with `#tilegpu.nvmma_shared` layouts; the accumulator and the result
-    are f32 blocks of an `#tilegpu.mma` layout of version 3. Lowered to
+    `a` ([M, K]) and `b` ([K, N]) are f16, bf16 or f32 (tf32) tiles in
+    shared memory with `#tilegpu.nvmma_shared` layouts; `a` may instead be
+    a block in registers (f16 or bf16) with the `#tilegpu.dot_op` layout
+    (opIdx 0, kWidth 2) of the accumulator's. The accumulator and the
+    result are f32 blocks of an `#tilegpu.mma` layout of version 3. Lowered to
     `wgmma.mma_async` m64nNk16 instructions (one per 64 rows of a warp
     group and k-step of 16), then waits for them. With `isAsync` it does not
     wait: the result is still being computed until a
@@ -136,8 +138,9 @@ def TileGPU_WarpGroupDotOp : TileGPU_Op<"warpgroup_dot",
     %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<128x64xf16, #shared>, !tilegpu.memdesc<64x128xf16, #shared> -> tensor<128x128xf32, #mma>
     ```
   }];
-  let arguments = (ins TileGPU_MemDescType:$a, TileGPU_MemDescType:$b,
-                   AnyRankedTensor:$acc, UnitAttr:$isAsync);
+  let arguments = (ins AnyTypeOf<[TileGPU_MemDescType, AnyRankedTensor]>:$a,
+                   TileGPU_MemDescType:$b, AnyRankedTensor:$acc,
+                   UnitAttr:$isAsync);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat =
       "$a `,` $b `,` $acc attr-dict `:` qualified(type($a)) `,` qualified(type($b)) `->` type($result)";
