@@ -76,6 +76,26 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return %t : tensor<64x64xf16, #c>
   }
 
+  // A constant, a range and a splat are created in the layout they are
+  // converted to; a chain of conversions back to the start folds away.
+  // CHECK-LABEL: func.func @cheap_sources
+  func.func @cheap_sources(%s: i32, %x: tensor<64x64xf32, #mma>) -> (tensor<64xi32, #row>, tensor<64xi32, #row>, tensor<64xi32, #row>, tensor<64x64xf32, #mma>) {
+    // CHECK-NOT: convert_layout
+    // CHECK-DAG: arith.constant dense<7> : tensor<64xi32, #{{.*}}>
+    // CHECK-DAG: tile.make_range {{.*}} : tensor<64xi32, #{{.*}}>
+    // CHECK-DAG: tile.splat %{{.*}} : tensor<64xi32, #{{.*}}>
+    // CHECK: return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} :
+    %c = arith.constant dense<7> : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #c}>>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #c}>>
+    %sp = tile.splat %s : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #c}>>
+    %c1 = tilegpu.convert_layout %c : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #c}>> -> tensor<64xi32, #row>
+    %r1 = tilegpu.convert_layout %r : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #c}>> -> tensor<64xi32, #row>
+    %s1 = tilegpu.convert_layout %sp : tensor<64xi32, #tilegpu.slice<{dim = 1, parent = #c}>> -> tensor<64xi32, #row>
+    %x1 = tilegpu.convert_layout %x : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #c>
+    %x2 = tilegpu.convert_layout %x1 : tensor<64x64xf32, #c> -> tensor<64x64xf32, #mma>
+    return %c1, %r1, %s1, %x2 : tensor<64xi32, #row>, tensor<64xi32, #row>, tensor<64xi32, #row>, tensor<64x64xf32, #mma>
+  }
+
   // An elementwise chain between two conversions runs in the dot's layout;
   // the splat is created there.
   // CHECK-LABEL: func.func @elementwise_chain
