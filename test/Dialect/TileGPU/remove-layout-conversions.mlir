@@ -8,6 +8,7 @@
 #mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #k = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #row = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#row4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #col = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [32, 1], warpsPerCTA = [4, 1], order = [1, 0]}>
 #a = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
 #b = #tilegpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
@@ -115,20 +116,47 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   }
 
   // Row statistics (softmax): the running maximum is carried in the slice
-  // of the tile's layout that the reduction gives, and expand_dims of it
-  // is the tile's layout again: no conversion.
+  // of the tile's layout that the reduction gives (4 registers a thread, as
+  // in #row4), and expand_dims of it is the tile's layout again: no
+  // conversion.
   // CHECK-LABEL: func.func @row_max
-  func.func @row_max(%x: tensor<64x64xf32, #c>, %n: i32) -> tensor<64x64xf32, #c> {
+  func.func @row_max(%x: tensor<64x64xf32, #k>, %n: i32) -> tensor<64x64xf32, #k> {
     %c0 = arith.constant 0 : i32
     %c1 = arith.constant 1 : i32
     // CHECK-NOT: convert_layout
-    // CHECK: arith.constant dense<0xFF800000> : tensor<64xf32, #[[$ROWS]]>
-    // CHECK: scf.for {{.*}} -> (tensor<64xf32, #[[$ROWS]]>)
-    // CHECK: tile.reduce max {{.*}} -> tensor<64xf32, #[[$ROWS]]>
-    // CHECK: arith.maximumf {{.*}} : tensor<64xf32, #[[$ROWS]]>
-    // CHECK: tile.expand_dims {{.*}} : tensor<64xf32, #[[$ROWS]]> -> tensor<64x1xf32, #[[$C]]>
+    // CHECK: arith.constant dense<0xFF800000> : tensor<64xf32, #[[$KROWS:slice[0-9]*]]>
+    // CHECK: scf.for {{.*}} -> (tensor<64xf32, #[[$KROWS]]>)
+    // CHECK: tile.reduce max {{.*}} -> tensor<64xf32, #[[$KROWS]]>
+    // CHECK: arith.maximumf {{.*}} : tensor<64xf32, #[[$KROWS]]>
+    // CHECK: tile.expand_dims {{.*}} : tensor<64xf32, #[[$KROWS]]> -> tensor<64x1xf32, #[[$K]]>
     // CHECK-NOT: convert_layout
     // CHECK: return
+    %init = arith.constant dense<0xFF800000> : tensor<64xf32, #row4>
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%m = %init) -> (tensor<64xf32, #row4>) : i32 {
+      %red = tile.reduce max %x axis = 1 : tensor<64x64xf32, #k> -> tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #k}>>
+      %cv = tilegpu.convert_layout %red : tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #k}>> -> tensor<64xf32, #row4>
+      %mx = arith.maximumf %m, %cv : tensor<64xf32, #row4>
+      scf.yield %mx : tensor<64xf32, #row4>
+    }
+    %cv2 = tilegpu.convert_layout %r : tensor<64xf32, #row4> -> tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #k}>>
+    %e = tile.expand_dims %cv2 {axis = 1 : i32} : tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #k}>> -> tensor<64x1xf32, #k>
+    %b = tile.broadcast %e : tensor<64x1xf32, #k> -> tensor<64x64xf32, #k>
+    %d = arith.subf %x, %b : tensor<64x64xf32, #k>
+    return %d : tensor<64x64xf32, #k>
+  }
+
+  // Negative: in the slice of #c every thread would hold 32 copies of the
+  // row statistics (#c spreads a row over a whole warp) against one in
+  // #row: more registers and 32 times the arithmetic every iteration, so the
+  // statistics stay in #row and the conversions stay.
+  // CHECK-LABEL: func.func @replicated_rows
+  func.func @replicated_rows(%x: tensor<64x64xf32, #c>, %n: i32) -> tensor<64xf32, #row> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: scf.for {{.*}} -> (tensor<64xf32, #[[$ROW:blocked[0-9]*]]>)
+    // CHECK: tile.reduce max {{.*}} -> tensor<64xf32, #[[$ROWS]]>
+    // CHECK: tilegpu.convert_layout {{.*}} : tensor<64xf32, #[[$ROWS]]> -> tensor<64xf32, #[[$ROW]]>
+    // CHECK: arith.maximumf {{.*}} : tensor<64xf32, #[[$ROW]]>
     %init = arith.constant dense<0xFF800000> : tensor<64xf32, #row>
     %r = scf.for %i = %c0 to %n step %c1 iter_args(%m = %init) -> (tensor<64xf32, #row>) : i32 {
       %red = tile.reduce max %x axis = 1 : tensor<64x64xf32, #c> -> tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #c}>>
@@ -136,12 +164,29 @@ module attributes {tilegpu.num_warps = 4 : i32} {
       %mx = arith.maximumf %m, %cv : tensor<64xf32, #row>
       scf.yield %mx : tensor<64xf32, #row>
     }
-    %cv2 = tilegpu.convert_layout %r : tensor<64xf32, #row> -> tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #col}>>
-    %e = tile.expand_dims %cv2 {axis = 1 : i32} : tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #col}>> -> tensor<64x1xf32, #col>
+    return %r : tensor<64xf32, #row>
+  }
+
+  // A conversion of an expand_dims converts its operand instead, where it
+  // folds with the conversion before it; one of a broadcast converts the
+  // block before it is broadcast (64 elements, not 4096).
+  // CHECK-LABEL: func.func @convert_before_shape_ops
+  func.func @convert_before_shape_ops(%r: tensor<64xf32, #row>, %y: tensor<64x1xf32, #col>, %x: tensor<64x64xf32, #c>) -> (tensor<64x64xf32, #c>, tensor<64x64xf32, #c>) {
+    // CHECK: %[[S:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64xf32, #{{.*}}> -> tensor<64xf32, #[[$ROWS]]>
+    // CHECK-NEXT: %[[E:.*]] = tile.expand_dims %[[S]] {axis = 1 : i32} : tensor<64xf32, #[[$ROWS]]> -> tensor<64x1xf32, #[[$C]]>
+    // CHECK-NEXT: tile.broadcast %[[E]]
+    // CHECK: %[[Y:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64x1xf32, #{{.*}}> -> tensor<64x1xf32, #[[$C]]>
+    // CHECK-NEXT: tile.broadcast %[[Y]] : tensor<64x1xf32, #[[$C]]> -> tensor<64x64xf32, #[[$C]]>
+    // CHECK-NOT: convert_layout
+    %s = tilegpu.convert_layout %r : tensor<64xf32, #row> -> tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #col}>>
+    %e = tile.expand_dims %s {axis = 1 : i32} : tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #col}>> -> tensor<64x1xf32, #col>
     %ec = tilegpu.convert_layout %e : tensor<64x1xf32, #col> -> tensor<64x1xf32, #c>
     %b = tile.broadcast %ec : tensor<64x1xf32, #c> -> tensor<64x64xf32, #c>
     %d = arith.subf %x, %b : tensor<64x64xf32, #c>
-    return %d : tensor<64x64xf32, #c>
+    %yb = tile.broadcast %y : tensor<64x1xf32, #col> -> tensor<64x64xf32, #col>
+    %yc = tilegpu.convert_layout %yb : tensor<64x64xf32, #col> -> tensor<64x64xf32, #c>
+    %m = arith.mulf %x, %yc : tensor<64x64xf32, #c>
+    return %d, %m : tensor<64x64xf32, #c>, tensor<64x64xf32, #c>
   }
 
   // The results of an scf.if take the layout both branches compute in.

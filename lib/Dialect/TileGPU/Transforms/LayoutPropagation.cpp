@@ -14,12 +14,15 @@
 // operands) is an anchor: it keeps the layout it has and gets a conversion.
 // Two layouts meeting at one value abandon the candidate.
 //
-// Cost model: a conversion costs the bytes it moves times 8 per loop around
-// it (a loop-invariant source is converted where it is defined); a splat,
-// a splat constant, or a range into a blocked or slice layout costs nothing
-// (canonicalization recreates them in the target layout). The candidate is
-// kept when the conversions on the edges of the region it touches cost
-// strictly less after than before, so every kept change lowers the total.
+// Cost model: a conversion costs the bytes it moves, plus 4 KiB for its two
+// barriers, times 8 per loop around it (a loop-invariant source is converted
+// where it is defined); a splat, a splat constant, or a range into a blocked or
+// slice layout costs nothing (canonicalization recreates them in the target
+// layout). Each converted or retyped block also costs the bytes of registers it
+// takes over all threads, times 8 per loop around it: a layout that replicates
+// it more holds more registers and repeats its arithmetic. The candidate is
+// kept when its conversions and registers cost strictly less after than before,
+// so every kept change lowers the total.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +48,9 @@ namespace {
 constexpr int64_t kLoopWeight = 8;
 /// Loops deeper than this weigh as much as this many.
 constexpr unsigned kMaxLoopDepth = 3;
+/// The fixed cost of a conversion through shared memory (two barriers), in
+/// bytes: a small block is not converted for free.
+constexpr int64_t kConversionOverhead = 4096;
 /// The most values one candidate may retype (bounds compile time).
 constexpr unsigned kMaxRegionValues = 4096;
 
@@ -110,6 +116,16 @@ bool isFreeToRecreate(Value value, Attribute layout) {
   return isa_and_nonnull<tile::MakeRangeOp>(def) && isBlockedRooted(layout);
 }
 
+/// Bytes of registers a block of `type` occupies over all threads: a layout
+/// that replicates a block over more threads holds more registers and computes
+/// every op on more copies (a row statistic in a slice of a wide blocked
+/// layout).
+int64_t getRegisterBytes(RankedTensorType type) {
+  int64_t threads = 32 * getLayoutNumWarps(type.getEncoding());
+  return int64_t(getNumRegisters(type)) * threads *
+         getSharedElementBytes(type.getElementType());
+}
+
 /// One candidate: the values it retypes and the edges (operands) whose
 /// conversions it changes.
 class Candidate {
@@ -133,6 +149,7 @@ private:
   Attribute getRequiredLayout(OpOperand &edge) const;
   int64_t getConversionCost(OpOperand &edge, Attribute from,
                             Attribute to) const;
+  int64_t getRegisterCost(bool after) const;
 
   llvm::MapVector<Value, Attribute> layouts;
   SmallVector<std::pair<Value, Attribute>> worklist;
@@ -360,16 +377,34 @@ int64_t Candidate::getConversionCost(OpOperand &edge, Attribute from,
   if (isPropagatableLayout(from) && isPropagatableLayout(to) &&
       layoutsAreEquivalent(withLayout(type, from), withLayout(type, to)))
     return 0;
+  // The bytes moved, and the registers the converted block takes.
   int64_t bytes =
-      type.getNumElements() * getSharedElementBytes(type.getElementType());
+      kConversionOverhead +
+      type.getNumElements() * getSharedElementBytes(type.getElementType()) +
+      getRegisterBytes(withLayout(type, to));
   // A conversion of a value defined outside the loop runs where it is
   // defined (tilegpu-remove-layout-conversions hoists it).
   unsigned depth = std::min(getLoopDepth(edge.getOwner()), getLoopDepth(value));
   return bytes * getWeight(depth);
 }
 
-int64_t Candidate::getCostBefore() const {
+/// The registers of the blocks the candidate computes in a new layout
+/// (conversions count theirs with the conversion), times the loop weight
+/// where they are computed.
+int64_t Candidate::getRegisterCost(bool after) const {
   int64_t cost = 0;
+  for (auto &[value, layout] : layouts) {
+    if (isa_and_nonnull<ConvertLayoutOp>(value.getDefiningOp()))
+      continue;
+    auto type = cast<RankedTensorType>(value.getType());
+    cost += getRegisterBytes(after ? withLayout(type, layout) : type) *
+            getWeight(getLoopDepth(value));
+  }
+  return cost;
+}
+
+int64_t Candidate::getCostBefore() const {
+  int64_t cost = getRegisterCost(/*after=*/false);
   for (OpOperand *edge : edges)
     if (auto convert = dyn_cast<ConvertLayoutOp>(edge->getOwner()))
       cost += getConversionCost(*edge, getLayout(convert.getSrc()),
@@ -378,7 +413,7 @@ int64_t Candidate::getCostBefore() const {
 }
 
 int64_t Candidate::getCostAfter() const {
-  int64_t cost = 0;
+  int64_t cost = getRegisterCost(/*after=*/true);
   for (OpOperand *edge : edges)
     cost += getConversionCost(*edge, getNewLayout(edge->get()),
                               getRequiredLayout(*edge));

@@ -3,8 +3,8 @@
 // The core of tilegpu-remove-layout-conversions: give a block a new layout
 // and let it flow forward to every value that can follow it (elementwise
 // ops, reductions, expand_dims, broadcast, loop-carried and yielded
-// values), then keep the change only if the conversions it leaves cost less
-// than those it removes.
+// values), then keep the change only if the conversions it leaves and the
+// registers it takes cost less than before.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +18,8 @@ namespace mlir::tilegpu {
 /// Gives `seed` the layout `layout` and propagates it forward through the
 /// users that can compute in it (see LayoutPropagation.cpp for the ops and
 /// the cost model). The IR changes only when the conversions left at the
-/// edges of the propagated region cost less, in bytes moved weighted by
-/// loop nesting, than the conversions the region removes. Returns whether
+/// edges of the propagated region and the registers of the retyped blocks
+/// cost less (bytes, weighted by loop nesting) than before. Returns whether
 /// it changed the IR.
 bool propagateLayout(Value seed, Attribute layout);
 

@@ -13,7 +13,9 @@
 //      remaining conversions are cheaper. Repeated until nothing changes.
 //   2. rematerialization: the canonicalization patterns of convert_layout
 //      recreate splats, ranges, constants and expressions of them in the
-//      target layout, and fold chains of conversions.
+//      target layout, and fold chains of conversions; a conversion of an
+//      expand_dims or a broadcast converts its operand instead (as many or
+//      fewer elements, and it may fold with the conversion before it).
 //   3. a conversion of a loop-invariant block moves before the loop.
 //   4. a conversion used only in one branch of an `scf.if` moves into it.
 //
@@ -42,8 +44,8 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// The most candidate changes kept in one function (each lowers the cost,
-/// so this only bounds compile time).
+/// The most candidate changes kept in one function (each lowers the
+/// modelled cost, so this only bounds compile time).
 constexpr unsigned kMaxChanges = 256;
 
 /// Tries each conversion's source layout for its result, then its result
@@ -62,6 +64,47 @@ bool propagateOnce(Operation *root) {
   }
   return false;
 }
+
+/// `convert(expand_dims(x))` -> `expand_dims(convert(x))` into the slice of
+/// the target layout: as many elements move, and the conversion can fold
+/// with one that produced x (a row statistic converted to a slice, expanded,
+/// and converted again to the tile's layout).
+struct ConvertBeforeExpandDims : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    auto expand = op.getSrc().getDefiningOp<tile::ExpandDimsOp>();
+    Attribute layout = op.getType().getEncoding();
+    if (!expand || !expand->hasOneUse() || !canComputeIn(expand, layout))
+      return rewriter.notifyMatchFailure(op, "not a lone expand_dims");
+    auto srcType = cast<RankedTensorType>(expand.getSrc().getType());
+    auto slice = SliceEncodingAttr::get(getContext(), expand.getAxis(), layout);
+    Value converted = ConvertLayoutOp::create(
+        rewriter, op.getLoc(), withLayout(srcType, slice), expand.getSrc());
+    rewriter.replaceOpWithNewOp<tile::ExpandDimsOp>(op, op.getType(), converted,
+                                                    expand.getAxisAttr());
+    return success();
+  }
+};
+
+/// `convert(broadcast(x))` -> `broadcast(convert(x))`: the conversion moves
+/// the unbroadcast block, fewer elements.
+struct ConvertBeforeBroadcast : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    auto broadcast = op.getSrc().getDefiningOp<tile::BroadcastOp>();
+    Attribute layout = op.getType().getEncoding();
+    if (!broadcast || !broadcast->hasOneUse() ||
+        !canComputeIn(broadcast, layout))
+      return rewriter.notifyMatchFailure(op, "not a lone broadcast");
+    auto srcType = cast<RankedTensorType>(broadcast.getSrc().getType());
+    Value converted = ConvertLayoutOp::create(
+        rewriter, op.getLoc(), withLayout(srcType, layout), broadcast.getSrc());
+    rewriter.replaceOpWithNewOp<tile::BroadcastOp>(op, op.getType(), converted);
+    return success();
+  }
+};
 
 /// Moves conversions of blocks defined outside a loop before the loop.
 void hoistLoopInvariantConversions(Operation *root) {
@@ -112,13 +155,16 @@ struct RemoveLayoutConversionsPass
     RewritePatternSet patterns(context);
     ConvertLayoutOp::getCanonicalizationPatterns(patterns, context);
     LocalAllocOp::getCanonicalizationPatterns(patterns, context);
+    patterns.add<ConvertBeforeExpandDims, ConvertBeforeBroadcast>(context);
     FrozenRewritePatternSet frozen(std::move(patterns));
 
-    for (unsigned changes = 0; changes < kMaxChanges && propagateOnce(module);
-         ++changes) {
-      // Recreate what is cheap now, so the next candidates see it.
-      (void)applyPatternsGreedily(module, frozen);
-    }
+    // Rematerialization runs after propagation, not between its steps: it
+    // may undo a step (recomputing a cheap chain in the old layout), and
+    // the step would be taken again.
+    for (Operation &function : module.getOps())
+      for (unsigned changes = 0;
+           changes < kMaxChanges && propagateOnce(&function); ++changes)
+        ;
     (void)applyPatternsGreedily(module, frozen);
     hoistLoopInvariantConversions(module);
     sinkIntoBranches(module);

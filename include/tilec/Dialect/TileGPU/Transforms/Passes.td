@@ -120,10 +120,11 @@ def TileGPURemoveLayoutConversions
     expand_dims (slice to parent), broadcast, `scf.for` iter_args and
     results, `scf.if` results and `scf.while` arguments; pointers and
     reductions, expand_dims and broadcast stay in blocked and slice layouts
-    (the lowering's). A change is kept when the conversions it leaves cost
-    less than those it removes: bytes moved, weighted by 8 per enclosing
-    loop; splats, constants and ranges are free (recreated in the target
-    layout). Then conversions of cheap expressions are rematerialized,
+    (the lowering's). A change is kept when the conversions it leaves and
+    the registers of the blocks it retypes cost less than before: bytes
+    moved and bytes of registers over all threads, weighted by 8 per
+    enclosing loop; splats, constants and ranges are free (recreated in the
+    target layout). Then conversions of cheap expressions are rematerialized,
     chains folded, conversions of loop-invariant blocks hoisted before the
     loop, and conversions used in one branch of an `scf.if` moved into it.
 
