@@ -172,11 +172,12 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // block before it is broadcast (64 elements, not 4096).
   // CHECK-LABEL: func.func @convert_before_shape_ops
   func.func @convert_before_shape_ops(%r: tensor<64xf32, #row>, %y: tensor<64x1xf32, #col>, %x: tensor<64x64xf32, #c>) -> (tensor<64x64xf32, #c>, tensor<64x64xf32, #c>) {
-    // CHECK: %[[S:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64xf32, #{{.*}}> -> tensor<64xf32, #[[$ROWS]]>
-    // CHECK-NEXT: %[[E:.*]] = tile.expand_dims %[[S]] {axis = 1 : i32} : tensor<64xf32, #[[$ROWS]]> -> tensor<64x1xf32, #[[$C]]>
+    // CHECK-DAG: %[[Y:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64x1xf32, #{{.*}}> -> tensor<64x1xf32, #[[$C]]>
+    // CHECK-DAG: %[[S:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64xf32, #{{.*}}> -> tensor<64xf32, #[[$ROWS]]>
+    // CHECK: %[[E:.*]] = tile.expand_dims %[[S]] {axis = 1 : i32} : tensor<64xf32, #[[$ROWS]]> -> tensor<64x1xf32, #[[$C]]>
     // CHECK-NEXT: tile.broadcast %[[E]]
-    // CHECK: %[[Y:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64x1xf32, #{{.*}}> -> tensor<64x1xf32, #[[$C]]>
-    // CHECK-NEXT: tile.broadcast %[[Y]] : tensor<64x1xf32, #[[$C]]> -> tensor<64x64xf32, #[[$C]]>
+    // CHECK-NOT: convert_layout
+    // CHECK: tile.broadcast %[[Y]] : tensor<64x1xf32, #[[$C]]> -> tensor<64x64xf32, #[[$C]]>
     // CHECK-NOT: convert_layout
     %s = tilegpu.convert_layout %r : tensor<64xf32, #row> -> tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #col}>>
     %e = tile.expand_dims %s {axis = 1 : i32} : tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #col}>> -> tensor<64x1xf32, #col>

@@ -432,7 +432,11 @@ void Candidate::apply() {
     Value value = edge->get();
     if (isa<ConvertLayoutOp>(owner) || getLayout(value) == layout)
       continue;
+    // Right after the value, as the conversions it replaces were: out of
+    // loops the value is defined outside of (and into a branch later, when
+    // only that branch uses it).
     OpBuilder builder(owner);
+    builder.setInsertionPointAfterValue(value);
     auto type = withLayout(cast<RankedTensorType>(value.getType()), layout);
     edge->set(ConvertLayoutOp::create(builder, value.getLoc(), type, value));
   }

@@ -122,11 +122,13 @@ def TileGPURemoveLayoutConversions
     reductions, expand_dims and broadcast stay in blocked and slice layouts
     (the lowering's). A change is kept when the conversions it leaves and
     the registers of the blocks it retypes cost less than before: bytes
-    moved and bytes of registers over all threads, weighted by 8 per
-    enclosing loop; splats, constants and ranges are free (recreated in the
-    target layout). Then conversions of cheap expressions are rematerialized,
-    chains folded, conversions of loop-invariant blocks hoisted before the
-    loop, and conversions used in one branch of an `scf.if` moved into it.
+    moved (plus 4 KiB a conversion for its barriers) and bytes of registers
+    over all threads, weighted by 8 per enclosing loop; splats, constants
+    and ranges are free (recreated in the target layout). Then conversions
+    of cheap expressions are rematerialized, chains folded, a conversion of
+    an expand_dims or broadcast converts its operand instead, conversions
+    of loop-invariant blocks are hoisted before the loop, and conversions
+    used in one branch of an `scf.if` moved into it.
 
     Before:
     ```mlir
