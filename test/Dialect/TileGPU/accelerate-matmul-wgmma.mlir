@@ -155,3 +155,28 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return %d : tensor<128x64xf32, #a>
   }
 }
+
+// -----
+
+// An operand defined before the loop around the dot (attention's Q) is
+// stored to shared memory once, before the loop; the one the loop loads is
+// stored every iteration.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @invariant_operand
+  func.func @invariant_operand(%q: tensor<64x64xf16, #a>, %p: tensor<64x64x!tile.ptr<f16>, #a>, %z: tensor<64x64xf32, #a>, %n: i32) -> tensor<64x64xf32, #a> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: %[[Q:.*]] = tilegpu.local_alloc %{{.*}} : (tensor<64x64xf16, #{{.*}}>)
+    // CHECK-NEXT: scf.for
+    // CHECK: %[[K:.*]] = tile.load
+    // CHECK-NEXT: %[[KS:.*]] = tilegpu.local_alloc %[[K]]
+    // CHECK: tilegpu.warpgroup_dot %[[Q]], %[[KS]]
+    %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32, #a>) : i32 {
+      %k = tile.load %p : tensor<64x64x!tile.ptr<f16>, #a>
+      %d = tile.dot %q, %k, %acc : tensor<64x64xf16, #a> * tensor<64x64xf16, #a> -> tensor<64x64xf32, #a>
+      scf.yield %d : tensor<64x64xf32, #a>
+    }
+    return %r : tensor<64x64xf32, #a>
+  }
+}

@@ -13,6 +13,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/Debug.h"
 
 namespace mlir::tilegpu {
@@ -26,6 +27,20 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
+/// Where an operand of `dot` is staged in shared memory: before the
+/// outermost loop around the dot that `value` is defined outside of, so a
+/// loop-invariant operand (attention's Q tile) is stored once, not every
+/// iteration; else at the dot.
+Operation *getStagingPoint(Operation *dot, Value value) {
+  Operation *point = dot;
+  while (auto loop = dyn_cast<LoopLikeOpInterface>(point->getParentOp())) {
+    if (!loop.isDefinedOutsideOfLoop(value))
+      break;
+    point = loop;
+  }
+  return point;
+}
+
 /// Splits `numWarps` over an [M, N] accumulator in 16 x 8 tiles, doubling
 /// the side whose per-warp extent is larger.
 std::pair<unsigned, unsigned> chooseWarps(int64_t m, int64_t n,
@@ -131,6 +146,8 @@ bool rewriteToWarpGroupDot(tile::DotOp dot, unsigned numWarps) {
     auto type = cast<RankedTensorType>(value.getType());
     auto memdesc = MemDescType::get(context, type.getShape(),
                                     type.getElementType(), layout);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(getStagingPoint(dot, value));
     auto alloc =
         LocalAllocOp::create(builder, loc, memdesc, value, IntegerAttr());
     // The tensor cores would truncate f32 to tf32; round to nearest as the

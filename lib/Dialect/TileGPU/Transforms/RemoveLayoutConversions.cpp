@@ -1,22 +1,36 @@
 //===- RemoveLayoutConversions.cpp - tilegpu-remove-layout-conversions ----===//
 //
-// Carries loop-carried blocks in the layout the loop body uses them in, so
-// the conversions around them run once, outside the loop. A block the loop
-// updates elementwise (`ptrs += step`) is updated in that layout too.
-// A narrowing cast of a converted block (f32 accumulator to f16 output) runs
-// before the conversion, which then moves half the bytes.
+// Layout propagation. Layout assignment, coalescing and the tensor-core
+// rewrite fix the layouts of the anchors (global loads and stores keep
+// their coalesced layouts, dots their mma layouts and operand layouts) and
+// put a `convert_layout` wherever an op wants another layout than its
+// operand has. This pass moves blocks into the layouts that remove those
+// conversions, in four steps:
+//   1. propagation (LayoutPropagation.cpp): for every conversion from A to
+//      B, try computing its result's users in A (forward from the anchor),
+//      and else its source in B (a loop-carried block carried in the layout
+//      its users want); keep the change when the cost model says the
+//      remaining conversions are cheaper. Repeated until nothing changes.
+//   2. rematerialization: the canonicalization patterns of convert_layout
+//      recreate splats, ranges, constants and expressions of them in the
+//      target layout, and fold chains of conversions; a conversion of an
+//      expand_dims or a broadcast converts its operand instead (as many or
+//      fewer elements, and it may fold with the conversion before it).
+//   3. a conversion of a loop-invariant block moves before the loop.
+//   4. a conversion used only in one branch of an `scf.if` moves into it.
 //
 //===----------------------------------------------------------------------===//
+
+#include "LayoutPropagation.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/Debug.h"
 
 namespace mlir::tilegpu {
@@ -30,143 +44,130 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// The common target type if every use of `value` is a conversion to it.
-Type getOnlyConversionTarget(Value value) {
-  Type target;
-  for (Operation *user : value.getUsers()) {
-    auto convert = dyn_cast<ConvertLayoutOp>(user);
-    if (!convert || (target && convert.getType() != target))
-      return Type();
-    target = convert.getType();
+/// The most candidate changes kept in one function (each lowers the
+/// modelled cost, so this only bounds compile time).
+constexpr unsigned kMaxChanges = 256;
+
+/// Tries each conversion's source layout for its result, then its result
+/// layout for its source; returns whether one change was kept.
+bool propagateOnce(Operation *root) {
+  SmallVector<ConvertLayoutOp> converts;
+  root->walk([&](ConvertLayoutOp op) { converts.push_back(op); });
+  for (ConvertLayoutOp convert : converts) {
+    Value src = convert.getSrc(), result = convert.getResult();
+    Attribute srcLayout = cast<RankedTensorType>(src.getType()).getEncoding();
+    Attribute resultLayout = convert.getType().getEncoding();
+    if (propagateLayout(result, srcLayout))
+      return true;
+    if (propagateLayout(src, resultLayout))
+      return true;
   }
-  return target;
+  return false;
 }
 
-/// If every use of iter_arg `index` of `loop` is a conversion to one type
-/// except an elementwise update whose result is only yielded back into it
-/// (`ptrs += step`), computes the update in that type's layout: then every
-/// use is a conversion and the yielded value is converted from that layout,
-/// which `recarry` handles. The update's other operands are converted (the
-/// canonicalizer recomputes splats and ranges in the new layout).
-void updateInUsersLayout(scf::ForOp loop, unsigned index) {
-  BlockArgument arg = loop.getRegionIterArgs()[index];
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  Value yielded = yield.getOperand(index);
-  Operation *update = yielded.getDefiningOp();
-  if (!update || update->getBlock() != loop.getBody() || !yielded.hasOneUse() ||
-      update->getNumResults() != 1 || update->getNumRegions() != 0 ||
-      !isMemoryEffectFree(update) ||
-      !(update->hasTrait<OpTrait::Elementwise>() ||
-        isa<tile::AddPtrOp>(update)) ||
-      !llvm::is_contained(update->getOperands(), arg))
-    return;
-  Type target;
-  for (Operation *user : arg.getUsers()) {
-    if (user == update)
-      continue;
-    auto convert = dyn_cast<ConvertLayoutOp>(user);
-    if (!convert || (target && convert.getType() != target))
-      return;
-    target = convert.getType();
+/// `convert(expand_dims(x))` -> `expand_dims(convert(x))` into the slice of
+/// the target layout: as many elements move, and the conversion can fold
+/// with one that produced x (a row statistic converted to a slice, expanded,
+/// and converted again to the tile's layout).
+struct ConvertBeforeExpandDims : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    auto expand = op.getSrc().getDefiningOp<tile::ExpandDimsOp>();
+    Attribute layout = op.getType().getEncoding();
+    if (!expand || !expand->hasOneUse() || !canComputeIn(expand, layout))
+      return rewriter.notifyMatchFailure(op, "not a lone expand_dims");
+    auto srcType = cast<RankedTensorType>(expand.getSrc().getType());
+    auto slice = SliceEncodingAttr::get(getContext(), expand.getAxis(), layout);
+    Value converted = ConvertLayoutOp::create(
+        rewriter, op.getLoc(), withLayout(srcType, slice), expand.getSrc());
+    rewriter.replaceOpWithNewOp<tile::ExpandDimsOp>(op, op.getType(), converted,
+                                                    expand.getAxisAttr());
+    return success();
   }
-  if (!target)
-    return;
-  Attribute layout = cast<RankedTensorType>(target).getEncoding();
-  OpBuilder builder(update);
-  Location loc = update->getLoc();
-  IRMapping mapping;
-  for (Value operand : update->getOperands())
-    if (auto type = dyn_cast<RankedTensorType>(operand.getType());
-        type && !mapping.contains(operand))
-      mapping.map(operand,
-                  ConvertLayoutOp::create(builder, loc,
-                                          withLayout(type, layout), operand));
-  Operation *clone = builder.clone(*update, mapping);
-  auto resultType = cast<RankedTensorType>(yielded.getType());
-  clone->getResult(0).setType(withLayout(resultType, layout));
-  yield.setOperand(index, ConvertLayoutOp::create(builder, loc, resultType,
-                                                  clone->getResult(0)));
-  update->erase();
+};
+
+/// `convert(broadcast(x))` -> `broadcast(convert(x))`: the conversion moves
+/// the unbroadcast block, fewer elements.
+struct ConvertBeforeBroadcast : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    auto broadcast = op.getSrc().getDefiningOp<tile::BroadcastOp>();
+    Attribute layout = op.getType().getEncoding();
+    if (!broadcast || !broadcast->hasOneUse() ||
+        !canComputeIn(broadcast, layout))
+      return rewriter.notifyMatchFailure(op, "not a lone broadcast");
+    auto srcType = cast<RankedTensorType>(broadcast.getSrc().getType());
+    Value converted = ConvertLayoutOp::create(
+        rewriter, op.getLoc(), withLayout(srcType, layout), broadcast.getSrc());
+    rewriter.replaceOpWithNewOp<tile::BroadcastOp>(op, op.getType(), converted);
+    return success();
+  }
+};
+
+/// Moves conversions of blocks defined outside a loop before the loop.
+void hoistLoopInvariantConversions(Operation *root) {
+  root->walk([&](ConvertLayoutOp convert) {
+    while (auto loop = dyn_cast<LoopLikeOpInterface>(convert->getParentOp())) {
+      if (!loop.isDefinedOutsideOfLoop(convert.getSrc()))
+        return;
+      LLVM_DEBUG(llvm::dbgs() << "hoisting " << convert << "\n");
+      convert->moveBefore(loop);
+    }
+  });
 }
 
-/// Rewrites iter_arg `index` of `loop` to be carried in `newType`.
-void recarry(scf::ForOp loop, unsigned index, Type newType) {
-  BlockArgument arg = loop.getRegionIterArgs()[index];
-  Type oldType = arg.getType();
-  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  auto yielded = yield.getOperand(index).getDefiningOp<ConvertLayoutOp>();
-
-  OpBuilder builder(loop);
-  OpOperand &init = loop.getInitArgsMutable()[index];
-  init.set(
-      ConvertLayoutOp::create(builder, loop.getLoc(), newType, init.get()));
-  // Uses of the argument were conversions to `newType`.
-  for (Operation *user : llvm::make_early_inc_range(arg.getUsers())) {
-    user->getResult(0).replaceAllUsesWith(arg);
-    user->erase();
+/// Moves a conversion whose users all lie in one branch of a later
+/// `scf.if` of its block into that branch, off the other branch's path.
+void sinkIntoBranches(Operation *root) {
+  SmallVector<ConvertLayoutOp> converts;
+  root->walk([&](ConvertLayoutOp op) { converts.push_back(op); });
+  for (ConvertLayoutOp convert : converts) {
+    while (!convert->use_empty()) {
+      Region *region = nullptr;
+      bool single = true;
+      for (Operation *user : convert->getUsers()) {
+        Operation *ancestor = convert->getBlock()->findAncestorOpInBlock(*user);
+        auto branch = dyn_cast_or_null<scf::IfOp>(ancestor);
+        Region *userRegion = nullptr;
+        if (branch && branch != user)
+          for (Region &candidate : branch->getRegions())
+            if (candidate.isAncestor(user->getParentRegion()))
+              userRegion = &candidate;
+        if (!userRegion || (region && region != userRegion))
+          single = false;
+        region = userRegion;
+      }
+      if (!single || !region)
+        break;
+      convert->moveBefore(&region->front(), region->front().begin());
+    }
   }
-  arg.setType(newType);
-  yield.setOperand(index, yielded.getSrc());
-  if (yielded->use_empty())
-    yielded->erase();
-  Value result = loop.getResult(index);
-  result.setType(newType);
-  builder.setInsertionPointAfter(loop);
-  auto back = ConvertLayoutOp::create(builder, loop.getLoc(), oldType, result);
-  result.replaceAllUsesExcept(back, back);
-}
-
-/// `trunc(convert_layout(x))` -> `convert_layout(trunc(x))` when the
-/// conversion has no other use: the same result, fewer bytes converted.
-void narrowBeforeConversion(Operation *narrow) {
-  if (!isa<arith::TruncFOp, arith::TruncIOp>(narrow))
-    return;
-  auto convert = narrow->getOperand(0).getDefiningOp<ConvertLayoutOp>();
-  if (!convert || !convert->hasOneUse())
-    return;
-  auto narrowType = cast<RankedTensorType>(narrow->getResult(0).getType());
-  OpBuilder builder(narrow);
-  Operation *early = builder.clone(*narrow);
-  early->setOperand(0, convert.getSrc());
-  early->getResult(0).setType(withLayout(
-      narrowType,
-      cast<RankedTensorType>(convert.getSrc().getType()).getEncoding()));
-  Value converted = ConvertLayoutOp::create(builder, narrow->getLoc(),
-                                            narrowType, early->getResult(0));
-  narrow->getResult(0).replaceAllUsesWith(converted);
-  narrow->erase();
-  convert->erase();
 }
 
 struct RemoveLayoutConversionsPass
     : mlir::tilegpu::impl::TileGPURemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
   void runOnOperation() override {
-    getOperation().walk([&](scf::ForOp loop) {
-      auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-      for (unsigned i = 0; i < loop.getNumRegionIterArgs(); ++i) {
-        BlockArgument arg = loop.getRegionIterArgs()[i];
-        updateInUsersLayout(loop, i);
-        Type target = getOnlyConversionTarget(arg);
-        if (!target || arg.use_empty())
-          continue;
-        auto yielded = yield.getOperand(i).getDefiningOp<ConvertLayoutOp>();
-        if (!yielded || yielded.getSrc().getType() != target)
-          continue;
-        LLVM_DEBUG(llvm::dbgs()
-                   << "iter arg " << i << " of the loop at " << loop.getLoc()
-                   << " carried as " << target << "\n");
-        recarry(loop, i, target);
-      }
-    });
-    SmallVector<Operation *> casts;
-    getOperation().walk([&](Operation *op) {
-      if (isa<arith::TruncFOp, arith::TruncIOp>(op) &&
-          isa<RankedTensorType>(op->getResult(0).getType()))
-        casts.push_back(op);
-    });
-    for (Operation *narrow : casts)
-      narrowBeforeConversion(narrow);
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    RewritePatternSet patterns(context);
+    ConvertLayoutOp::getCanonicalizationPatterns(patterns, context);
+    LocalAllocOp::getCanonicalizationPatterns(patterns, context);
+    patterns.add<ConvertBeforeExpandDims, ConvertBeforeBroadcast>(context);
+    FrozenRewritePatternSet frozen(std::move(patterns));
+
+    // Rematerialization runs after propagation, not between its steps: it
+    // may undo a step (recomputing a cheap chain in the old layout), and
+    // the step would be taken again.
+    for (Operation &function : module.getOps())
+      for (unsigned changes = 0;
+           changes < kMaxChanges && propagateOnce(&function); ++changes)
+        ;
+    (void)applyPatternsGreedily(module, frozen);
+    hoistLoopInvariantConversions(module);
+    sinkIntoBranches(module);
   }
 };
 } // namespace

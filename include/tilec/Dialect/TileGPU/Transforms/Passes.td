@@ -108,19 +108,33 @@ def TileGPUAccelerateMatmul
 
 def TileGPURemoveLayoutConversions
     : Pass<"tilegpu-remove-layout-conversions", "::mlir::ModuleOp"> {
-  let summary = "Remove needless layout conversions";
+  let summary = "Propagate layouts from the anchors to remove conversions";
   let description = [{
-    A loop-carried block that is converted to another layout at the top of
-    every iteration and converted back before being yielded (a dot
-    accumulator) is carried in the other layout instead: the conversions
-    move out of the loop. Conversions of values that are cheap to create in
-    the target layout (splats, ranges, constants) are folded by
-    canonicalization.
+    Layout propagation. Anchors keep their layouts: global loads and stores
+    their coalesced ones, dots their mma results and operand layouts. For
+    each `convert_layout`, the pass tries computing the blocks downstream
+    of it in its source layout (forward from the anchor), and else its
+    source in its result layout (a loop-carried block carried in the layout
+    its users want). The new layout flows through elementwise ops, `where`,
+    casts, reductions (to the slice of the layout along the reduced axis),
+    expand_dims (slice to parent), broadcast, `scf.for` iter_args and
+    results, `scf.if` results and `scf.while` arguments; pointers and
+    reductions, expand_dims and broadcast stay in blocked and slice layouts
+    (the lowering's). A change is kept when the conversions it leaves and
+    the registers of the blocks it retypes cost less than before: bytes
+    moved (plus 4 KiB a conversion for its barriers) and bytes of registers
+    over all threads, weighted by 8 per enclosing loop; splats, constants
+    and ranges are free (recreated in the target layout). Then conversions
+    of cheap expressions are rematerialized, chains folded, a conversion of
+    an expand_dims or broadcast converts its operand instead, conversions
+    of loop-invariant blocks are hoisted before the loop, and conversions
+    used in one branch of an `scf.if` moved into it.
 
     Before:
     ```mlir
     %r = scf.for ... iter_args(%acc = %init) -> (tensor<64x64xf32, #blocked>) {
-      %c = tilegpu.convert_layout %acc : ... #blocked> -> ... #mma>
+      %s = tilegpu.convert_layout %acc : ... #blocked> -> ... #mma>
+      %c = arith.mulf %s, %alpha : tensor<64x64xf32, #mma>
       %d = tile.dot %a, %b, %c : ... -> tensor<64x64xf32, #mma>
       %y = tilegpu.convert_layout %d : ... #mma> -> ... #blocked>
       scf.yield %y : tensor<64x64xf32, #blocked>
@@ -130,7 +144,8 @@ def TileGPURemoveLayoutConversions
     ```mlir
     %i = tilegpu.convert_layout %init : ... #blocked> -> ... #mma>
     %r2 = scf.for ... iter_args(%acc = %i) -> (tensor<64x64xf32, #mma>) {
-      %d = tile.dot %a, %b, %acc : ... -> tensor<64x64xf32, #mma>
+      %c = arith.mulf %acc, %alpha : tensor<64x64xf32, #mma>
+      %d = tile.dot %a, %b, %c : ... -> tensor<64x64xf32, #mma>
       scf.yield %d : tensor<64x64xf32, #mma>
     }
     %r = tilegpu.convert_layout %r2 : ... #mma> -> ... #blocked>
