@@ -160,9 +160,8 @@ SmallVector<Value> packPairs(OpBuilder &builder, Location loc,
   for (size_t i = 0; i + 1 < halves.size(); i += 2) {
     Value vector = LLVM::UndefOp::create(builder, loc, pair);
     for (unsigned j = 0; j < 2; ++j)
-      vector = LLVM::InsertElementOp::create(builder, loc, vector,
-                                             halves[i + j],
-                                             createI32(builder, loc, j));
+      vector = LLVM::InsertElementOp::create(
+          builder, loc, vector, halves[i + j], createI32(builder, loc, j));
     packed.push_back(
         LLVM::BitcastOp::create(builder, loc, builder.getI32Type(), vector));
   }
@@ -223,10 +222,10 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
         cLayout->mma.getVersionMajor() != 3)
       return rewriter.notifyMatchFailure(op, "expected wgmma layouts");
     RankedTensorType cType = op.getType();
-    auto aType = cast<ShapedType>(op.getA().getType());
+    auto aBlock = dyn_cast<RankedTensorType>(op.getA().getType());
     int64_t n = cType.getDimSize(1);
-    int64_t k = aType.getShape()[1];
-    Type element = aType.getElementType();
+    int64_t k = aTile ? aTile.getShape()[1] : aBlock.getDimSize(1);
+    Type element = aTile ? aTile.getElementType() : aBlock.getElementType();
     // tf32 takes k-steps of 8 and has no transposed (MN-major) forms.
     bool tf32 = element.isF32();
     std::string inType = tf32 ? "tf32" : element.isBF16() ? "bf16" : "f16";
@@ -332,8 +331,8 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
               advance(aDesc, tileOffset(*aLayout, m * rowsPerRep, kk)));
         else
           // The A fragment registers of repetition m, k-step `step`.
-          llvm::append_range(operands, ArrayRef(aRegisters)
-                                           .slice((m * kSteps + step) * 4, 4));
+          llvm::append_range(
+              operands, ArrayRef(aRegisters).slice((m * kSteps + step) * 4, 4));
         operands.push_back(advance(bDesc, tileOffset(*bLayout, kk, 0)));
       }
       operands.push_back(one);

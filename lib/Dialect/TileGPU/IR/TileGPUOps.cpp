@@ -219,23 +219,24 @@ LogicalResult LocalStoreOp::verify() {
 }
 
 LogicalResult WarpGroupDotOp::verify() {
-  auto aType = cast<ShapedType>(getA().getType());
+  auto aTile = dyn_cast<MemDescType>(getA().getType());
+  auto aBlock = dyn_cast<RankedTensorType>(getA().getType());
+  ArrayRef<int64_t> aShape = aTile ? aTile.getShape() : aBlock.getShape();
+  Type element = aTile ? aTile.getElementType() : aBlock.getElementType();
   MemDescType bType = getB().getType();
   auto accType = cast<RankedTensorType>(getAcc().getType());
-  if (aType.getShape().size() != 2 || bType.getShape().size() != 2 ||
+  if (aShape.size() != 2 || bType.getShape().size() != 2 ||
       accType.getRank() != 2)
     return emitOpError("operands must be 2-D");
-  int64_t m = aType.getShape()[0], k = aType.getShape()[1];
+  int64_t m = aShape[0], k = aShape[1];
   int64_t n = bType.getShape()[1];
   if (bType.getShape()[0] != k || accType.getDimSize(0) != m ||
       accType.getDimSize(1) != n)
     return emitOpError("shapes do not form [M, K] x [K, N] -> [M, N]: ")
-           << aType << ", " << bType << ", " << accType;
-  Type element = aType.getElementType();
+           << getA().getType() << ", " << bType << ", " << accType;
   if (element != bType.getElementType() ||
       !(element.isF16() || element.isBF16() || element.isF32()))
     return emitOpError("operands must both be f16, bf16 or f32 (tf32)");
-  auto aTile = dyn_cast<MemDescType>(getA().getType());
   if (element.isF32() && aTile) {
     auto aShared = dyn_cast<NVMMASharedEncodingAttr>(aTile.getEncoding());
     auto bShared = dyn_cast<NVMMASharedEncodingAttr>(bType.getEncoding());
@@ -253,7 +254,7 @@ LogicalResult WarpGroupDotOp::verify() {
   if (!mma || mma.getVersionMajor() != 3)
     return emitOpError("accumulator must have an #tilegpu.mma layout of "
                        "version 3");
-  if (auto aBlock = dyn_cast<RankedTensorType>(getA().getType())) {
+  if (aBlock) {
     auto dot = dyn_cast_or_null<DotOperandEncodingAttr>(aBlock.getEncoding());
     if (!dot || dot.getOpIdx() != 0 || dot.getParent() != mma ||
         dot.getKWidth() != 2 || element.isF32())
