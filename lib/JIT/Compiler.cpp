@@ -61,7 +61,7 @@ void checkOptions(const CompilerOptions &options) {
 
 std::string readSourceFile(const std::string &path) {
   try {
-    return detail::readWholeFile(path, "");
+    return detail::readWholeFile(path, "", detail::kMaxSourceBytes);
   } catch (const Error &error) {
     throw Error(std::string("tilec: ") + error.what());
   }

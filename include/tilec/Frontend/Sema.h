@@ -30,6 +30,12 @@ struct ConstexprBindings {
   Constexprs values;
   std::optional<int64_t> numWarps;
   std::optional<int64_t> numStages;
+  /// How `values` were given, for messages: "-D" (the command line) or
+  /// "constexpr" (the host API).
+  std::string origin = "-D";
+  /// Whether a value that names no parameter of the kernel is an error
+  /// (the host API, as Triton's launcher) rather than a warning (tilec).
+  bool unknownNamesAreErrors = false;
 };
 
 /// Parses one `-D` argument, `NAME=VALUE`, into `bindings`. On failure
@@ -43,7 +49,8 @@ std::vector<std::string> listKernels(const ast::Module &module);
 /// Checks and elaborates kernel `kernelName` of `module`. Returns
 /// std::nullopt after reporting errors (unknown kernel: the error lists the
 /// available ones). Bindings that name no parameter of the kernel get a
-/// warning; bindings of non-constexpr parameters are errors.
+/// warning (an error with `unknownNamesAreErrors`); bindings of
+/// non-constexpr parameters are errors.
 std::optional<checked::CheckedKernel>
 checkKernel(const ast::Module &module, llvm::StringRef kernelName,
             const ConstexprBindings &bindings, DiagnosticEngine &diags);
