@@ -14,6 +14,7 @@
 #include "tilec/Frontend/CheckedKernel.h"
 #include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/Types.h"
+#include "tilec/Support/Limits.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -54,9 +55,6 @@ std::vector<std::string> listKernels(const ast::Module &module);
 std::optional<checked::CheckedKernel>
 checkKernel(const ast::Module &module, llvm::StringRef kernelName,
             const ConstexprBindings &bindings, DiagnosticEngine &diags);
-
-/// The largest number of elements of one block (2^20).
-constexpr int64_t kMaxBlockElements = int64_t(1) << 20;
 
 } // namespace tilec
 
