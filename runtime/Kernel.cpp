@@ -186,9 +186,11 @@ Kernel Kernel::load(Device &device, std::string_view binary,
 }
 
 Kernel Kernel::loadFiles(Device &device, const std::string &binaryPath) {
-  std::string binary = detail::readWholeFile(binaryPath, "kernel");
-  KernelMetadata meta = KernelMetadata::readFile(metadataPathFor(binaryPath));
-  return load(device, binary, std::move(meta));
+  return reportAllocationFailure("loading '" + binaryPath + "'", [&] {
+    std::string binary = detail::readWholeFile(binaryPath, "kernel");
+    KernelMetadata meta = KernelMetadata::readFile(metadataPathFor(binaryPath));
+    return load(device, binary, std::move(meta));
+  });
 }
 
 const KernelMetadata &Kernel::info() const {

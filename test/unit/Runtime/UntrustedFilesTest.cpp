@@ -3,7 +3,8 @@
 // Issue 25: whole-file reads stop at their limit (/dev/zero is an error,
 // not std::bad_alloc) and, for FileKind::Regular, never block; metadata that
 // does not match the PTX's .entry is described before the driver sees it
-// (Kernel::load throws it). The cache's side: KernelCacheTest.cpp.
+// (Kernel::load throws it); std::bad_alloc becomes tilec::Error at the API.
+// The cache's side: KernelCacheTest.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,4 +103,15 @@ TEST(PtxEntry, ParameterSizes) {
   EXPECT_EQ(detail::describePtxEntryMismatch(ptx, stale),
             "kernel 'k': parameter 6 ('p', f32) has 4 bytes in the metadata "
             "but 8 in the PTX .entry (a stale .json?)");
+}
+
+TEST(AllocationFailures, AreErrors) {
+  try {
+    reportAllocationFailure("loading 'k.ptx'",
+                            []() -> int { throw std::bad_alloc(); });
+    ADD_FAILURE() << "no exception";
+  } catch (const Error &e) {
+    EXPECT_STREQ(e.what(), "tilec: out of memory while loading 'k.ptx'");
+  }
+  EXPECT_EQ(reportAllocationFailure("x", [] { return 7; }), 7);
 }
