@@ -49,7 +49,9 @@ public:
   /// The deepest nesting of compound statements (`if`, each `elif`, `for`,
   /// `while`); Sema applies the same limit to run-time regions across
   /// inlined helpers. Every level is a nested region in the IR, which
-  /// MLIR's passes walk recursively.
+  /// MLIR's passes walk recursively and, in places, once per enclosing op
+  /// (wouldOpBeTriviallyDead, ancestor queries): time grows with depth x
+  /// size.
   static constexpr unsigned kMaxStatementNesting = 100;
 
 private:
