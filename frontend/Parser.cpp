@@ -116,11 +116,14 @@ bool Parser::checkLineLengths() {
 }
 
 bool Parser::NestingScope::ok() {
-  if (parser.nesting <= kMaxNesting)
+  bool expression = kind == NestingKind::Expression;
+  unsigned limit = expression ? kMaxNesting : kMaxStatementNesting;
+  if (counter() <= limit)
     return true;
   parser.diags.error(parser.tok().loc,
-                     "expression nested too deeply (more than " +
-                         std::to_string(kMaxNesting) + " levels)");
+                     std::string(expression ? "expression" : "statements") +
+                         " nested too deeply (more than " +
+                         std::to_string(limit) + " levels)");
   return false;
 }
 
@@ -391,6 +394,13 @@ void Parser::parseStatement(Block &block) {
   if (skipBlankOrStrayIndent())
     return;
   StmtPtr stmt;
+  NestingScope scope(*this, NestingKind::Statement);
+  bool compound = tok().is(TokKind::kw_if) || tok().is(TokKind::kw_for) ||
+                  tok().is(TokKind::kw_while);
+  if (compound && !scope.ok()) {
+    skipLine();
+    return;
+  }
   switch (tok().kind) {
   case TokKind::kw_if:
     stmt = parseIf(/*isElif=*/false);
@@ -484,6 +494,12 @@ StmtPtr Parser::parseIf(bool isElif) {
   if (!parseSuite(stmt->thenBody))
     return nullptr;
   if (tok().is(TokKind::kw_elif)) {
+    // An elif is an `if` nested in the else branch.
+    NestingScope scope(*this, NestingKind::Statement);
+    if (!scope.ok()) {
+      skipLine();
+      return nullptr;
+    }
     if (StmtPtr elif = parseIf(/*isElif=*/true))
       stmt->elseBody.push_back(std::move(elif));
   } else if (tok().is(TokKind::kw_else)) {

@@ -87,7 +87,7 @@ bool tilec::parseConstexprDefine(llvm::StringRef define,
   std::optional<ConstexprValue> parsed = parseConstexprValue(value);
   if (!parsed) {
     error = "invalid value '" + value.str() + "' for constexpr '" + name.str() +
-            "'; expected an integer, a float, True or False";
+            "'; expected an integer (of i64's range), a float, True or False";
     return false;
   }
   bindings.values[name.str()] = *parsed;
@@ -173,12 +173,15 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
     auto it = llvm::find_if(kernel.params, [&](const ast::Param &p) {
       return p.name == boundName;
     });
-    if (it == kernel.params.end())
-      diags.warning(SourceLoc(), "-D " + name +
-                                     " does not name a parameter "
-                                     "of kernel '" +
-                                     kernel.name + "'");
-    else if (it->type.kind != ast::TypeAnnotation::Kind::Constexpr)
+    if (it == kernel.params.end()) {
+      std::string message = bindings.origin + " " + name +
+                            " does not name a parameter of kernel '" +
+                            kernel.name + "'";
+      if (bindings.unknownNamesAreErrors)
+        error(SourceLoc(), message);
+      else
+        diags.warning(SourceLoc(), message);
+    } else if (it->type.kind != ast::TypeAnnotation::Kind::Constexpr)
       error(it->loc, "'" + name + "' is a run-time parameter of '" +
                          kernel.name +
                          "', not a constexpr; it cannot be set "

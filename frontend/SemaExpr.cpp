@@ -89,7 +89,9 @@ ExprPtr Sema::toBool(ExprPtr e, SourceLoc loc) {
 }
 
 bool Sema::checkShape(llvm::ArrayRef<int64_t> shape, SourceLoc loc) {
-  int64_t numel = 1;
+  // Every dimension is a power of two, so the element count is 2^log2Count,
+  // summed in exponents: no product that could wrap.
+  unsigned log2Count = 0;
   for (int64_t d : shape) {
     if (d < 1 || !llvm::isPowerOf2_64(static_cast<uint64_t>(d))) {
       error(loc, "block dimension " + llvm::Twine(d) +
@@ -97,12 +99,12 @@ bool Sema::checkShape(llvm::ArrayRef<int64_t> shape, SourceLoc loc) {
                      "); pad the block and mask the extra elements");
       return false;
     }
-    numel = numel > kMaxBlockElements ? numel : numel * d;
+    log2Count += llvm::Log2_64(static_cast<uint64_t>(d));
   }
-  if (numel > kMaxBlockElements) {
-    std::string count = std::to_string(numel);
-    if (numel > (int64_t(1) << 40))
-      count = "more than 2^40";
+  if (log2Count > llvm::Log2_64(kMaxBlockElements)) {
+    std::string count = log2Count <= 40
+                            ? std::to_string(int64_t(1) << log2Count)
+                            : "2^" + std::to_string(log2Count);
     error(loc, "block of " + count + " elements (shape " + formatShape(shape) +
                    ") exceeds the limit of " + llvm::Twine(kMaxBlockElements) +
                    " (2^20) elements per block");

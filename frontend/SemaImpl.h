@@ -259,6 +259,12 @@ public:
   checked::Block *curBlock = nullptr;
   Frame *frame = nullptr;
   std::vector<const ast::Function *> callStack;
+  /// Number of enclosing run-time regions (if/for/while) across inlined
+  /// helpers: the region nesting of the IR.
+  unsigned regionDepth = 0;
+  /// Reports (at `loc`) and returns false when one more run-time region
+  /// would nest deeper than Parser::kMaxStatementNesting.
+  bool checkRegionDepth(SourceLoc loc);
   std::set<std::string> usedNames;
   unsigned nameCounter = 0;
 };

@@ -9,6 +9,8 @@
 
 #include "SemaImpl.h"
 
+#include "tilec/Frontend/Parser.h"
+
 using namespace tilec;
 using namespace tilec::sema;
 namespace ck = tilec::checked;
@@ -151,6 +153,16 @@ void Sema::elabReturn(const ast::ReturnStmt &s) {
   frame->returned = true;
 }
 
+bool Sema::checkRegionDepth(SourceLoc loc) {
+  if (regionDepth < Parser::kMaxStatementNesting)
+    return true;
+  error(loc, "statements nested too deeply (more than " +
+                 llvm::Twine(Parser::kMaxStatementNesting) +
+                 " levels of run-time if/for/while, counting inlined "
+                 "helpers)");
+  return false;
+}
+
 void Sema::elabIf(const ast::IfStmt &s) {
   Value cond = elabExpr(*s.cond);
   if (cond.isInvalid())
@@ -168,6 +180,8 @@ void Sema::elabIf(const ast::IfStmt &s) {
                                 " (use where(...) to select elementwise)");
     return;
   }
+  if (!checkRegionDepth(s.getLoc()))
+    return;
   auto ifStmt = std::make_unique<ck::IfStmt>(
       s.getLoc(), toBool(std::move(cond.expr), s.cond->getLoc()));
   std::vector<std::string> assigned;
@@ -177,6 +191,7 @@ void Sema::elabIf(const ast::IfStmt &s) {
   std::map<std::string, Binding> before = frame->env;
   ck::Block *outer = curBlock;
   ++frame->runtimeDepth;
+  ++regionDepth;
   curBlock = &ifStmt->thenBody;
   elabBlock(s.thenBody);
   std::map<std::string, Binding> thenEnv = std::move(frame->env);
@@ -186,6 +201,7 @@ void Sema::elabIf(const ast::IfStmt &s) {
   std::map<std::string, Binding> elseEnv = std::move(frame->env);
   frame->env = std::move(before);
   --frame->runtimeDepth;
+  --regionDepth;
   curBlock = outer;
 
   auto live = [](std::map<std::string, Binding> &env,
@@ -325,7 +341,11 @@ Sema::elabLoopBody(const ast::Block &astBody, ck::Block &body,
   ck::Block *outer = curBlock;
   curBlock = &body;
   ++frame->runtimeDepth;
-  elabBlock(astBody);
+  if (checkRegionDepth(loc)) {
+    ++regionDepth;
+    elabBlock(astBody);
+    --regionDepth;
+  }
   --frame->runtimeDepth;
   curBlock = outer;
   std::map<std::string, Binding> bodyEnv = std::move(frame->env);

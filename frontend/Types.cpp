@@ -6,6 +6,9 @@
 
 #include "tilec/Frontend/Types.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
 #include <cmath>
 
 using namespace tilec;
@@ -44,11 +47,19 @@ std::optional<ConstexprValue> tilec::parseConstexprValue(llvm::StringRef text) {
   bool negative = text.consume_front("-");
   uint64_t u;
   if (!text.getAsInteger(0, u)) {
-    if (u > static_cast<uint64_t>(INT64_MAX))
+    // i64's range: -2^63 .. 2^63 - 1.
+    uint64_t limit = static_cast<uint64_t>(INT64_MAX) + (negative ? 1 : 0);
+    if (u > limit)
       return std::nullopt;
-    int64_t v = static_cast<int64_t>(u);
-    return ConstexprValue::ofInt(negative ? -v : v);
+    return ConstexprValue::ofInt(negative ? static_cast<int64_t>(0 - u)
+                                          : static_cast<int64_t>(u));
   }
+  // An integer literal too large for i64 is an error, not a float.
+  llvm::StringRef digits = text;
+  bool hex = digits.consume_front_insensitive("0x");
+  if (!digits.empty() &&
+      llvm::all_of(digits, hex ? llvm::isHexDigit : llvm::isDigit))
+    return std::nullopt;
   double d;
   if (text == "inf")
     d = INFINITY;

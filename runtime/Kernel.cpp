@@ -2,15 +2,17 @@
 //
 // Kernel::load turns PTX or a cubin plus its metadata into a launchable CUDA
 // function: it checks the metadata against the device (arch, threads per
-// block, shared memory), loads the module with the JIT's error log captured,
-// and opts the function in to more than 48 KB of dynamic shared memory when
-// the kernel needs it. Kernel::launchArgs checks the arguments and the grid
-// and calls cuLaunchKernel. compilePtxToCubin links PTX through the driver.
+// block, shared memory) and against the PTX's .entry, loads the module with the
+// JIT's error log captured, and opts the function in to more than 48 KB of
+// dynamic shared memory when the kernel needs it. Kernel::launchArgs checks the
+// arguments and the grid and calls cuLaunchKernel. compilePtxToCubin links PTX
+// through the driver.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DeviceState.h"
 #include "tilec/Runtime/Files.h"
+#include "tilec/Runtime/PtxEntry.h"
 #include "tilec/Support/Target.h"
 
 #include "tilec/tilec.h"
@@ -119,6 +121,12 @@ Kernel Kernel::load(Device &device, std::string_view binary,
     throw Error("kernel '" + meta.kernel + "': the binary (" +
                 std::to_string(binary.size()) +
                 " bytes) is neither PTX with an .entry nor a cubin/fatbin");
+  // The metadata against the PTX's entry, before the driver sees either.
+  if (kind == BinaryKind::Ptx) {
+    std::string mismatch = detail::describePtxEntryMismatch(binary, meta);
+    if (!mismatch.empty())
+      throw Error(mismatch);
+  }
   dev.makeCurrent();
   const Driver &d = driver();
 
@@ -178,9 +186,11 @@ Kernel Kernel::load(Device &device, std::string_view binary,
 }
 
 Kernel Kernel::loadFiles(Device &device, const std::string &binaryPath) {
-  std::string binary = detail::readWholeFile(binaryPath, "kernel");
-  KernelMetadata meta = KernelMetadata::readFile(metadataPathFor(binaryPath));
-  return load(device, binary, std::move(meta));
+  return reportAllocationFailure("loading '" + binaryPath + "'", [&] {
+    std::string binary = detail::readWholeFile(binaryPath, "kernel");
+    KernelMetadata meta = KernelMetadata::readFile(metadataPathFor(binaryPath));
+    return load(device, binary, std::move(meta));
+  });
 }
 
 const KernelMetadata &Kernel::info() const {

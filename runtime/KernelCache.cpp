@@ -16,6 +16,7 @@
 #include "tilec/Runtime/KernelCache.h"
 
 #include "tilec/Runtime/Error.h"
+#include "tilec/Runtime/Files.h"
 #include "tilec/Runtime/Hash.h"
 
 #include <cctype>
@@ -53,32 +54,6 @@ void addField(Sha256 &hash, std::string_view tag, std::string_view value) {
   hash.update(prefix);
   hash.update(value);
   hash.update("\n");
-}
-
-bool readWholeFile(const std::string &path, std::string &out,
-                   std::string &error) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) {
-    error = errno == ENOENT ? "no entry" : std::strerror(errno);
-    return false;
-  }
-  out.clear();
-  char buffer[64 * 1024];
-  while (true) {
-    ssize_t n = ::read(fd, buffer, sizeof(buffer));
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0) {
-      error = std::strerror(errno);
-      ::close(fd);
-      return false;
-    }
-    if (n == 0)
-      break;
-    out.append(buffer, static_cast<std::size_t>(n));
-  }
-  ::close(fd);
-  return true;
 }
 
 bool makeDirectories(const std::string &dir, std::string &error) {
@@ -303,9 +278,19 @@ std::optional<CompiledKernel> KernelCache::lookup(const std::string &key,
     return miss("no entry");
   if (!isValidKey(key))
     return miss("invalid key");
-  std::string bytes, error;
-  if (!readWholeFile(entryPath(key), bytes, error))
-    return miss(error);
+  // Regular files only, size checked before reading: a FIFO, a device or a
+  // huge file in the cache directory is a miss, never a blocked or
+  // unbounded read.
+  std::string path = entryPath(key), bytes;
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0)
+    return miss(errno == ENOENT ? "no entry" : std::strerror(errno));
+  try {
+    bytes = detail::readWholeFile(path, "cache entry", detail::kMaxBinaryBytes,
+                                  detail::FileKind::Regular);
+  } catch (const Error &e) {
+    return miss(e.what());
+  }
   std::optional<CompiledKernel> kernel = decodeEntry(bytes, key, whyMiss);
   if (kernel) {
     std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -330,12 +315,40 @@ bool KernelCache::store(const std::string &key, const CompiledKernel &kernel,
   return writeFileAtomically(entryPath(key), encodeEntry(key, kernel), error);
 }
 
+std::string tilec::describeEntryMismatch(const KernelMetadata &meta,
+                                         const CompileRequest &request) {
+  if (meta.kernel != request.kernel)
+    return "entry for kernel '" + meta.kernel + "', not '" + request.kernel +
+           "'";
+  if (meta.sourceHash != sha256Hex(request.source))
+    return "entry for another source";
+  std::string invalid = request.options.validate();
+  if (invalid.empty() && meta.arch != request.options.getTarget().str())
+    return "entry for " + meta.arch;
+  if (request.options.numWarps != 0 &&
+      meta.numWarps != request.options.numWarps)
+    return "entry for num_warps = " + std::to_string(meta.numWarps);
+  if (request.options.numStages != 0 &&
+      meta.numStages != request.options.numStages)
+    return "entry for num_stages = " + std::to_string(meta.numStages);
+  for (const auto &[name, value] : request.constexprs) {
+    auto it = meta.constexprs.find(name);
+    if (it == meta.constexprs.end() || !(it->second == value))
+      return "entry for another value of constexpr " + name;
+  }
+  return "";
+}
+
 CompiledKernel tilec::compileCached(KernelCache &cache,
                                     const CompileRequest &request,
                                     std::string_view compilerVersion,
                                     const CompileFn &compile) {
   std::string key = cacheKey(request, compilerVersion);
-  if (std::optional<CompiledKernel> hit = cache.lookup(key))
+  // An entry is served only if its metadata describes this request: a key
+  // collision or an entry another kernel's body was copied into (with its
+  // checksum recomputed) is a miss and is rebuilt.
+  if (std::optional<CompiledKernel> hit = cache.lookup(key);
+      hit && describeEntryMismatch(hit->meta, request).empty())
     return *std::move(hit);
   if (!compile)
     throw Error("tilec: no compiler backend to compile kernel '" +

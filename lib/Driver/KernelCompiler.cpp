@@ -92,6 +92,40 @@ int64_t getAssumedDivisibility(const CompileOptions &options,
   return 1;
 }
 
+/// Diagnoses the names of `--divisible` and `--unit` against the kernel:
+/// one that names no run-time parameter gets a warning (several kernels of
+/// a file share the options, as with -D); one that names a pointer or a
+/// float is an error (only integers can be specialized). False after an
+/// error.
+bool checkSpecializedNames(const checked::CheckedKernel &kernel,
+                           const CompileOptions &options,
+                           tilec::DiagnosticEngine &diags) {
+  bool ok = true;
+  auto check = [&](llvm::ArrayRef<std::string> names, llvm::StringRef flag) {
+    for (const std::string &name : names) {
+      const checked::KernelParam *param = nullptr;
+      for (const checked::KernelParam &p : kernel.params)
+        if (p.name == name)
+          param = &p;
+      if (!param) {
+        diags.warning(tilec::SourceLoc(),
+                      flag + "=" + name +
+                          " does not name a run-time parameter "
+                          "of kernel '" +
+                          kernel.name + "'");
+      } else if (!param->type.isInteger()) {
+        diags.error(param->loc, flag + "=" + name + ": '" + name + "' is a " +
+                                    param->type.str() + " parameter; " + flag +
+                                    " takes integer parameters");
+        ok = false;
+      }
+    }
+  };
+  check(options.divisibleParams, "--divisible");
+  check(options.unitParams, "--unit");
+  return ok;
+}
+
 /// Marks the kernel's arguments with what `options` let the code assume:
 /// unit integers become the constant 1, divisibilities become argument
 /// attributes the axis analysis reads.
@@ -212,7 +246,8 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
     TimingScope scope = root.nest("check (sema)");
     checked = checkKernel(source.getModule(), kernel, effective, diags);
   }
-  if (!checked || diags.hasErrors())
+  if (!checked || diags.hasErrors() ||
+      !checkSpecializedNames(*checked, options, diags))
     return std::nullopt;
   describeKernel(*checked, options, result.metadata);
 

@@ -156,6 +156,8 @@ public:
 
 private:
   mlir::LogicalResult runOp(mlir::Operation *op);
+  /// Counts `op` against maxOps; an error (at `op`) past the limit.
+  mlir::LogicalResult countOp(mlir::Operation *op);
   /// Runs the single block of `region` with `args`; `results` gets the
   /// operands of its terminator.
   mlir::LogicalResult runRegion(mlir::Region &region,

@@ -130,6 +130,9 @@ LogicalResult Executor::runRegion(Region &region,
     if (failed(runOp(&op)))
       return failure();
   Operation *terminator = block.getTerminator();
+  // Terminators count too: an empty loop body or program is bounded.
+  if (failed(countOp(terminator)))
+    return failure();
   if (!isa<scf::YieldOp, scf::ConditionOp, func::ReturnOp>(terminator))
     return error(terminator) << "the interpreter does not support '"
                              << terminator->getName() << "'";
@@ -140,10 +143,16 @@ LogicalResult Executor::runRegion(Region &region,
   return success();
 }
 
-LogicalResult Executor::runOp(Operation *op) {
+LogicalResult Executor::countOp(Operation *op) {
   if (maxOps && ++numOps > maxOps)
     return error(op) << "stopped after " << maxOps
                      << " operations (does the kernel terminate?)";
+  return success();
+}
+
+LogicalResult Executor::runOp(Operation *op) {
+  if (failed(countOp(op)))
+    return failure();
   if (isa<scf::ForOp>(op))
     return runFor(op);
   if (isa<scf::WhileOp>(op))
@@ -349,6 +358,14 @@ LogicalResult tilec::interpretFunction(func::FuncOp func,
              << "grid dimension " << axis << " is " << size
              << "; it must be from 1 to " << limit;
   }
+  // The interpreter runs the programs one after the other.
+  std::int64_t programs = options.grid[0] * options.grid[1];
+  if (programs > kMaxInterpretedPrograms ||
+      programs * options.grid[2] > kMaxInterpretedPrograms)
+    return emitError(func.getLoc())
+           << "a grid of " << options.grid[0] << " x " << options.grid[1]
+           << " x " << options.grid[2] << " programs; the interpreter runs at "
+           << "most " << kMaxInterpretedPrograms << " (2^24)";
   Memory memory;
   llvm::SmallVector<TileValue> values;
   for (auto [i, arg] : llvm::enumerate(args)) {

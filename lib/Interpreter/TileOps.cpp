@@ -3,8 +3,9 @@
 // Program indexing, index ranges, shape ops (splat, broadcast, expand_dims,
 // reshape, trans, which carry exact integer values), hints, `dot` (exact
 // products summed in float64, no tf32 rounding), reductions (in order along the
-// axis; argmax/argmin keep the first extreme) and `device_print`, which prints
-// what the GPU prints, one line per element, once.
+// axis; argmax/argmin keep the first extreme, a NaN the most extreme) and
+// `device_print`, which prints what the GPU prints, one line per element,
+// once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,8 @@
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -125,12 +128,17 @@ LogicalResult runDot(Executor &exec, DotOp op) {
   return success();
 }
 
-/// Whether `candidate` beats `best` for argmax (`isMax`) or argmin. As on
-/// the GPU: floats compare ordered (a NaN never wins), integers signed.
+/// Whether `candidate` beats `best` for argmax (`isMax`) or argmin
+/// (docs/spec.md section 1.4): a NaN beats every number, as `max` and `min`
+/// propagate NaN, so the first NaN's index is the answer when there is one;
+/// integers compare signed. Equal values (and two NaNs) never beat: the
+/// first index wins.
 bool isBetter(const TileValue &src, std::int64_t candidate, std::int64_t best,
               bool isMax) {
   if (!src.floats.empty()) {
     double x = src.floats[candidate], y = src.floats[best];
+    if (std::isnan(x) || std::isnan(y))
+      return std::isnan(x) && !std::isnan(y);
     return isMax ? x > y : x < y;
   }
   std::int64_t x = src.ints[candidate], y = src.ints[best];

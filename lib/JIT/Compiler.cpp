@@ -61,7 +61,7 @@ void checkOptions(const CompilerOptions &options) {
 
 std::string readSourceFile(const std::string &path) {
   try {
-    return detail::readWholeFile(path, "");
+    return detail::readWholeFile(path, "", detail::kMaxSourceBytes);
   } catch (const Error &error) {
     throw Error(std::string("tilec: ") + error.what());
   }
@@ -193,30 +193,38 @@ Compiler::Compiler(Options options) : impl_(new Impl) {
 
 Kernel Compiler::compileFile(const std::string &path, const std::string &kernel,
                              const Constexprs &constexprs) {
-  return impl_->compileAndLoadSpecializing(
-      impl_->request(readSourceFile(path), path, kernel, constexprs), impl_);
+  return reportAllocationFailure("compiling kernel '" + kernel + "'", [&] {
+    return impl_->compileAndLoadSpecializing(
+        impl_->request(readSourceFile(path), path, kernel, constexprs), impl_);
+  });
 }
 
 Kernel Compiler::compileSource(const std::string &text,
                                const std::string &sourceName,
                                const std::string &kernel,
                                const Constexprs &constexprs) {
-  return impl_->compileAndLoadSpecializing(
-      impl_->request(text, sourceName, kernel, constexprs), impl_);
+  return reportAllocationFailure("compiling kernel '" + kernel + "'", [&] {
+    return impl_->compileAndLoadSpecializing(
+        impl_->request(text, sourceName, kernel, constexprs), impl_);
+  });
 }
 
 CompiledKernel Compiler::compileFileToPTX(const std::string &path,
                                           const std::string &kernel,
                                           const Constexprs &constexprs) {
-  return impl_->compile(
-      impl_->request(readSourceFile(path), path, kernel, constexprs));
+  return reportAllocationFailure("compiling kernel '" + kernel + "'", [&] {
+    return impl_->compile(
+        impl_->request(readSourceFile(path), path, kernel, constexprs));
+  });
 }
 
 CompiledKernel Compiler::compileSourceToPTX(const std::string &text,
                                             const std::string &sourceName,
                                             const std::string &kernel,
                                             const Constexprs &constexprs) {
-  return impl_->compile(impl_->request(text, sourceName, kernel, constexprs));
+  return reportAllocationFailure("compiling kernel '" + kernel + "'", [&] {
+    return impl_->compile(impl_->request(text, sourceName, kernel, constexprs));
+  });
 }
 
 const Compiler::Options &Compiler::options() const { return impl_->options; }

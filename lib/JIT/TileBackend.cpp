@@ -67,6 +67,8 @@ CompiledKernel tilec::compileTileKernelWith(KernelCompiler &compiler,
 
   ConstexprBindings bindings;
   bindings.values = request.constexprs;
+  bindings.origin = "constexpr";
+  bindings.unknownNamesAreErrors = true;
 
   std::optional<CompileResult> result = compiler.compile(
       *source, request.kernel, bindings, request.options, Stage::PTX, diagOS);

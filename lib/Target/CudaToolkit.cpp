@@ -107,6 +107,16 @@ std::string findPtxas() {
   return "";
 }
 
+unsigned getPtxasTimeout() {
+  if (std::optional<std::string> env =
+          sys::Process::GetEnv("TILEC_PTXAS_TIMEOUT")) {
+    unsigned seconds;
+    if (!StringRef(*env).getAsInteger(10, seconds) && seconds > 0)
+      return seconds;
+  }
+  return kDefaultPtxasTimeoutSeconds;
+}
+
 Expected<std::string> assembleCubin(StringRef ptx, Target target,
                                     StringRef kernelName) {
   std::string ptxas = findPtxas();
@@ -133,6 +143,7 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
       os << ptx;
       os.close();
       ec = os.error();
+      os.clear_error(); // Reported below, not by the stream's destructor.
     }
     if (ec) {
       cleanUp();
@@ -144,9 +155,18 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
   std::string output = cubinPath.str().str();
   SmallVector<StringRef> args{ptxas, arch, ptxPath, "-o", output};
   std::string message;
-  int rc = sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, 0, 0, &message);
+  unsigned timeout = getPtxasTimeout();
+  int rc =
+      sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, timeout, 0, &message);
+  // After `timeout` seconds ExecuteAndWait kills the child and says so.
+  bool timedOut = rc == -2 && StringRef(message).starts_with("Child timed out");
   if (rc != 0) {
     cleanUp();
+    if (timedOut)
+      return createStringError(
+          "ptxas did not finish kernel '" + kernelName.str() + "' within " +
+          std::to_string(timeout) + " s (" + ptxas +
+          "); set $TILEC_PTXAS_TIMEOUT (seconds) to wait longer");
     return createStringError("ptxas failed on kernel '" + kernelName.str() +
                              "'" + (message.empty() ? "" : ": " + message));
   }
@@ -155,7 +175,16 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
   cleanUp();
   if (!buffer)
     return createStringError("cannot read ptxas output");
-  return (*buffer)->getBuffer().str();
+  StringRef image = (*buffer)->getBuffer();
+  if (!image.starts_with("\x7f"
+                         "ELF"))
+    return createStringError(
+        "ptxas (" + ptxas + ") exited with success but wrote " +
+        (image.empty() ? std::string("nothing")
+                       : "no cubin (" + std::to_string(image.size()) +
+                             " bytes, not ELF)") +
+        " for kernel '" + kernelName.str() + "'");
+  return image.str();
 }
 
 } // namespace tilec

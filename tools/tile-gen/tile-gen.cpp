@@ -57,6 +57,13 @@ bool writeFile(const std::string &path, const std::string &text) {
     return false;
   }
   os << text;
+  os.close();
+  if (std::error_code error = os.error()) {
+    os.clear_error(); // Reported here, not by the stream's destructor.
+    llvm::errs() << "tile-gen: error: cannot write '" << path
+                 << "': " << error.message() << "\n";
+    return false;
+  }
   return true;
 }
 
@@ -64,7 +71,15 @@ bool writeFile(const std::string &path, const std::string &text) {
 /// stdout for "-".
 bool writeProgram(const GeneratedProgram &program, const std::string &stem) {
   if (stem == "-") {
-    llvm::outs() << program.source;
+    llvm::raw_fd_ostream &os = llvm::outs();
+    os << program.source;
+    os.flush();
+    if (std::error_code error = os.error()) {
+      os.clear_error();
+      llvm::errs() << "tile-gen: error: cannot write to standard output: "
+                   << error.message() << "\n";
+      return false;
+    }
     return true;
   }
   return writeFile(stem + ".tile", program.source) &&

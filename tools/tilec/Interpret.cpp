@@ -68,18 +68,9 @@ void printBuffer(const HostBuffer &buffer, unsigned maxCount,
 
 /// Writes the raw bytes of `buffer` to `path`; false after an error.
 bool writeBuffer(const HostBuffer &buffer, llvm::StringRef path) {
-  std::error_code error;
-  llvm::raw_fd_ostream os(path, error);
-  if (!error) {
-    os.write(reinterpret_cast<const char *>(buffer.bytes.data()),
-             buffer.bytes.size());
-    os.close();
-    error = os.error();
-  }
-  if (error)
-    llvm::errs() << "error: cannot write '" << path << "': " << error.message()
-                 << "\n";
-  return !error;
+  llvm::StringRef bytes(reinterpret_cast<const char *>(buffer.bytes.data()),
+                        buffer.bytes.size());
+  return writeOutputFile(path, bytes) == kSuccess;
 }
 
 /// Checks the `--dump` names before running; returns (name, path) pairs.
@@ -102,9 +93,11 @@ int writeDumps(const InterpretRequest &request,
                LaunchArgs &launch) {
   for (const auto &[name, path] : dumps) {
     HostBuffer &buffer = *launch.findBuffer(name);
-    if (path.empty())
+    if (path.empty()) {
       printBuffer(buffer, request.dumpCount, llvm::outs());
-    else if (!writeBuffer(buffer, path))
+      if (int code = checkStandardOutput())
+        return code;
+    } else if (!writeBuffer(buffer, path))
       return kEnvError;
   }
   if (request.dumpAll.empty())
@@ -129,6 +122,7 @@ int tilec::runInterpret(TileSource &source, llvm::StringRef kernel,
                         const ConstexprBindings &bindings,
                         const InterpretRequest &request) {
   InterpreterOptions options;
+  options.maxOps = request.maxOps;
   try {
     options.grid = parseGrid(request.grid);
   } catch (const LaunchArgError &error) {
@@ -154,6 +148,7 @@ int tilec::runInterpret(TileSource &source, llvm::StringRef kernel,
   std::vector<InterpreterArg> args = toInterpreterArgs(launch);
   if (!interpreter->run(args, options, llvm::errs()))
     return kInputError;
-  llvm::outs().flush();
+  if (int code = checkStandardOutput()) // device_print's output.
+    return code;
   return writeDumps(request, dumps, launch);
 }

@@ -13,12 +13,17 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace tilec {
 
 class TileSource;
+
+/// The default of `--max-ops`: enough for kernels that terminate, a
+/// bound (some seconds to minutes) on those that do not.
+constexpr std::uint64_t kDefaultMaxOps = 100000000;
 
 /// The command line of one `tilec --interpret`.
 struct InterpretRequest {
@@ -32,6 +37,8 @@ struct InterpretRequest {
   unsigned dumpCount = 16;
   /// `--dump-all`: a directory to write every buffer to, as NAME.bin.
   std::string dumpAll;
+  /// `--max-ops`: InterpreterOptions::maxOps (0: no limit).
+  std::uint64_t maxOps = kDefaultMaxOps;
 };
 
 /// Interprets `kernel` of `source` as `request` says. Returns an exit code

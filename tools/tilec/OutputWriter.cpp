@@ -2,7 +2,9 @@
 //
 // Output naming (SPEC section 3) and the output formats: PTX text, the cubin
 // (made by the compile's Cubin stage), and an ahead-of-time C++ header
-// embedding the image with a typed launch function.
+// embedding the image with a typed launch function. Every write is checked:
+// files go to a temporary file renamed into place (a failed write leaves
+// nothing behind), and a write error is exit code 3 with a message.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,16 +35,94 @@ std::string extensionOf(BinaryKind kind) {
   return ".ptx";
 }
 
-int writeFile(llvm::StringRef path, llvm::StringRef contents) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    llvm::errs() << "error: cannot write '" << path << "': " << ec.message()
-                 << "\n";
-    return kEnvError;
-  }
+/// One output file being written: its final path and, for a regular file,
+/// the temporary file beside it that is renamed into place.
+struct StagedFile {
+  std::string path;
+  std::string temp;
+};
+
+/// Writes `contents` to `fd` (closing it); the error, if any.
+std::error_code writeAndClose(int fd, llvm::StringRef contents) {
+  llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
   os << contents;
+  os.close();
+  std::error_code ec = os.error();
+  os.clear_error(); // Reported by the caller, not by the destructor.
+  return ec;
+}
+
+int reportWriteError(llvm::StringRef path, std::error_code ec) {
+  llvm::errs() << "error: cannot write '" << path << "': " << ec.message()
+               << "\n";
+  return kEnvError;
+}
+
+/// Writes `contents` for `path`: straight into a device or pipe (/dev/null,
+/// /dev/stdout), else into a temporary file beside `path` to be renamed by
+/// publish(). On an error nothing is left behind.
+int stage(const std::string &path, llvm::StringRef contents,
+          StagedFile &staged) {
+  staged.path = path;
+  llvm::sys::fs::file_status status;
+  bool special = !llvm::sys::fs::status(path, status) &&
+                 llvm::sys::fs::exists(status) &&
+                 !llvm::sys::fs::is_regular_file(status);
+  int fd;
+  std::error_code ec;
+  if (special) {
+    ec = llvm::sys::fs::openFileForWrite(path, fd, llvm::sys::fs::CD_OpenAlways,
+                                         llvm::sys::fs::OF_None);
+    if (!ec)
+      ec = writeAndClose(fd, contents);
+    return ec ? reportWriteError(path, ec) : kSuccess;
+  }
+  llvm::SmallString<256> temp;
+  ec = llvm::sys::fs::createUniqueFile(path + ".tmp-%%%%%%", fd, temp);
+  if (ec)
+    return reportWriteError(path, ec);
+  ec = writeAndClose(fd, contents);
+  if (ec) {
+    llvm::sys::fs::remove(temp);
+    return reportWriteError(path, ec);
+  }
+  staged.temp = temp.str().str();
   return kSuccess;
+}
+
+void discard(llvm::ArrayRef<StagedFile> files) {
+  for (const StagedFile &file : files)
+    if (!file.temp.empty())
+      llvm::sys::fs::remove(file.temp);
+}
+
+/// Renames the staged temporary files into place.
+int publish(llvm::ArrayRef<StagedFile> files) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (files[i].temp.empty())
+      continue;
+    if (std::error_code ec =
+            llvm::sys::fs::rename(files[i].temp, files[i].path)) {
+      discard(files.drop_front(i));
+      return reportWriteError(files[i].path, ec);
+    }
+  }
+  return kSuccess;
+}
+
+/// Writes every (path, contents) pair, or none of the regular files.
+int writeFiles(
+    llvm::ArrayRef<std::pair<std::string, llvm::StringRef>> outputs) {
+  std::vector<StagedFile> staged;
+  for (const auto &[path, contents] : outputs) {
+    StagedFile file;
+    if (int code = stage(path, contents, file)) {
+      discard(staged);
+      return code;
+    }
+    staged.push_back(std::move(file));
+  }
+  return publish(staged);
 }
 
 /// The C++ type of a kernel parameter in the AOT launch function.
@@ -180,12 +260,33 @@ std::string makeHeader(const CompileResult &kernel, llvm::StringRef image,
 }
 } // namespace
 
-int tilec::writeTextOutput(llvm::StringRef text, llvm::StringRef output) {
-  if (output.empty() || output == "-") {
-    llvm::outs() << text;
+int tilec::writeStandardOutput(llvm::StringRef text) {
+  llvm::raw_fd_ostream &os = llvm::outs();
+  os << text;
+  os.flush();
+  return checkStandardOutput();
+}
+
+int tilec::checkStandardOutput() {
+  llvm::raw_fd_ostream &os = llvm::outs();
+  os.flush();
+  if (!os.has_error())
     return kSuccess;
-  }
-  return writeFile(output, text);
+  std::error_code ec = os.error();
+  os.clear_error(); // Reported here, not by LLVM's exit handler.
+  llvm::errs() << "error: cannot write to standard output: " << ec.message()
+               << "\n";
+  return kEnvError;
+}
+
+int tilec::writeOutputFile(llvm::StringRef path, llvm::StringRef contents) {
+  return writeFiles({{path.str(), contents}});
+}
+
+int tilec::writeTextOutput(llvm::StringRef text, llvm::StringRef output) {
+  if (output.empty() || output == "-")
+    return writeStandardOutput(text);
+  return writeOutputFile(output, text);
 }
 
 int tilec::writeKernelOutput(const CompileResult &kernel, BinaryKind kind,
@@ -197,10 +298,8 @@ int tilec::writeKernelOutput(const CompileResult &kernel, BinaryKind kind,
   else if (kind == BinaryKind::Header)
     contents =
         makeHeader(kernel, haveCubin ? kernel.cubin : kernel.text, haveCubin);
-  if (output == "-") {
-    llvm::outs() << contents;
-    return kSuccess;
-  }
+  if (output == "-")
+    return writeStandardOutput(contents);
   std::string path;
   std::string name = kernel.metadata.kernel + extensionOf(kind);
   if (output.empty()) {
@@ -216,9 +315,9 @@ int tilec::writeKernelOutput(const CompileResult &kernel, BinaryKind kind,
   } else {
     path = output.str();
   }
-  if (int code = writeFile(path, contents))
-    return code;
   llvm::SmallString<256> json(path);
   llvm::sys::path::replace_extension(json, ".json");
-  return writeFile(json, kernel.metadata.toJson());
+  std::string metadata = kernel.metadata.toJson();
+  // Both files or neither.
+  return writeFiles({{path, contents}, {json.str().str(), metadata}});
 }

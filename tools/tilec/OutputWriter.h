@@ -2,7 +2,7 @@
 //
 // Decides the output files of a compile (`-o FILE`, `-o DIR/`, `-o -`, or
 // KERNEL.ext in the current directory) and writes PTX, cubins, AOT headers
-// and the metadata JSON beside them.
+// and the metadata JSON beside them, every write checked (exit code 3).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +31,19 @@ int writeKernelOutput(const CompileResult &kernel, BinaryKind kind,
 
 /// Writes text (IR of a stage) to `output` ("" or "-": stdout).
 int writeTextOutput(llvm::StringRef text, llvm::StringRef output);
+
+/// Writes `contents` to the file `path` (a regular file through a temporary
+/// file and rename, so a failed write leaves nothing; a device or a pipe
+/// directly). Returns an exit code, after printing the error.
+int writeOutputFile(llvm::StringRef path, llvm::StringRef contents);
+
+/// Writes `text` to standard output and flushes it; kEnvError (after a
+/// message) when that fails.
+int writeStandardOutput(llvm::StringRef text);
+
+/// Flushes standard output: kEnvError (after a message, the stream's error
+/// cleared) when anything written to it was lost, else kSuccess.
+int checkStandardOutput();
 
 } // namespace tilec
 

@@ -15,6 +15,7 @@
 #include "tilec/Driver/KernelCompiler.h"
 #include "tilec/Driver/Pipeline.h"
 #include "tilec/Frontend/Sema.h"
+#include "tilec/Runtime/Files.h"
 #include "tilec/Target/CudaToolkit.h"
 #include "tilec/tilec.h"
 
@@ -112,6 +113,11 @@ cl::list<std::string>
           cl::desc("After --interpret, print buffer NAME (or write its raw "
                    "bytes to PATH)"),
           cl::value_desc("NAME[=PATH]"), cl::cat(category));
+cl::opt<std::uint64_t>
+    maxOps("max-ops",
+           cl::desc("Stop --interpret with an error after N operations (0: no "
+                    "limit)"),
+           cl::value_desc("N"), cl::init(kDefaultMaxOps), cl::cat(category));
 cl::opt<unsigned> dumpCount("dump-count",
                             cl::desc("Elements --dump prints (0: all)"),
                             cl::init(16), cl::cat(category));
@@ -128,10 +134,10 @@ int checkInterpretUsage() {
   bool interpretOptions =
       grid.getNumOccurrences() || interpretArgs.getNumOccurrences() ||
       dumps.getNumOccurrences() || dumpCount.getNumOccurrences() ||
-      dumpAll.getNumOccurrences();
+      dumpAll.getNumOccurrences() || maxOps.getNumOccurrences();
   if (!interpret && interpretOptions) {
-    llvm::errs() << "error: --grid, --arg, --dump, --dump-count and "
-                    "--dump-all need --interpret\n";
+    llvm::errs() << "error: --grid, --arg, --dump, --dump-count, --dump-all "
+                    "and --max-ops need --interpret\n";
     return kUsageError;
   }
   if (interpret &&
@@ -158,6 +164,7 @@ int runInterpretCommand(TileSource &source,
   request.dumps.assign(dumps.begin(), dumps.end());
   request.dumpCount = dumpCount;
   request.dumpAll = dumpAll;
+  request.maxOps = maxOps;
   return runInterpret(source, kernels.front(), bindings, request);
 }
 
@@ -247,14 +254,18 @@ int run(int argc, char **argv) {
     return kUsageError;
   }
 
-  auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(inputFile, /*IsText=*/true);
-  if (!buffer) {
-    llvm::errs() << "error: cannot read '" << inputFile
-                 << "': " << buffer.getError().message() << "\n";
+  // Bounded (detail::kMaxSourceBytes): `tilec /dev/zero` is an error.
+  std::string text;
+  try {
+    text = detail::readSource(inputFile);
+  } catch (const Error &e) {
+    llvm::errs() << "error: " << e.what() << "\n";
     return kInputError;
   }
-  std::unique_ptr<TileSource> source =
-      TileSource::parse(std::move(*buffer), llvm::errs());
+  std::unique_ptr<TileSource> source = TileSource::parse(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          text, inputFile == "-" ? "<stdin>" : inputFile.getValue()),
+      llvm::errs());
   if (!source)
     return kInputError;
 
@@ -310,5 +321,9 @@ int run(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  return run(argc, argv);
+  int code = run(argc, argv);
+  // Anything written to stdout that was lost (a full disk) is exit code 3,
+  // with a message, not LLVM's "IO failure" abort at exit.
+  int outputCode = checkStandardOutput();
+  return code != kSuccess ? code : outputCode;
 }

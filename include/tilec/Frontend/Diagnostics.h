@@ -75,7 +75,15 @@ private:
   bool printedLimitMessage = false;
 };
 
-/// The closest candidate to `name` within edit distance 2, or "" when none.
+/// \p text with each control character (below 0x20 but tab, and 0x7F)
+/// written as `\xHH`: what diagnostics print of source text and messages.
+std::string escapeControlCharacters(llvm::StringRef text);
+
+/// Names longer than this get no did-you-mean suggestion.
+constexpr size_t kMaxSuggestedNameLength = 256;
+
+/// The closest candidate to `name` within edit distance 2, or "" when none
+/// (always none for a name longer than kMaxSuggestedNameLength).
 std::string findClosestName(llvm::StringRef name,
                             llvm::ArrayRef<std::string> candidates);
 

@@ -46,6 +46,13 @@ public:
   /// that walks the AST (Sema, dumps, destructors), chains such as
   /// `a + b + ...` included.
   static constexpr size_t kMaxLineTokens = 500;
+  /// The deepest nesting of compound statements (`if`, each `elif`, `for`,
+  /// `while`); Sema applies the same limit to run-time regions across
+  /// inlined helpers. Every level is a nested region in the IR, which
+  /// MLIR's passes walk recursively and, in places, once per enclosing op
+  /// (wouldOpBeTriviallyDead, ancestor queries): time grows with depth x
+  /// size.
+  static constexpr unsigned kMaxStatementNesting = 100;
 
 private:
   // Token helpers.
@@ -79,18 +86,30 @@ private:
   /// if there is one.
   bool checkLineLengths();
 
-  /// One more level of expression nesting while alive; ok() is false
-  /// (after an error) beyond kMaxNesting.
+  /// What a NestingScope counts.
+  enum class NestingKind { Expression, Statement };
+  /// One more level of expression (or statement) nesting while alive;
+  /// ok() is false (after an error) beyond kMaxNesting (or
+  /// kMaxStatementNesting).
   class NestingScope {
   public:
-    explicit NestingScope(Parser &parser) : parser(parser) { ++parser.nesting; }
-    ~NestingScope() { --parser.nesting; }
+    explicit NestingScope(Parser &parser,
+                          NestingKind kind = NestingKind::Expression)
+        : parser(parser), kind(kind) {
+      ++counter();
+    }
+    ~NestingScope() { --counter(); }
     NestingScope(const NestingScope &) = delete;
     NestingScope &operator=(const NestingScope &) = delete;
     bool ok();
 
   private:
+    unsigned &counter() {
+      return kind == NestingKind::Expression ? parser.nesting
+                                             : parser.statementNesting;
+    }
     Parser &parser;
+    NestingKind kind;
   };
 
   // Top level.
@@ -153,6 +172,7 @@ private:
   std::vector<Token> tokens;
   size_t pos = 0;
   unsigned nesting = 0;
+  unsigned statementNesting = 0;
 };
 
 } // namespace tilec

@@ -14,6 +14,7 @@
 #include "tilec/Frontend/CheckedKernel.h"
 #include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/Types.h"
+#include "tilec/Support/Limits.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -30,6 +31,12 @@ struct ConstexprBindings {
   Constexprs values;
   std::optional<int64_t> numWarps;
   std::optional<int64_t> numStages;
+  /// How `values` were given, for messages: "-D" (the command line) or
+  /// "constexpr" (the host API).
+  std::string origin = "-D";
+  /// Whether a value that names no parameter of the kernel is an error
+  /// (the host API, as Triton's launcher) rather than a warning (tilec).
+  bool unknownNamesAreErrors = false;
 };
 
 /// Parses one `-D` argument, `NAME=VALUE`, into `bindings`. On failure
@@ -43,13 +50,11 @@ std::vector<std::string> listKernels(const ast::Module &module);
 /// Checks and elaborates kernel `kernelName` of `module`. Returns
 /// std::nullopt after reporting errors (unknown kernel: the error lists the
 /// available ones). Bindings that name no parameter of the kernel get a
-/// warning; bindings of non-constexpr parameters are errors.
+/// warning (an error with `unknownNamesAreErrors`); bindings of
+/// non-constexpr parameters are errors.
 std::optional<checked::CheckedKernel>
 checkKernel(const ast::Module &module, llvm::StringRef kernelName,
             const ConstexprBindings &bindings, DiagnosticEngine &diags);
-
-/// The largest number of elements of one block (2^20).
-constexpr int64_t kMaxBlockElements = int64_t(1) << 20;
 
 } // namespace tilec
 

@@ -80,14 +80,19 @@ struct InterpreterArg {
   static InterpreterArg real(double value);
 };
 
+/// The most programs (grid x * y * z) one interpretation runs.
+constexpr std::int64_t kMaxInterpretedPrograms = std::int64_t(1) << 24;
+
 /// How to run a kernel.
 struct InterpreterOptions {
-  /// The program grid (x, y, z); every entry at least 1.
+  /// The program grid (x, y, z); every entry at least 1 (and CUDA's
+  /// limits), at most kMaxInterpretedPrograms programs in all.
   std::array<std::int64_t, 3> grid = {1, 1, 1};
   /// Where `device_print` writes; null: standard output.
   llvm::raw_ostream *printOS = nullptr;
   /// Stop with an error after this many operations (0: no limit), for
-  /// generated programs that might not terminate.
+  /// generated programs that might not terminate. Every executed operation
+  /// counts, terminators (each loop iteration, each program) included.
   std::uint64_t maxOps = 0;
 };
 

@@ -77,9 +77,16 @@ private:
   std::unique_ptr<Impl> impl_;
 };
 
-/// Looks \p request up in \p cache; on a miss compiles it with \p compile and
-/// stores the result. Compile errors propagate (as tilec::Error) and are not
-/// cached. This is the body of Compiler::compileSource.
+/// Why an entry with metadata \p meta cannot be what \p request made
+/// (another kernel, source, target, num_warps, num_stages or constexpr
+/// value); "" when it can. (The compiler version is part of the key.)
+std::string describeEntryMismatch(const KernelMetadata &meta,
+                                  const CompileRequest &request);
+
+/// Looks \p request up in \p cache; on a miss (or an entry whose metadata
+/// does not match the request, describeEntryMismatch()) compiles it with
+/// \p compile and stores the result. Compile errors propagate (as tilec::Error)
+/// and are not cached. This is the body of Compiler::compileSource.
 CompiledKernel compileCached(KernelCache &cache, const CompileRequest &request,
                              std::string_view compilerVersion,
                              const CompileFn &compile);

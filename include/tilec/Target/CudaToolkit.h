@@ -34,9 +34,16 @@ std::string describeLibdeviceSearchPath();
 /// then `bin/ptxas` under each toolkit root. Empty if none is found.
 std::string findPtxas();
 
+/// How long assembleCubin waits for ptxas by default.
+constexpr unsigned kDefaultPtxasTimeoutSeconds = 300;
+/// How long assembleCubin waits for ptxas: `$TILEC_PTXAS_TIMEOUT` seconds
+/// (a positive integer), else kDefaultPtxasTimeoutSeconds.
+unsigned getPtxasTimeout();
+
 /// Assembles `ptx` (of kernel `kernelName`, for messages) for `target` with
 /// ptxas into a cubin (ELF) image. Fails with a message when ptxas is
-/// missing or rejects the PTX.
+/// missing, rejects the PTX, runs longer than getPtxasTimeout() (it is
+/// killed) or succeeds without writing an ELF image.
 llvm::Expected<std::string> assembleCubin(llvm::StringRef ptx, Target target,
                                           llvm::StringRef kernelName);
 

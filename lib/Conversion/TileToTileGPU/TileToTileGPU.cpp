@@ -1,6 +1,7 @@
 //===- TileToTileGPU.cpp - convert-tile-to-tilegpu (layout assignment) ----===//
 //
-// Gives every block of a kernel a layout, in place:
+// Gives every block of a kernel a layout, in place (after checking that
+// every block is one: tile::verifyBlocksIn):
 //  1. every tensor value gets the default blocked layout of its shape for
 //     the kernel's warp count, except reduction results, which get the slice
 //     of their source's layout;
@@ -104,6 +105,10 @@ struct ConvertTileToTileGPUPass
           << tilec::CompileOptions::kMaxNumWarps << ", got " << warps;
       return signalPassFailure();
     }
+    // Blocks the layouts cannot describe (rank 0, dynamic, more than 2^20
+    // elements) are errors, also outside `tile.kernel` functions.
+    if (failed(tile::verifyBlocksIn(module)))
+      return signalPassFailure();
     WalkResult signatures = module.walk([&](func::FuncOp func) {
       auto isBlock = [](Type type) { return isa<RankedTensorType>(type); };
       if (llvm::any_of(func.getArgumentTypes(), isBlock) ||

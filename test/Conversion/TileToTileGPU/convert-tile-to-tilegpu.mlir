@@ -111,3 +111,14 @@ func.func @tensor_argument(%x: tensor<16xf32>) {
   return
 }
 // expected-error @-3 {{blocks cannot be passed to or returned from 'tensor_argument'}}
+
+// -----
+
+// A block the layouts cannot describe is an error, also outside a
+// `tile.kernel` function (a rank-0 tensor crashed the pass, issue 25).
+func.func @rank0() {
+  // expected-error @+1 {{'arith.constant' op result #0 'tensor<f32>' must have rank 1 or more (a scalar is not a block)}}
+  %c = arith.constant dense<1.0> : tensor<f32>
+  %d = arith.addf %c, %c : tensor<f32>
+  return
+}

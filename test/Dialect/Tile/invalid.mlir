@@ -341,3 +341,61 @@ func.func @hint_positive(%x: i32) {
   %0 = tile.hint %x {contiguity = array<i64: 0>} : i32
   return
 }
+
+// -----
+
+// Blocks are bounded (issue 25): 2^32 x 2^32 elements lowered to a function
+// with no memory accesses; the count is taken without overflow.
+func.func @splat_too_large(%x: f32) {
+  // expected-error @+1 {{'tile.splat' op result #0 'tensor<4294967296x4294967296xf32>' has more than 1048576 (2^20) elements}}
+  %0 = tile.splat %x : tensor<4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
+func.func @splat_just_too_large(%x: f32) {
+  // expected-error @+1 {{result #0 'tensor<1024x2048xf32>' has more than 1048576 (2^20) elements}}
+  %0 = tile.splat %x : tensor<1024x2048xf32>
+  return
+}
+
+// -----
+
+func.func @splat_rank0(%x: f32) {
+  // expected-error @+1 {{result #0 'tensor<f32>' must have rank 1 or more (a scalar is not a block)}}
+  %0 = tile.splat %x : tensor<f32>
+  return
+}
+
+// -----
+
+func.func @splat_dynamic(%x: f32) {
+  // expected-error @+1 {{result #0 'tensor<?xf32>' must have a static shape}}
+  %0 = tile.splat %x : tensor<?xf32>
+  return
+}
+
+// -----
+
+func.func @splat_zero(%x: f32) {
+  // expected-error @+1 {{result #0 'tensor<0x16xf32>' has a dimension of size 0}}
+  %0 = tile.splat %x : tensor<0x16xf32>
+  return
+}
+
+// -----
+
+// In a `tile.kernel` function every block is checked, arith and scf too.
+func.func @kernel_arith(%p: !tile.ptr<f32>) attributes {tile.kernel} {
+  // expected-error @+1 {{'arith.constant' op result #0 'tensor<4x4611686018427387904xf32>' has more than 1048576 (2^20) elements}}
+  %c = arith.constant dense<1.0> : tensor<4x4611686018427387904xf32>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op block argument #0 'tensor<f32>' must have rank 1 or more}}
+func.func @kernel_argument(%t: tensor<f32>) attributes {tile.kernel} {
+  return
+}

@@ -58,6 +58,25 @@ def t_red_ties(t):
         t.exact("%s argmin axis=0" % var, o[3], x.argmin(0))
 
 
+@test("reduce", "argmax/argmin with NaN pick the first NaN")
+def t_red_nan(t):
+    # SPEC 1.4: a NaN is the most extreme value for argmax and argmin (as
+    # NumPy's argmax/argmin, whose answers are the references here).
+    for var in ("red_ties", "red_ties_w8", "red_ties_w1"):
+        k = t.k(var)
+        M, N = 50, 61
+        x = t.rng.standard_normal((M, N)).astype(np.float32)
+        x[t.rng.random((M, N)) < 0.05] = np.nan
+        x[7, :] = np.nan  # an all-NaN row
+        x[:, 0] = np.where(np.arange(M) % 3 == 0, np.nan, x[:, 0])  # at index 0
+        o = [t.out(M, np.int32), t.out(M, np.int32), t.out(N, np.int32), t.out(N, np.int32)]
+        k((1,), o_amax1=o[0], o_amin1=o[1], o_amax0=o[2], o_amin0=o[3], x=t.inp(x), M=M, N=N)
+        t.exact("%s argmax axis=1 (NaN)" % var, o[0], x.argmax(1))
+        t.exact("%s argmin axis=1 (NaN)" % var, o[1], x.argmin(1))
+        t.exact("%s argmax axis=0 (NaN)" % var, o[2], x.argmax(0))
+        t.exact("%s argmin axis=0 (NaN)" % var, o[3], x.argmin(0))
+
+
 @test("reduce", "i32 sum/max/min/argmax")
 def t_red_i32(t):
     k = t.k("red_i32")

@@ -290,7 +290,28 @@ TEST(SemaTest, ParseConstexprDefine) {
   EXPECT_FALSE(parseConstexprDefine("BLOCK", b, err));
   EXPECT_FALSE(parseConstexprDefine("BLOCK=abc", b, err));
   EXPECT_EQ(err, "invalid value 'abc' for constexpr 'BLOCK'; expected an "
-                 "integer, a float, True or False");
+                 "integer (of i64's range), a float, True or False");
+}
+
+// i64's whole range is accepted; an integer beyond it is an error, not a
+// float (issue 25).
+TEST(SemaTest, ParseConstexprDefineRange) {
+  ConstexprBindings b;
+  std::string err;
+  EXPECT_TRUE(parseConstexprDefine("S=-9223372036854775808", b, err));
+  EXPECT_EQ(b.values["S"].asInt(), INT64_MIN);
+  EXPECT_TRUE(parseConstexprDefine("M=9223372036854775807", b, err));
+  EXPECT_EQ(b.values["M"].asInt(), INT64_MAX);
+  EXPECT_FALSE(parseConstexprDefine("B=9223372036854775808", b, err));
+  EXPECT_FALSE(parseConstexprDefine("B=-9223372036854775809", b, err));
+  EXPECT_FALSE(parseConstexprDefine("B=18446744073709551616", b, err));
+  EXPECT_EQ(err, "invalid value '18446744073709551616' for constexpr 'B'; "
+                 "expected an integer (of i64's range), a float, True or "
+                 "False");
+  EXPECT_FALSE(parseConstexprDefine("B=0x10000000000000000", b, err));
+  EXPECT_FALSE(b.values.count("B"));
+  EXPECT_TRUE(parseConstexprDefine("F=1e30", b, err));
+  EXPECT_TRUE(b.values["F"].isFloat());
 }
 
 } // namespace

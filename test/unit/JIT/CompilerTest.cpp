@@ -18,6 +18,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -184,6 +186,26 @@ TEST(Compiler, ConstexprWithoutValue) {
   CompiledKernel k =
       cc.compileSourceToPTX(source, "k.tile", "k", {{"BLOCK", 64}});
   EXPECT_EQ(k.meta.constexprs.at("BLOCK").asInt(), 64);
+}
+
+// A constexpr that names no parameter is an error of the host API (as
+// Triton's launcher), the same check as tilec's -D (a warning there); it
+// was accepted silently (issue 25).
+TEST(Compiler, UnknownConstexprName) {
+  Compiler cc(memoryOnly("sm_90"));
+  std::string source = "@kernel\n"
+                       "def k(out: *f32, BLOCK: constexpr = 16):\n"
+                       "    store(out + arange(0, BLOCK), 1.0)\n";
+  std::string what = messageOf(
+      [&] { cc.compileSourceToPTX(source, "k.tile", "k", {{"BLCK", 64}}); });
+  EXPECT_EQ(what, "error: constexpr BLCK does not name a parameter of kernel "
+                  "'k'");
+  // A too large source is refused before it is read.
+  std::string big = ::testing::TempDir() + "tilec_big_source.tile";
+  EXPECT_EQ(std::system(("truncate -s 17M '" + big + "'").c_str()), 0);
+  what = messageOf([&] { cc.compileFileToPTX(big, "k"); });
+  EXPECT_TRUE(contains(what, "larger than the limit of 16 MiB")) << what;
+  std::remove(big.c_str());
 }
 
 TEST(Compiler, NoDevice) {

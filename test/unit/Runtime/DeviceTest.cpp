@@ -213,7 +213,7 @@ TEST_F(RealGpuTest, LoadErrors) {
   KernelMetadata missing = axpyMeta();
   missing.kernel = "nothere";
   EXPECT_TRUE(
-      contains(loadError(missing), "'nothere' is not in the loaded module"));
+      contains(loadError(missing), "'nothere' is not a .entry of the PTX"));
   KernelMetadata future = axpyMeta();
   future.arch = "sm_990";
   EXPECT_TRUE(

@@ -10,6 +10,7 @@
 #include "TestSupport/TimingBounds.h"
 
 #include "tilec/Runtime/Error.h"
+#include "tilec/Runtime/Hash.h"
 #include "tilec/Runtime/KernelCache.h"
 #include "tilec/tilec.h"
 
@@ -20,8 +21,10 @@
 #include <cstdlib>
 #include <ctime>
 #include <dirent.h>
+#include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -57,6 +60,15 @@ CompiledKernel sampleKernel(std::size_t ptxBytes = 4096) {
   k.meta.arch = "sm_90";
   k.meta.params = {{"x", *ParamType::parse("*f32")}};
   k.meta.constexprs = {{"BLOCK", 128}};
+  return k;
+}
+
+/// What compiling \p request gives, as far as the cache can tell.
+CompiledKernel compiledFrom(const CompileRequest &request) {
+  CompiledKernel k = sampleKernel();
+  k.meta.kernel = request.kernel;
+  k.meta.constexprs = request.constexprs;
+  k.meta.sourceHash = sha256Hex(request.source);
   return k;
 }
 
@@ -281,9 +293,7 @@ TEST(KernelCache, CompileCachedCompilesOnce) {
   int compiles = 0;
   CompileFn compile = [&](const CompileRequest &request) {
     ++compiles;
-    CompiledKernel k = sampleKernel();
-    k.meta.kernel = request.kernel;
-    return k;
+    return compiledFrom(request);
   };
   KernelCache cache(dir);
   CompiledKernel a = compileCached(cache, sampleRequest(), "v1", compile);
@@ -306,6 +316,95 @@ TEST(KernelCache, CompileCachedCompilesOnce) {
   EXPECT_THROW(compileCached(fresh, other, "v1", failing), Error);
   EXPECT_THROW(compileCached(fresh, other, "v1", failing), Error);
   EXPECT_EQ(compiles, 4);
+}
+
+// Issue 25: cache reads never block and never read without bound.
+TEST(KernelCache, SpecialFilesAreMissesAtOnce) {
+  std::string dir = freshDir("special");
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  KernelCache cache(dir);
+  std::string key = cacheKey(sampleRequest(), "v1");
+  std::string path = cache.entryPath(key);
+  std::time_t start = std::time(nullptr);
+  std::string why;
+
+  // A FIFO nobody writes: opening it for reading used to block forever.
+  ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
+  EXPECT_FALSE(cache.lookup(key, &why));
+  EXPECT_NE(why.find("not a regular file"), std::string::npos) << why;
+  ::unlink(path.c_str());
+
+  // A symlink to /dev/zero: used to be read until std::bad_alloc.
+  ASSERT_EQ(::symlink("/dev/zero", path.c_str()), 0);
+  EXPECT_FALSE(cache.lookup(key, &why));
+  EXPECT_NE(why.find("not a regular file"), std::string::npos) << why;
+  ::unlink(path.c_str());
+
+  // A 3 GB sparse file: refused by its size, before reading.
+  int fd = ::open(path.c_str(), O_CREAT | O_WRONLY, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::ftruncate(fd, off_t(3) << 30), 0);
+  ::close(fd);
+  EXPECT_FALSE(cache.lookup(key, &why));
+  EXPECT_NE(why.find("larger than the limit of 256 MiB"), std::string::npos)
+      << why;
+  ::unlink(path.c_str());
+
+  EXPECT_FALSE(cache.lookup(key, &why));
+  EXPECT_EQ(why, "no entry");
+  EXPECT_LT(std::time(nullptr) - start, 10);
+}
+
+TEST(KernelCache, EntriesAreCrossCheckedWithTheRequest) {
+  CompileRequest request = sampleRequest();
+  CompiledKernel kernel = compiledFrom(request);
+  EXPECT_EQ(describeEntryMismatch(kernel.meta, request), "");
+
+  CompiledKernel other = kernel;
+  other.meta.kernel = "other";
+  EXPECT_EQ(describeEntryMismatch(other.meta, request),
+            "entry for kernel 'other', not 'k'");
+  other = kernel;
+  other.meta.sourceHash = sha256Hex("another source");
+  EXPECT_EQ(describeEntryMismatch(other.meta, request),
+            "entry for another source");
+  other = kernel;
+  other.meta.arch = "sm_80";
+  EXPECT_EQ(describeEntryMismatch(other.meta, request), "entry for sm_80");
+  other = kernel;
+  other.meta.constexprs["BLOCK"] = ConstexprValue::ofInt(64);
+  EXPECT_EQ(describeEntryMismatch(other.meta, request),
+            "entry for another value of constexpr BLOCK");
+  CompileRequest warps = request;
+  warps.options.numWarps = 8;
+  EXPECT_EQ(describeEntryMismatch(kernel.meta, warps),
+            "entry for num_warps = 4");
+
+  // An intact entry (checksum recomputed) with another kernel's body and
+  // metadata under this request's key is rebuilt, not served.
+  std::string dir = freshDir("crosscheck");
+  std::string key = cacheKey(request, "v1");
+  CompiledKernel foreign = kernel;
+  foreign.meta.kernel = "other";
+  foreign.binary = "// another kernel's PTX\n";
+  {
+    KernelCache writer(dir);
+    ASSERT_TRUE(writer.store(key, foreign));
+  }
+  KernelCache cache(dir);
+  int compiles = 0;
+  CompileFn compile = [&](const CompileRequest &r) {
+    ++compiles;
+    return compiledFrom(r);
+  };
+  CompiledKernel served = compileCached(cache, request, "v1", compile);
+  EXPECT_EQ(compiles, 1);
+  EXPECT_EQ(served.meta.kernel, "k");
+  EXPECT_EQ(served.binary, kernel.binary);
+  // The rebuilt entry replaced the foreign one.
+  KernelCache again(dir);
+  compileCached(again, request, "v1", compile);
+  EXPECT_EQ(compiles, 1);
 }
 
 TEST(KernelCache, UnwritableDirectoryKeepsMemoryEntry) {

@@ -183,7 +183,9 @@ void checkBadLoads(Device &device) {
 
   std::string bad = ".version 7.0\n.target sm_70\n.address_size 64\n"
                     ".visible .entry axpy() { bogus.instruction; }\n";
-  std::string message = messageOf([&] { Kernel::load(device, bad, meta); });
+  KernelMetadata noParams = meta; // As the bad PTX's .entry.
+  noParams.params.clear();
+  std::string message = messageOf([&] { Kernel::load(device, bad, noParams); });
   EXPECT_TRUE(startsWith(message,
                          "cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (a "
                          "PTX JIT compilation failed) while loading kernel "
@@ -196,8 +198,24 @@ void checkBadLoads(Device &device) {
   KernelMetadata missing = meta;
   missing.kernel = "nothere";
   EXPECT_EQ(messageOf([&] { Kernel::load(device, kAxpyPtx, missing); }),
-            "kernel 'nothere' is not in the loaded module: the metadata's "
-            "\"kernel\" must name a .visible .entry of the PTX");
+            "kernel 'nothere' is not a .entry of the PTX (with a parameter "
+            "list that reads): the metadata's \"kernel\" must name a "
+            ".visible .entry of the PTX");
+  // A stale .json: another parameter list than the PTX's .entry (issue
+  // 25: this crashed inside cuLaunchKernel).
+  KernelMetadata stale = meta;
+  stale.params.pop_back();
+  EXPECT_EQ(messageOf([&] { Kernel::load(device, kAxpyPtx, stale); }),
+            "kernel 'axpy': the metadata lists " +
+                std::to_string(stale.params.size()) + " parameters (" +
+                stale.signature() + ") but the PTX .entry has " +
+                std::to_string(meta.params.size()) + " (a stale .json?)");
+  KernelMetadata wider = meta;
+  wider.params.back().type = *ParamType::parse("i64");
+  EXPECT_TRUE(startsWith(
+      messageOf([&] { Kernel::load(device, kAxpyPtx, wider); }),
+      "kernel 'axpy': parameter " + std::to_string(meta.params.size() - 1)))
+      << messageOf([&] { Kernel::load(device, kAxpyPtx, wider); });
   KernelMetadata unnamed = meta;
   unnamed.kernel = "";
   EXPECT_EQ(messageOf([&] { Kernel::load(device, kAxpyPtx, unnamed); }),

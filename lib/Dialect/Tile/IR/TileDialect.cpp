@@ -1,8 +1,9 @@
 //===- TileDialect.cpp - The tile dialect and its types -------------------===//
 //
 // Registers the tile dialect's types and operations, verifies the pointer
-// type, materializes constants for folders and defines the small type
-// helpers the op definitions use.
+// type and the blocks of tile ops and of `tile.kernel` functions (static,
+// rank >= 1, at most 2^20 elements), materializes constants for folders and
+// defines the small type helpers the op definitions use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/Matchers.h"
+#include "tilec/Support/Limits.h"
+
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -67,6 +70,71 @@ Type mlir::tile::getI1TypeLike(Type type) {
   if (auto tensor = dyn_cast<RankedTensorType>(type))
     return RankedTensorType::get(tensor.getShape(), i1, tensor.getEncoding());
   return i1;
+}
+
+LogicalResult mlir::tile::verifyBlockType(Operation *op, Type type,
+                                          llvm::StringRef what) {
+  auto tensor = dyn_cast<TensorType>(type);
+  if (!tensor)
+    return success();
+  auto ranked = dyn_cast<RankedTensorType>(tensor);
+  if (!ranked || !ranked.hasStaticShape())
+    return op->emitOpError()
+           << what << " " << type << " must have a static shape";
+  if (ranked.getRank() == 0)
+    return op->emitOpError() << what << " " << type
+                             << " must have rank 1 or more (a scalar is not "
+                                "a block)";
+  int64_t count = 1;
+  for (int64_t d : ranked.getShape()) {
+    if (d < 1)
+      return op->emitOpError()
+             << what << " " << type << " has a dimension of size " << d;
+    // count <= kMaxBlockElements, so count * d cannot overflow when d is
+    // below the bound; a larger d exceeds it alone.
+    if (d > tilec::kMaxBlockElements || count * d > tilec::kMaxBlockElements)
+      return op->emitOpError()
+             << what << " " << type << " has more than "
+             << tilec::kMaxBlockElements << " (2^20) elements";
+    count *= d;
+  }
+  return success();
+}
+
+LogicalResult mlir::tile::verifyBlockTypes(Operation *op) {
+  for (auto [i, type] : llvm::enumerate(op->getOperandTypes()))
+    if (failed(verifyBlockType(op, type, "operand #" + std::to_string(i))))
+      return failure();
+  for (auto [i, type] : llvm::enumerate(op->getResultTypes()))
+    if (failed(verifyBlockType(op, type, "result #" + std::to_string(i))))
+      return failure();
+  return success();
+}
+
+LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != kKernelAttrName)
+    return success();
+  if (!isa<UnitAttr>(attr.getValue()))
+    return op->emitOpError()
+           << "'" << kKernelAttrName << "' must be a unit attribute";
+  return verifyBlocksIn(op);
+}
+
+LogicalResult mlir::tile::verifyBlocksIn(Operation *root) {
+  WalkResult result = root->walk([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(verifyBlockType(op, arg.getType(),
+                                     "block argument #" +
+                                         std::to_string(arg.getArgNumber()))))
+            return WalkResult::interrupt();
+    if (failed(verifyBlockTypes(op)))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 int64_t mlir::tile::getNumElements(Type type) {

@@ -46,6 +46,29 @@ inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
 /// `rcp.approx.ftz.f32` (1 ulp, one MUFU operation), not `div.full.f32`.
 inline constexpr llvm::StringLiteral kNormalReciprocalAttrName =
     "tile.normal_reciprocal";
+
+/// Checks that `type`, when it is a tensor (a block), is static, of rank at
+/// least 1, with every dimension at least 1 and at most
+/// tilec::kMaxBlockElements elements (counted without overflow). `what`
+/// names the value in the diagnostic, emitted at `op`.
+LogicalResult verifyBlockType(Operation *op, Type type, llvm::StringRef what);
+
+/// verifyBlockType on every operand and result of `op`.
+LogicalResult verifyBlockTypes(Operation *op);
+
+/// verifyBlockType on every value in `root` (results and block arguments
+/// of every nested op, whatever its dialect): what `tile.kernel` functions
+/// are verified with, and what passes that lay out blocks check first.
+LogicalResult verifyBlocksIn(Operation *root);
+
+/// The trait of every tile op (Tile_BoundedBlocks): its blocks are bounded.
+template <typename ConcreteType>
+class BoundedBlocks : public OpTrait::TraitBase<ConcreteType, BoundedBlocks> {
+public:
+  static LogicalResult verifyTrait(Operation *op) {
+    return verifyBlockTypes(op);
+  }
+};
 } // namespace mlir::tile
 
 #define GET_OP_CLASSES

@@ -35,6 +35,9 @@ def Tile_Dialect : Dialect {
   ];
   let useDefaultTypePrinterParser = 1;
   let hasConstantMaterializer = 1;
+  // `tile.kernel` on a function: every block in its body is bounded as the
+  // tile ops' blocks are (arith, math and scf ops too).
+  let hasOperationAttrVerify = 1;
 }
 
 #endif // TILEC_DIALECT_TILE_IR_TILEDIALECT_TD

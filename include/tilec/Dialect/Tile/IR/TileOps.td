@@ -16,8 +16,15 @@ include "tilec/Dialect/Tile/IR/TileDialect.td"
 include "tilec/Dialect/Tile/IR/TileTypes.td"
 include "tilec/Dialect/Tile/IR/TileAttrs.td"
 
+// Every operand and result block of a tile op is static, of rank >= 1,
+// with dimensions >= 1 and at most kMaxBlockElements (2^20) elements
+// (mlir::tile::verifyBlockType).
+def Tile_BoundedBlocks : NativeOpTrait<"BoundedBlocks"> {
+  let cppNamespace = "::mlir::tile";
+}
+
 class Tile_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Tile_Dialect, mnemonic, traits>;
+    : Op<Tile_Dialect, mnemonic, !listconcat(traits, [Tile_BoundedBlocks])>;
 
 def Tile_GridAxis : ConfinedAttr<I32Attr, [IntMinValue<0>, IntMaxValue<2>]>;
 

@@ -1,0 +1,38 @@
+//===- PtxEntry.h - The parameters of a PTX .entry ---------------*- C++
+//-*-===//
+//
+// Kernel::load cross-checks the metadata against the PTX it loads before the
+// driver sees either: the metadata's kernel must be a `.entry` of the PTX,
+// with as many parameters, each of the size the runtime packs for it. A
+// stale or hand-edited `.json` is then a tilec::Error that says what
+// differs, not a crash inside cuLaunchKernel.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_RUNTIME_PTXENTRY_H
+#define TILEC_RUNTIME_PTXENTRY_H
+
+#include "tilec/Runtime/KernelMetadata.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilec::detail {
+
+/// The byte size of each parameter of `.entry` \p kernel of \p ptx, in
+/// order; std::nullopt when the PTX has no such entry or its parameter list
+/// does not parse.
+std::optional<std::vector<std::uint64_t>>
+parsePtxEntryParams(std::string_view ptx, std::string_view kernel);
+
+/// Why \p ptx cannot be launched with \p meta (no `.entry` of that name,
+/// another number or size of parameters); "" when it can.
+std::string describePtxEntryMismatch(std::string_view ptx,
+                                     const KernelMetadata &meta);
+
+} // namespace tilec::detail
+
+#endif // TILEC_RUNTIME_PTXENTRY_H

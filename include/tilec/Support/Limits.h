@@ -1,0 +1,21 @@
+//===- Limits.h - Size limits of tile programs ------------------*- C++ -*-===//
+//
+// Limits every layer enforces on the programs it is given: the frontend's
+// shape checks (Sema) and the tile dialect's verifiers use the same numbers,
+// so IR that tile-opt accepts is IR the frontend could have produced.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_SUPPORT_LIMITS_H
+#define TILEC_SUPPORT_LIMITS_H
+
+#include <cstdint>
+
+namespace tilec {
+
+/// The largest number of elements of one block (2^20).
+constexpr std::int64_t kMaxBlockElements = std::int64_t(1) << 20;
+
+} // namespace tilec
+
+#endif // TILEC_SUPPORT_LIMITS_H

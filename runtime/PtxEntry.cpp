@@ -1,0 +1,162 @@
+//===- PtxEntry.cpp - The parameters of a PTX .entry ----------------------===//
+//
+// A small reader of one `.entry NAME( .param ..., ... )` header of PTX
+// text: each parameter's state-space type (`.u64`, `.f32`, `.b8`, ...) and
+// optional array extent give its size in bytes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Runtime/PtxEntry.h"
+
+#include <cctype>
+
+using namespace tilec;
+
+namespace {
+
+bool isIdentifierChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
+         c == '%';
+}
+
+/// The position just after `.entry KERNEL(` in \p ptx, or npos.
+std::size_t findEntry(std::string_view ptx, std::string_view kernel) {
+  std::size_t pos = 0;
+  while ((pos = ptx.find(".entry", pos)) != std::string_view::npos) {
+    std::size_t p = pos + 6;
+    pos = p;
+    if (p >= ptx.size() || !std::isspace(static_cast<unsigned char>(ptx[p])))
+      continue;
+    while (p < ptx.size() && std::isspace(static_cast<unsigned char>(ptx[p])))
+      ++p;
+    if (ptx.substr(p, kernel.size()) != kernel)
+      continue;
+    p += kernel.size();
+    if (p < ptx.size() && isIdentifierChar(ptx[p]))
+      continue;
+    while (p < ptx.size() && std::isspace(static_cast<unsigned char>(ptx[p])))
+      ++p;
+    if (p < ptx.size() && ptx[p] == '(')
+      return p + 1;
+  }
+  return std::string_view::npos;
+}
+
+/// The bytes of a PTX fundamental type (".u64" -> 8), or 0.
+std::uint64_t typeBytes(std::string_view type) {
+  static const struct {
+    std::string_view name;
+    std::uint64_t bytes;
+  } kTypes[] = {{".b8", 1},   {".u8", 1},  {".s8", 1},  {".b16", 2},
+                {".u16", 2},  {".s16", 2}, {".f16", 2}, {".bf16", 2},
+                {".b32", 4},  {".u32", 4}, {".s32", 4}, {".f32", 4},
+                {".b64", 8},  {".u64", 8}, {".s64", 8}, {".f64", 8},
+                {".f16x2", 4}};
+  for (const auto &t : kTypes)
+    if (t.name == type)
+      return t.bytes;
+  return 0;
+}
+
+std::vector<std::string_view> splitWords(std::string_view text) {
+  std::vector<std::string_view> words;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+      ++i;
+    std::size_t start = i;
+    while (i < text.size() &&
+           !std::isspace(static_cast<unsigned char>(text[i])))
+      ++i;
+    if (i > start)
+      words.push_back(text.substr(start, i - start));
+  }
+  return words;
+}
+
+/// The size of one parameter declaration (".param .u64 .ptr .global .align
+/// 1 k_param_0", ".param .align 2 .b8 k_param_3[2]"), or nullopt.
+std::optional<std::uint64_t> paramBytes(std::string_view decl) {
+  std::vector<std::string_view> words = splitWords(decl);
+  if (words.size() < 3 || words.front() != ".param")
+    return std::nullopt;
+  std::uint64_t element = 0;
+  for (std::size_t i = 1; i + 1 < words.size(); ++i) {
+    if (words[i] == ".align") {
+      ++i; // Skip the alignment value.
+      continue;
+    }
+    if (std::uint64_t bytes = typeBytes(words[i]))
+      element = bytes;
+  }
+  if (element == 0)
+    return std::nullopt;
+  std::string_view name = words.back();
+  std::size_t bracket = name.find('[');
+  if (bracket == std::string_view::npos)
+    return element;
+  std::uint64_t count = 0;
+  for (std::size_t i = bracket + 1; i < name.size() && name[i] != ']'; ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(name[i])) ||
+        count > (std::uint64_t(1) << 32))
+      return std::nullopt;
+    count = count * 10 + std::uint64_t(name[i] - '0');
+  }
+  return element * count;
+}
+
+} // namespace
+
+std::optional<std::vector<std::uint64_t>>
+detail::parsePtxEntryParams(std::string_view ptx, std::string_view kernel) {
+  std::size_t start = findEntry(ptx, kernel);
+  if (start == std::string_view::npos)
+    return std::nullopt;
+  std::size_t end = ptx.find(')', start);
+  if (end == std::string_view::npos)
+    return std::nullopt;
+  std::string_view list = ptx.substr(start, end - start);
+  std::vector<std::uint64_t> sizes;
+  if (splitWords(list).empty())
+    return sizes;
+  std::size_t pos = 0;
+  while (pos <= list.size()) {
+    std::size_t comma = list.find(',', pos);
+    std::size_t stop = comma == std::string_view::npos ? list.size() : comma;
+    std::optional<std::uint64_t> bytes =
+        paramBytes(list.substr(pos, stop - pos));
+    if (!bytes)
+      return std::nullopt;
+    sizes.push_back(*bytes);
+    if (comma == std::string_view::npos)
+      break;
+    pos = comma + 1;
+  }
+  return sizes;
+}
+
+std::string detail::describePtxEntryMismatch(std::string_view ptx,
+                                             const KernelMetadata &meta) {
+  std::string who = "kernel '" + meta.kernel + "'";
+  std::optional<std::vector<std::uint64_t>> sizes =
+      parsePtxEntryParams(ptx, meta.kernel);
+  if (!sizes)
+    return who + " is not a .entry of the PTX (with a parameter list that "
+                 "reads): the metadata's \"kernel\" must name a .visible "
+                 ".entry of the PTX";
+  if (sizes->size() != meta.params.size())
+    return who + ": the metadata lists " + std::to_string(meta.params.size()) +
+           " parameters (" + meta.signature() + ") but the PTX .entry has " +
+           std::to_string(sizes->size()) + " (a stale .json?)";
+  for (std::size_t i = 0; i < sizes->size(); ++i) {
+    const KernelParam &param = meta.params[i];
+    std::uint64_t expected =
+        param.type.isPointer ? 8 : scalarTypeBytes(param.type.elem);
+    if ((*sizes)[i] != expected)
+      return who + ": parameter " + std::to_string(i) + " ('" + param.name +
+             "', " + param.type.str() + ") has " + std::to_string(expected) +
+             " bytes in the metadata but " + std::to_string((*sizes)[i]) +
+             " in the PTX .entry (a stale .json?)";
+  }
+  return "";
+}
