@@ -17,6 +17,7 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK-DAG: #[[$K:blocked[0-9]+]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
   // CHECK-DAG: #[[$MMA:mma]] = #tilegpu.mma
   // CHECK-DAG: #[[$ROWS:slice[0-9]*]] = #tilegpu.slice<{dim = 1, parent = #[[$C]]}>
+  // CHECK-DAG: #[[$MMAROWS:slice[0-9]*]] = #tilegpu.slice<{dim = 1, parent = #[[$MMA]]}>
 
   // A loop-carried accumulator is carried in the dot's layout.
   // CHECK-LABEL: func.func @loop
@@ -304,12 +305,13 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return
   }
 
-  // Negative: reductions are lowered for blocked and slice layouts only, so
-  // an mma tile is converted before its reduction.
-  // CHECK-LABEL: func.func @reduce_needs_blocked
-  func.func @reduce_needs_blocked(%x: tensor<64x64xf32, #mma>) -> tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #c}>> {
-    // CHECK: %[[V:.*]] = tilegpu.convert_layout %{{.*}} : tensor<64x64xf32, #[[$MMA]]> -> tensor<64x64xf32, #[[$C]]>
-    // CHECK: tile.reduce max %[[V]] axis = 1 : tensor<64x64xf32, #[[$C]]>
+  // Reductions lower in any layout whose linear layout separates the axis
+  // (mma accumulators too): the reduction follows its operand's layout and
+  // only its 64 results are converted, not the 4096 inputs.
+  // CHECK-LABEL: func.func @reduce_follows_mma
+  func.func @reduce_follows_mma(%x: tensor<64x64xf32, #mma>) -> tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #c}>> {
+    // CHECK: %[[R:.*]] = tile.reduce max %{{.*}} axis = 1 : tensor<64x64xf32, #[[$MMA]]> -> tensor<64xf32, #[[$MMAROWS]]>
+    // CHECK: tilegpu.convert_layout %[[R]]
     %v = tilegpu.convert_layout %x : tensor<64x64xf32, #mma> -> tensor<64x64xf32, #c>
     %r = tile.reduce max %v axis = 1 : tensor<64x64xf32, #c> -> tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #c}>>
     return %r : tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #c}>>

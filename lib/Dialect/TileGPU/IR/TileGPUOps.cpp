@@ -136,8 +136,8 @@ struct Rematerializer {
 };
 
 /// `convert_layout(x)` where `x` is a splat or a splat constant, or (to a
-/// blocked or slice layout) is built only from splats, ranges and constants
-/// (masks and offsets from `arange`): create `x` in the target layout
+/// blocked, mma or slice layout) is built only from splats, ranges and
+/// constants (masks and offsets from `arange`): create `x` in the target layout
 /// directly.
 struct RematerializeCheapSource : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -145,9 +145,10 @@ struct RematerializeCheapSource : OpRewritePattern<ConvertLayoutOp> {
                                 PatternRewriter &rewriter) const override {
     Attribute layout = op.getType().getEncoding();
     // A splat or a constant exists in any layout; expressions are rebuilt
-    // in distributed layouts only.
-    bool distributed =
-        isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr>(layout);
+    // in blocked and mma layouts and their slices (which ranges, expand_dims,
+    // broadcast and elementwise ops lower in through their linear layouts).
+    bool distributed = isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr,
+                                       MmaEncodingAttr>(layout);
     if (!distributed &&
         isa_and_nonnull<tile::MakeRangeOp>(op.getSrc().getDefiningOp()))
       return rewriter.notifyMatchFailure(op, "a range needs a 1-D layout");

@@ -11,6 +11,7 @@
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
@@ -56,6 +57,26 @@ std::pair<unsigned, unsigned> chooseWarps(int64_t m, int64_t n,
       wm *= 2; // More warps than tiles: duplicates.
   }
   return {wm, wn};
+}
+
+/// Whether `dot` is chained with another dot of its region: one's result
+/// flows into the other's operands, as attention's scores into P @ V. Both
+/// then tile the accumulator alike (all warps along the longer side), so
+/// that rows go from one to the other without leaving their warps.
+bool isChainedDot(tile::DotOp dot) {
+  auto sameRegion = [&](Operation *op) {
+    return op->getParentRegion() == dot->getParentRegion();
+  };
+  BackwardSliceOptions backward;
+  backward.filter = sameRegion;
+  ForwardSliceOptions forward;
+  forward.filter = sameRegion;
+  SetVector<Operation *> slice;
+  (void)getBackwardSlice(dot.getOperation(), &slice, backward);
+  getForwardSlice(dot.getOperation(), &slice, forward);
+  return llvm::any_of(slice, [&](Operation *op) {
+    return op != dot.getOperation() && isa<tile::DotOp>(op);
+  });
 }
 
 /// The contiguous dimension of a block's registers (its layout's fastest
@@ -106,6 +127,20 @@ void relayoutForKMajorStaging(Value operand, unsigned kDim, unsigned numWarps) {
   giveOwnLayout(
       load, BlockedEncodingAttr::get(load.getContext(), spt, tpw, wpc, order));
   insertLayoutConversions(load);
+}
+
+/// Whether `operand` is computed (not loaded, nor a view of a load) inside
+/// the loop around `dot`: such an operand is written anew every iteration,
+/// so feeding the tensor cores from registers saves a round trip through
+/// shared memory.
+bool isComputedInLoop(Value operand, tile::DotOp dot) {
+  while (auto convert = operand.getDefiningOp<ConvertLayoutOp>())
+    operand = convert.getSrc();
+  Operation *def = operand.getDefiningOp();
+  auto loop = dot->getParentOfType<LoopLikeOpInterface>();
+  if (!def || !loop || !loop->isProperAncestor(def))
+    return false;
+  return !isa<tile::LoadOp, tile::TransOp, LocalLoadOp>(def);
 }
 
 /// Rewrites `dot` onto wgmma if its tile fits; returns whether it did.
@@ -177,7 +212,16 @@ bool rewriteToWarpGroupDot(tile::DotOp dot, unsigned numWarps) {
   };
   std::optional<Value> aSource = stageTransposed(dot.getA(), 1);
   std::optional<Value> bSource = stageTransposed(dot.getB(), 0);
-  Value a = aSource ? *aSource : stage(dot.getA(), aShared);
+  Value a;
+  if (!aSource && !tf32 && isComputedInLoop(dot.getA(), dot))
+    // A computed operand (attention's P) goes from registers: from the
+    // accumulator layout it is a register permutation, no shared memory.
+    a = ConvertLayoutOp::create(
+        builder, loc,
+        withLayout(aType, DotOperandEncodingAttr::get(context, 0, mma, 2)),
+        dot.getA());
+  else
+    a = aSource ? *aSource : stage(dot.getA(), aShared);
   Value b = bSource ? *bSource : stage(dot.getB(), bShared);
   // The views after both allocs, which share barriers when adjacent.
   auto view = [&](Value alloc) -> Value {
@@ -245,6 +289,12 @@ struct AccelerateMatmulPass
       if (m % 16 || n % 8 || k % (8 * kWidth))
         return;
       auto [wm, wn] = chooseWarps(m, n, numWarps);
+      if (isChainedDot(dot)) {
+        if (m >= n && m % (16 * numWarps) == 0)
+          std::tie(wm, wn) = std::pair<unsigned, unsigned>{numWarps, 1};
+        else if (n > m && n % (8 * numWarps) == 0)
+          std::tie(wm, wn) = std::pair<unsigned, unsigned>{1, numWarps};
+      }
       LLVM_DEBUG(llvm::dbgs()
                  << "mma.sync for the " << m << "x" << n << "x" << k
                  << " dot at " << loc << ": warps " << wm << "x" << wn << "\n");

@@ -66,10 +66,15 @@ bool isBlockedRooted(Attribute layout) {
   return isa_and_nonnull<BlockedEncodingAttr>(layout);
 }
 
-/// Layouts a propagated block may take: blocked-rooted ones and mma
-/// accumulators (elementwise ops lower per register in any of them).
+/// Layouts a propagated block may take: blocked and mma accumulator
+/// layouts and their slices. Elementwise ops lower per register in any of
+/// them; reductions, expand_dims and broadcast through their linear
+/// layouts (the lowering picks registers, shuffles and warps from the
+/// bases).
 bool isPropagatableLayout(Attribute layout) {
-  return isBlockedRooted(layout) || isa_and_nonnull<MmaEncodingAttr>(layout);
+  if (auto slice = dyn_cast_or_null<SliceEncodingAttr>(layout))
+    return isPropagatableLayout(slice.getParent());
+  return isa_and_nonnull<BlockedEncodingAttr, MmaEncodingAttr>(layout);
 }
 
 bool isPureElementwise(Operation *op) {
@@ -463,10 +468,10 @@ bool mlir::tilegpu::canComputeIn(Operation *op, Attribute layout) {
   if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
     auto slice = dyn_cast<SliceEncodingAttr>(layout);
     return slice && slice.getDim() == reduce.getAxis() &&
-           isBlockedRooted(slice.getParent());
+           isPropagatableLayout(slice.getParent());
   }
   if (isa<tile::ExpandDimsOp, tile::BroadcastOp>(op))
-    return isBlockedRooted(layout);
+    return true;
   if (!isPureElementwise(op))
     return false;
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
