@@ -72,6 +72,24 @@ public:
       Value equal = compare(LLVM::FCmpPredicate::oeq, LLVM::ICmpPredicate::eq);
       Value earlier = LLVM::ICmpOp::create(
           builder, loc, LLVM::ICmpPredicate::slt, b.index, a.index);
+      if (isFloat) {
+        // NaN is the most extreme value (docs/spec.md): a NaN beats a
+        // number, and of two NaNs the first wins, as of two equal values.
+        auto isNaN = [&](Value v) -> Value {
+          return LLVM::FCmpOp::create(builder, loc, LLVM::FCmpPredicate::uno, v,
+                                      v);
+        };
+        Value aNaN = isNaN(a.value), bNaN = isNaN(b.value);
+        Value notANaN = LLVM::XOrOp::create(
+            builder, loc, aNaN,
+            LLVM::ConstantOp::create(builder, loc, builder.getI1Type(),
+                                     builder.getBoolAttr(true)));
+        better = LLVM::OrOp::create(
+            builder, loc, better,
+            LLVM::AndOp::create(builder, loc, bNaN, notANaN));
+        equal = LLVM::OrOp::create(
+            builder, loc, equal, LLVM::AndOp::create(builder, loc, aNaN, bNaN));
+      }
       Value takeB =
           LLVM::OrOp::create(builder, loc, better,
                              LLVM::AndOp::create(builder, loc, equal, earlier));

@@ -133,6 +133,17 @@ func.func @wg_shapes(%a: !tilegpu.memdesc<64x64xf16, #s>, %b: !tilegpu.memdesc<3
 
 #s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
 #mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+func.func @wg_register_a(%a: tensor<64x64xf16, #blocked>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
+  // expected-error @+1 {{a block in registers must be f16 or bf16 with the accumulator's #tilegpu.dot_op layout (opIdx 0, kWidth 2)}}
+  %d = tilegpu.warpgroup_dot %a, %b, %c : tensor<64x64xf16, #blocked>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+  return
+}
+
+// -----
+
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
 func.func @wg_rank(%a: !tilegpu.memdesc<64xf16, #s>, %b: !tilegpu.memdesc<64x64xf16, #s>, %c: tensor<64x64xf32, #mma>) {
   // expected-error @+1 {{operands must be 2-D}}
   %d = tilegpu.warpgroup_dot %a, %b, %c : !tilegpu.memdesc<64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>

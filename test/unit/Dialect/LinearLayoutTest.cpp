@@ -2,9 +2,10 @@
 //
 // The algebra of LinearLayout (products, composition, inversion) on small
 // hand-checked maps, and toLinearLayout of every encoding checked element
-// by element against the layouts the lowering packs registers with
-// (getElementIndex) and the shared-tile offsets (NVMMASharedLayout), over
-// a sweep of shapes and parameters.
+// by element against an independent evaluation of the encodings' formulas
+// (register layouts) and the shared-tile offsets (NVMMASharedLayout), over
+// a sweep of shapes and parameters; slices of mma layouts by what a slice
+// means (each thread holds its parent's rows).
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,8 +113,116 @@ TEST(LinearLayoutAlgebra, SublayoutAndOutputs) {
 }
 
 //===----------------------------------------------------------------------===//
-// Encodings against the lowering's register layouts
+// Encodings against an independent evaluation
 //===----------------------------------------------------------------------===//
+
+/// The element (register, lane, warp) holds, evaluated from the encodings'
+/// documented formulas (TileGPUAttrs.td, the PTX ISA's mma fragment tables)
+/// with integer arithmetic, independently of LinearLayout: the oracle the
+/// linear layouts are checked against.
+namespace reference {
+int64_t wrap(int64_t value, int64_t size) { return value % size; }
+
+/// Blocked layout `root` on `rootShape` (1 along sliced dimensions), the
+/// block's dimensions `blockDims`: registers numbered per root dimension
+/// in `order`, sizePerThread then repetitions.
+SmallVector<int64_t> blocked(BlockedEncodingAttr root,
+                             ArrayRef<int64_t> rootShape,
+                             ArrayRef<unsigned> blockDims, unsigned reg,
+                             unsigned lane, unsigned warp) {
+  unsigned rank = rootShape.size();
+  SmallVector<int64_t> perThread(rank), tile(rank);
+  for (unsigned d = 0; d < rank; ++d) {
+    int64_t spt = root.getSizePerThread()[d];
+    tile[d] = spt * root.getThreadsPerWarp()[d] * root.getWarpsPerCTA()[d];
+    perThread[d] = spt * std::max<int64_t>(1, rootShape[d] / tile[d]);
+    if (!llvm::is_contained(blockDims, d))
+      perThread[d] = 1;
+  }
+  SmallVector<int64_t> k(rank), laneD(rank), warpD(rank);
+  for (unsigned d : root.getOrder()) {
+    k[d] = reg % perThread[d];
+    reg /= perThread[d];
+    laneD[d] = lane % root.getThreadsPerWarp()[d];
+    lane /= root.getThreadsPerWarp()[d];
+    warpD[d] = warp % root.getWarpsPerCTA()[d];
+    warp /= root.getWarpsPerCTA()[d];
+  }
+  SmallVector<int64_t> index;
+  for (unsigned d : blockDims) {
+    int64_t spt = root.getSizePerThread()[d];
+    int64_t tpw = root.getThreadsPerWarp()[d];
+    index.push_back(wrap(warpD[d] * tpw * spt + laneD[d] * spt +
+                             (k[d] / spt) * tile[d] + k[d] % spt,
+                         rootShape[d]));
+  }
+  return index;
+}
+
+/// mma.sync m16n8 accumulator tiles, warps (w % wm, w / wm).
+SmallVector<int64_t> mma(MmaEncodingAttr mma, ArrayRef<int64_t> shape,
+                         unsigned reg, unsigned lane, unsigned warp) {
+  int64_t wm = mma.getWarpsPerCTA()[0], wn = mma.getWarpsPerCTA()[1];
+  int64_t repN = std::max<int64_t>(1, shape[1] / (8 * wn));
+  int64_t j = reg % 4, t = reg / 4, m = t / repN, n = t % repN;
+  int64_t row = (warp % wm) * 16 + lane / 4 + m * 16 * wm + (j >= 2 ? 8 : 0);
+  int64_t col = (warp / wm % wn) * 8 + 2 * (lane % 4) + n * 8 * wn + j % 2;
+  return {wrap(row, shape[0]), wrap(col, shape[1])};
+}
+
+/// mma.sync operand fragments: A per (m, k-step) 4 groups of kWidth, B 2.
+SmallVector<int64_t> dotOperand(DotOperandEncodingAttr dot,
+                                ArrayRef<int64_t> shape, unsigned reg,
+                                unsigned lane, unsigned warp) {
+  auto parent = cast<MmaEncodingAttr>(dot.getParent());
+  int64_t wm = parent.getWarpsPerCTA()[0], wn = parent.getWarpsPerCTA()[1];
+  int64_t kWidth = dot.getKWidth(), kStep = 8 * kWidth;
+  bool isA = dot.getOpIdx() == 0;
+  int64_t k = isA ? shape[1] : shape[0];
+  int64_t kSteps = std::max<int64_t>(1, k / kStep);
+  int64_t perStep = (isA ? 4 : 2) * kWidth;
+  int64_t i = reg % perStep, group = reg / perStep;
+  int64_t outer = group / kSteps, step = group % kSteps;
+  int64_t p = i / kWidth, e = i % kWidth;
+  int64_t kIndex = (lane % 4) * kWidth + step * kStep + e;
+  if (isA) {
+    int64_t row = (warp % wm) * 16 + lane / 4 + outer * 16 * wm + (p % 2) * 8;
+    return {wrap(row, shape[0]), wrap(kIndex + (p / 2) * (kStep / 2), k)};
+  }
+  int64_t col = (warp / wm % wn) * 8 + lane / 4 + outer * 8 * wn;
+  return {wrap(kIndex + p * (kStep / 2), k), wrap(col, shape[1])};
+}
+
+/// Any register layout of `type`, or std::nullopt (a slice of a non-blocked
+/// parent, checked by its properties instead).
+std::optional<SmallVector<int64_t>>
+evaluate(RankedTensorType type, unsigned reg, unsigned lane, unsigned warp) {
+  Attribute encoding = type.getEncoding();
+  SmallVector<int64_t> rootShape(type.getShape());
+  SmallVector<unsigned> removed;
+  while (auto slice = dyn_cast<SliceEncodingAttr>(encoding)) {
+    rootShape.insert(rootShape.begin() + slice.getDim(), 1);
+    removed.push_back(slice.getDim());
+    encoding = slice.getParent();
+  }
+  if (auto root = dyn_cast<BlockedEncodingAttr>(encoding)) {
+    // The root dimensions left after the slices, outermost slice last.
+    SmallVector<unsigned> blockDims;
+    for (unsigned d = 0; d < rootShape.size(); ++d)
+      blockDims.push_back(d);
+    for (unsigned dim : llvm::reverse(removed))
+      blockDims.erase(blockDims.begin() + dim);
+    return blocked(root, rootShape, blockDims, reg, lane, warp);
+  }
+  if (!removed.empty())
+    return std::nullopt;
+  if (auto m = dyn_cast<MmaEncodingAttr>(encoding))
+    return mma(m, type.getShape(), reg, lane, warp);
+  if (auto dot = dyn_cast<DotOperandEncodingAttr>(encoding))
+    return dotOperand(dot, type.getShape(), reg, lane, warp);
+  return std::nullopt;
+}
+} // namespace reference
 
 class LinearLayoutEncodings : public ::testing::Test {
 protected:
@@ -132,11 +241,13 @@ protected:
     for (unsigned warp = 0; warp < warps; ++warp)
       for (unsigned ln = 0; ln < 32; ++ln)
         for (unsigned r = 0; r < registers; ++r) {
-          SmallVector<int64_t> expected = *getElementIndex(type, r, ln, warp);
+          std::optional<SmallVector<int64_t>> expected =
+              reference::evaluate(type, r, ln, warp);
+          ASSERT_TRUE(expected.has_value());
           SmallVector<int32_t> actual =
               layout->apply({int32_t(r), int32_t(ln), int32_t(warp)});
           ASSERT_EQ(SmallVector<int64_t>(actual.begin(), actual.end()),
-                    expected)
+                    *expected)
               << "register " << r << " lane " << ln << " warp " << warp;
         }
   }

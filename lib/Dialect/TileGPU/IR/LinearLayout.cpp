@@ -464,21 +464,17 @@ bool LinearLayout::operator==(const LinearLayout &other) const {
 
 std::string LinearLayout::str() const {
   std::string text;
-  for (auto [i, in] : llvm::enumerate(inputs)) {
-    if (i)
-      text += ", ";
-    text += in.name + ": [";
-    for (auto [b, basis] : llvm::enumerate(in.bases)) {
-      if (b)
-        text += ", ";
-      text += "[";
+  for (const InputDim &in : inputs) {
+    text += in.name + ":";
+    for (const Basis &basis : in.bases) {
+      text += " (";
       for (auto [k, value] : llvm::enumerate(basis))
         text += (k ? ", " : "") + std::to_string(value);
-      text += "]";
+      text += ")";
     }
-    text += "]";
+    text += "; ";
   }
-  text += "; outputs";
+  text += "outputs";
   for (const OutputDim &out : outputs)
     text += " " + out.name + "=" + std::to_string(int64_t(1) << out.log2Size);
   return text;

@@ -1,15 +1,18 @@
 //===- TestPrintLayout.cpp - tilegpu-test-print-layout --------------------===//
 //
 // A test aid: for every block-typed argument of every function, prints the
-// layout function, element by element, in row-major order:
+// layout's linear layout (`bases: register: [[0, 1], ...], lane: ...`) and
+// the layout function element by element, in row-major order:
 // `[i, j]: r0 l3 w0, r0 l19 w0` lists every (register, lane, warp) holding
-// element (i, j). Lowering tests FileCheck it to pin down layouts.
+// element (i, j); for a shared-memory tile argument, its offset -> index
+// bases. Lowering tests FileCheck it to pin down layouts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TestPasses.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "llvm/Support/raw_ostream.h"
@@ -27,6 +30,13 @@ using namespace mlir::tilegpu;
 namespace {
 /// Prints which (register, lane, warp) holds each element of `arg`.
 void printLayout(func::FuncOp func, BlockArgument arg, llvm::raw_ostream &os) {
+  if (auto tile = dyn_cast<MemDescType>(arg.getType())) {
+    os << "layout of @" << func.getName() << " argument " << arg.getArgNumber()
+       << ": " << tile << "\n";
+    if (std::optional<LinearLayout> layout = toLinearLayout(tile))
+      os << "  bases: " << layout->str() << "\n";
+    return;
+  }
   auto type = dyn_cast<RankedTensorType>(arg.getType());
   if (!type)
     return;
@@ -36,6 +46,8 @@ void printLayout(func::FuncOp func, BlockArgument arg, llvm::raw_ostream &os) {
     os << "  (not a register layout)\n";
     return;
   }
+  if (std::optional<LinearLayout> layout = toLinearLayout(type))
+    os << "  bases: " << layout->str() << "\n";
   unsigned registers = getNumRegisters(type);
   os << "  registers per thread: " << registers << "\n";
   std::map<SmallVector<int64_t>, SmallVector<std::string>> holders;

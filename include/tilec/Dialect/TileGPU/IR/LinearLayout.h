@@ -156,7 +156,8 @@ public:
   bool operator==(const LinearLayout &other) const;
   bool operator!=(const LinearLayout &other) const { return !(*this == other); }
 
-  /// "register: [[0, 1], [0, 2]], lane: ...; outputs dim0=16, dim1=64".
+  /// "register: (0, 1) (0, 2); lane: ...; warp: ...; outputs dim0=16
+  /// dim1=64": each input's bases in bit order.
   std::string str() const;
 
 private:
