@@ -198,8 +198,11 @@ TEST_F(RealGpuTest, LaunchErrors) {
 }
 
 TEST_F(RealGpuTest, LoadErrors) {
+  // The entry matches the metadata (so the PTX check passes) and the body
+  // does not assemble: the driver's error and JIT log come back.
   std::string bad = ".version 7.0\n.target sm_70\n.address_size 64\n"
-                    ".visible .entry axpy() { bogus.instruction; }\n";
+                    ".visible .entry axpy(.param .u64 p0, .param .u64 p1, "
+                    ".param .f32 p2, .param .u32 p3) { bogus.instruction; }\n";
   std::string message =
       messageOf([&] { Kernel::load(device, bad, axpyMeta()); });
   EXPECT_TRUE(
