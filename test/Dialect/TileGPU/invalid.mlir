@@ -480,3 +480,73 @@ func.func @trans_plain(%b: !tilegpu.memdesc<64x32xf16, #plain>) {
   %t = tilegpu.memdesc_trans %b : !tilegpu.memdesc<64x32xf16, #plain> -> !tilegpu.memdesc<32x64xf16, #plaint>
   return
 }
+
+// -----
+
+// Layouts hold as many dimensions as the blocks they lay out (issue 25: a
+// 1-D layout on a 16x16 block used to lower, touching 16 elements).
+#one = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{a 1-D layout on a 2-D block}}
+func.func @f(%x: tensor<16x16xf32, #one>)
+
+// -----
+
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// expected-error @+1 {{a 2-D layout on a 1-D block}}
+func.func @f(%x: tensor<16xf32, #mma>)
+
+// -----
+
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// expected-error @+1 {{dot operand index must be 0 (A) or 1 (B), got 7}}
+#bad = #tilegpu.dot_op<{opIdx = 7, parent = #mma, kWidth = 2}>
+func.func @f(%x: tensor<16x16xf16, #bad>)
+
+// -----
+
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-error @+1 {{dot operand parent must be an mma layout}}
+#bad = #tilegpu.dot_op<{opIdx = 0, parent = #blocked, kWidth = 2}>
+func.func @f(%x: tensor<16x16xf16, #bad>)
+
+// -----
+
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// expected-error @+1 {{kWidth must be 1, 2, 4 or 8, got 3}}
+#bad = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 3}>
+func.func @f(%x: tensor<16x16xf16, #bad>)
+
+// -----
+
+// sizePerThread 2^30 used to divide by zero in the lowering.
+// expected-error @+1 {{at most 1048576 elements per thread and 32 warps}}
+#bad = #tilegpu.blocked<{sizePerThread = [1073741824], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+func.func @f(%x: tensor<16xf32, #bad>)
+
+// -----
+
+// An 8-warp layout in a 4-warp module used to lower and leave half the
+// block to warps that do not run.
+#eight = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [8], order = [0]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  func.func @f(%x: tensor<256xf32, #eight>) {
+    // expected-error @+1 {{has a layout for 8 warps in a module of 4}}
+    %y = arith.addf %x, %x : tensor<256xf32, #eight>
+    return
+  }
+}
+
+// -----
+
+// expected-error @+1 {{tilegpu.num_warps must be a power of two in [1, 32] on a module}}
+module attributes {tilegpu.num_warps = 3 : i32} {
+}
+
+// -----
+
+func.func @f() {
+  // async_wait -5 used to emit cp.async.wait_group 4294967291.
+  // expected-error @+1 {{attribute 'num' failed to satisfy constraint: 32-bit signless integer attribute whose value is non-negative}}
+  tilegpu.async_wait {num = -5 : i32}
+  return
+}

@@ -7,6 +7,7 @@
 
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilec/Support/CompileOptions.h"
+#include "tilec/Support/Limits.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -98,6 +99,14 @@ LogicalResult BlockedEncodingAttr::verify(
   }
   if (lanes != 32)
     return emitError() << "threadsPerWarp must multiply to 32, got " << lanes;
+  int64_t perThread = 1, warps = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    perThread *= sizePerThread[d];
+    warps *= warpsPerCTA[d];
+    if (perThread > tilec::kMaxBlockElements || warps > 32)
+      return emitError() << "at most " << tilec::kMaxBlockElements
+                         << " elements per thread and 32 warps";
+  }
   SmallVector<bool> seen(rank, false);
   for (unsigned d : order) {
     if (d >= rank || seen[d])
@@ -105,6 +114,111 @@ LogicalResult BlockedEncodingAttr::verify(
     seen[d] = true;
   }
   return success();
+}
+
+namespace {
+/// The rank of blocks a register layout applies to, or 0 when it has none.
+unsigned getLayoutRank(Attribute layout) {
+  if (auto blocked = dyn_cast<BlockedEncodingAttr>(layout))
+    return blocked.getRank();
+  if (auto slice = dyn_cast<SliceEncodingAttr>(layout)) {
+    unsigned parent = getLayoutRank(slice.getParent());
+    return parent ? parent - 1 : 0;
+  }
+  if (isa<MmaEncodingAttr, DotOperandEncodingAttr>(layout))
+    return 2;
+  return 0;
+}
+
+/// A block of `shape` with a layout of rank `rank`.
+LogicalResult verifyBlockRank(Attribute layout, ArrayRef<int64_t> shape,
+                              function_ref<InFlightDiagnostic()> emitError) {
+  unsigned rank = getLayoutRank(layout);
+  if (rank != shape.size())
+    return emitError() << "a " << rank << "-D layout on a " << shape.size()
+                       << "-D block";
+  return success();
+}
+} // namespace
+
+LogicalResult BlockedEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyBlockRank(*this, shape, emitError);
+}
+LogicalResult SliceEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyBlockRank(*this, shape, emitError);
+}
+LogicalResult MmaEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyBlockRank(*this, shape, emitError);
+}
+LogicalResult DotOperandEncodingAttr::verifyEncoding(
+    ArrayRef<int64_t> shape, Type,
+    function_ref<InFlightDiagnostic()> emitError) const {
+  return verifyBlockRank(*this, shape, emitError);
+}
+
+LogicalResult
+DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                               unsigned opIdx, Attribute parent,
+                               unsigned kWidth) {
+  if (opIdx > 1)
+    return emitError() << "dot operand index must be 0 (A) or 1 (B), got "
+                       << opIdx;
+  if (!isa<MmaEncodingAttr>(parent))
+    return emitError() << "dot operand parent must be an mma layout";
+  if (kWidth == 0 || kWidth > 8 || !llvm::isPowerOf2_32(kWidth))
+    return emitError() << "kWidth must be 1, 2, 4 or 8, got " << kWidth;
+  return success();
+}
+
+LogicalResult
+TileGPUDialect::verifyOperationAttribute(Operation *op,
+                                         NamedAttribute attribute) {
+  if (attribute.getName() != kNumWarpsAttrName)
+    return success();
+  auto warps = dyn_cast<IntegerAttr>(attribute.getValue());
+  if (!warps || !isa<ModuleOp>(op) || warps.getInt() < 1 ||
+      warps.getInt() > 32 || !llvm::isPowerOf2_64(warps.getInt()))
+    return op->emitError() << kNumWarpsAttrName
+                           << " must be a power of two in [1, 32] on a module";
+  // Every register layout inside is for that many warps: a layout for more
+  // would leave elements to warps that do not run, for fewer would repeat.
+  WalkResult result = op->walk([&](Operation *inner) {
+    for (Type type : llvm::concat<const Type>(inner->getOperandTypes(),
+                                              inner->getResultTypes())) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor || !tensor.getEncoding())
+        continue;
+      Attribute layout = tensor.getEncoding();
+      if (!isa<BlockedEncodingAttr, SliceEncodingAttr, MmaEncodingAttr,
+               DotOperandEncodingAttr>(layout))
+        continue;
+      Attribute root = layout;
+      while (auto slice = dyn_cast<SliceEncodingAttr>(root))
+        root = slice.getParent();
+      if (auto dot = dyn_cast<DotOperandEncodingAttr>(root))
+        root = dot.getParent();
+      unsigned layoutWarps = 1;
+      if (auto blocked = dyn_cast<BlockedEncodingAttr>(root))
+        layoutWarps = blocked.getNumWarps();
+      else if (auto mma = dyn_cast<MmaEncodingAttr>(root))
+        for (unsigned w : mma.getWarpsPerCTA())
+          layoutWarps *= w;
+      if (layoutWarps != warps.getInt()) {
+        inner->emitOpError()
+            << "has a layout for " << layoutWarps << " warps in a module of "
+            << warps.getInt() << ": " << type;
+        return WalkResult::interrupt();
+      }
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 unsigned BlockedEncodingAttr::getNumWarps() const {

@@ -11,6 +11,7 @@
 #define TILEC_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD
 
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/TensorEncoding.td"
 include "tilec/Dialect/TileGPU/IR/TileGPUDialect.td"
 
 class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
@@ -18,7 +19,8 @@ class TileGPU_Attr<string name, string attrMnemonic, list<Trait> traits = []>
   let mnemonic = attrMnemonic;
 }
 
-def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked"> {
+def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Blocked layout: contiguous runs per thread, tiled by lanes and warps";
   let description = [{
     Each thread holds `sizePerThread[d]` contiguous elements along each
@@ -55,7 +57,8 @@ def TileGPU_BlockedEncodingAttr : TileGPU_Attr<"BlockedEncoding", "blocked"> {
   }];
 }
 
-def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice"> {
+def TileGPU_SliceEncodingAttr : TileGPU_Attr<"SliceEncoding", "slice",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "A parent layout with dimension `dim` removed";
   let description = [{
     The layout of `reduce(x, axis=dim)` when `x` has layout `parent`, and
@@ -113,7 +116,8 @@ def TileGPU_NVMMASharedEncodingAttr
   let genVerifyDecl = 1;
 }
 
-def TileGPU_MmaEncodingAttr : TileGPU_Attr<"MmaEncoding", "mma"> {
+def TileGPU_MmaEncodingAttr : TileGPU_Attr<"MmaEncoding", "mma",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Accumulator layout of tensor-core instructions";
   let description = [{
     `versionMajor` 2 is `mma.sync` (sm_80+), 3 is `wgmma` (sm_90a);
@@ -137,7 +141,8 @@ def TileGPU_MmaEncodingAttr : TileGPU_Attr<"MmaEncoding", "mma"> {
 }
 
 def TileGPU_DotOperandEncodingAttr
-    : TileGPU_Attr<"DotOperandEncoding", "dot_op"> {
+    : TileGPU_Attr<"DotOperandEncoding", "dot_op",
+    [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
   let summary = "Layout of an operand of a dot whose result has layout `parent`";
   let description = [{
     `opIdx` 0 is the left operand (A), 1 the right (B); `kWidth` elements
@@ -151,6 +156,7 @@ def TileGPU_DotOperandEncodingAttr
   let parameters = (ins "unsigned":$opIdx, "::mlir::Attribute":$parent,
                     "unsigned":$kWidth);
   let assemblyFormat = "`<` `{` struct(params) `}` `>`";
+  let genVerifyDecl = 1;
 }
 
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUATTRS_TD

@@ -28,6 +28,9 @@ def TileGPU_Dialect : Dialect {
   let dependentDialects = ["::mlir::tile::TileDialect"];
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
+  // `tilegpu.num_warps` on the module: every register layout inside is for
+  // that many warps.
+  let hasOperationAttrVerify = 1;
 }
 
 #endif // TILEC_DIALECT_TILEGPU_IR_TILEGPUDIALECT_TD

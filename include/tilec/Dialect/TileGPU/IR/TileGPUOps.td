@@ -159,7 +159,8 @@ def TileGPU_WarpGroupDotWaitOp : TileGPU_Op<"warpgroup_dot_wait",
     %d = tilegpu.warpgroup_dot_wait %acc {pendings = 0 : i32} : tensor<128x128xf32, #mma>
     ```
   }];
-  let arguments = (ins AnyRankedTensor:$input, I32Attr:$pendings);
+  let arguments = (ins AnyRankedTensor:$input,
+                   ConfinedAttr<I32Attr, [IntNonNegative]>:$pendings);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($result)";
 }
@@ -246,7 +247,7 @@ def TileGPU_AsyncWaitOp : TileGPU_Op<"async_wait"> {
     tilegpu.async_wait {num = 1 : i32}
     ```
   }];
-  let arguments = (ins I32Attr:$num);
+  let arguments = (ins ConfinedAttr<I32Attr, [IntNonNegative]>:$num);
   let assemblyFormat = "attr-dict";
 }
 
