@@ -80,6 +80,8 @@ void annotateVectorWidths(ModuleOp module) {
 struct ConvertTileGPUToLLVMPass
     : mlir::tilegpu::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
   void runOnOperation() override {
+    if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
 

@@ -309,6 +309,28 @@ unsigned mlir::tilegpu::getContiguousRegisterRun(RankedTensorType type,
   return 1u << bits;
 }
 
+LogicalResult mlir::tilegpu::verifyBlocksHaveLayouts(Operation *module,
+                                                     StringRef passName) {
+  auto hasNoLayout = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && !isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr,
+                                      MmaEncodingAttr, DotOperandEncodingAttr>(
+                         tensor.getEncoding());
+  };
+  WalkResult result = module->walk([&](Operation *op) {
+    for (Type type :
+         llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+      if (hasNoLayout(type)) {
+        op->emitError() << passName << " needs tilegpu layouts on every "
+                        << "block, got " << type
+                        << " (run convert-tile-to-tilegpu first)";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
 int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   auto bytesOf = [](Value value) -> int64_t {
     auto type = dyn_cast<RankedTensorType>(value.getType());

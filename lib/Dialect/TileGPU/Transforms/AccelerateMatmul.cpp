@@ -257,6 +257,8 @@ struct AccelerateMatmulPass
   using TileGPUAccelerateMatmulBase::TileGPUAccelerateMatmulBase;
 
   void runOnOperation() override {
+    if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())))
+      return signalPassFailure();
     if (computeCapability < 80)
       return;
     ModuleOp module = getOperation();

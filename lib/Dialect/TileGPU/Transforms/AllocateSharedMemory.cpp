@@ -91,6 +91,8 @@ struct AllocateSharedMemoryPass
     : mlir::tilegpu::impl::TileGPUAllocateSharedMemoryBase<
           AllocateSharedMemoryPass> {
   void runOnOperation() override {
+    if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     Builder builder(module.getContext());
     int64_t total = 0;

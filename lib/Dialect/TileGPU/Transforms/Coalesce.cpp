@@ -102,6 +102,8 @@ unsigned getWidthIn(BlockedEncodingAttr layout, Value ptr,
 
 struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
   void runOnOperation() override {
+    if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     unsigned numWarps = getNumWarps(module);
     AxisInfoAnalysis analysis(module);

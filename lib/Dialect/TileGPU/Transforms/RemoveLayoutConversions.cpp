@@ -150,6 +150,8 @@ struct RemoveLayoutConversionsPass
     : mlir::tilegpu::impl::TileGPURemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
   void runOnOperation() override {
+    if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
     RewritePatternSet patterns(context);

@@ -224,6 +224,12 @@ int64_t getExchangeRowPadding(RankedTensorType type);
 /// the first at a multiple of the run; 1 when there is none.
 unsigned getContiguousRegisterRun(RankedTensorType type, unsigned maxElements);
 
+/// Checks that every block (ranked tensor) in `module` has a tilegpu
+/// layout, as the tilegpu passes assume: emits an error naming `passName`
+/// at the first one without (tile-level IR given to a tilegpu pass) and
+/// fails.
+LogicalResult verifyBlocksHaveLayouts(Operation *module, StringRef passName);
+
 /// Bytes of shared-memory scratch `op` needs while it runs (0 if none):
 /// cross-warp reductions, layout conversions, trans, reshape, the FMA dot.
 int64_t getScratchBytes(Operation *op);

@@ -10,6 +10,7 @@
 
 #include "Pipeliner.h"
 
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -42,6 +43,8 @@ struct SoftwarePipelinerPass
     : mlir::tilegpu::impl::TileGPUPipelineBase<SoftwarePipelinerPass> {
   using TileGPUPipelineBase::TileGPUPipelineBase;
   void runOnOperation() override {
+    if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())))
+      return signalPassFailure();
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
       if (getNumStages(loop) >= 2)
