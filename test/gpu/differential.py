@@ -157,9 +157,7 @@ def run_all(args):
     import cupy as cp
 
     sys.path.insert(0, HERE)
-    import check
-
-    check.np, check.cp = np, cp
+    from checks import harness
     with open(os.path.join(args.dir, "cases.json")) as f:
         manifest = json.load(f)
     results, passed, failed = [], 0, 0
@@ -167,7 +165,7 @@ def run_all(args):
         case_dir = os.path.join(args.dir, run["case_dir"])
         name, ok, detail = run["case_dir"], True, ""
         try:
-            k = check.Kernel(case_dir, "kernel")
+            k = harness.Kernel(case_dir, "kernel")
             kw, outs = {}, []
             for p in run["params"]:
                 if p["kind"] == "scalar":
