@@ -158,6 +158,7 @@ def run_all(args):
 
     sys.path.insert(0, HERE)
     from checks import harness
+
     with open(os.path.join(args.dir, "cases.json")) as f:
         manifest = json.load(f)
     results, passed, failed = [], 0, 0
