@@ -25,27 +25,6 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// Packs `kWidth` 16-bit elements into one 32-bit register (as mma.sync
-/// wants them), or passes a tf32/f32 element through as its bits.
-Value packOperand(OpBuilder &builder, Location loc, ArrayRef<Value> elements) {
-  Type i32 = builder.getI32Type();
-  if (elements.size() == 1) {
-    // tf32: round to nearest (ties away) as the FMA path does; the tensor
-    // cores would otherwise truncate the low mantissa bits.
-    if (elements.front().getType().isF32())
-      return LLVM::BitcastOp::create(
-          builder, loc, i32, roundToTF32(builder, loc, elements.front()));
-    return LLVM::BitcastOp::create(builder, loc, i32, elements.front());
-  }
-  auto vectorType =
-      VectorType::get({(int64_t)elements.size()}, elements.front().getType());
-  Value vector = LLVM::UndefOp::create(builder, loc, vectorType);
-  for (auto [i, element] : llvm::enumerate(elements))
-    vector = LLVM::InsertElementOp::create(builder, loc, vector, element,
-                                           createI32(builder, loc, i));
-  return LLVM::BitcastOp::create(builder, loc, i32, vector);
-}
-
 /// `dot` on tensor cores: one `mma.sync.aligned.m16n8k{16,8}` per 16 x 8
 /// accumulator tile and k-step, operands in dot-operand layouts.
 LogicalResult lowerMmaDot(tile::DotOp op, Value a, Value b, Value acc,
@@ -90,14 +69,14 @@ LogicalResult lowerMmaDot(tile::DotOp op, Value a, Value b, Value acc,
         SmallVector<Value> operands;
         unsigned aBase = (m * kSteps + k) * aPerStep;
         for (unsigned r = 0; r < 4; ++r)
-          operands.push_back(
-              packOperand(rewriter, loc,
-                          ArrayRef(aRegs).slice(aBase + r * kWidth, kWidth)));
+          operands.push_back(packDotOperand(
+              rewriter, loc,
+              ArrayRef(aRegs).slice(aBase + r * kWidth, kWidth)));
         unsigned bBase = (n * kSteps + k) * bPerStep;
         for (unsigned r = 0; r < 2; ++r)
-          operands.push_back(
-              packOperand(rewriter, loc,
-                          ArrayRef(bRegs).slice(bBase + r * kWidth, kWidth)));
+          operands.push_back(packDotOperand(
+              rewriter, loc,
+              ArrayRef(bRegs).slice(bBase + r * kWidth, kWidth)));
         operands.append(c.begin(), c.end());
         auto mma = createInlineAsm(rewriter, loc, resultType, operands, text,
                                    constraints, /*hasSideEffects=*/false);

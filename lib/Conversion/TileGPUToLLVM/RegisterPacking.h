@@ -2,7 +2,8 @@
 //
 // A converted block is an LLVM struct with one member per register a thread
 // holds (a scalar stays itself): unpacking gives the registers, packing
-// builds the struct back.
+// builds the struct back. Tensor-core operands pack their elements into
+// 32-bit registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +22,12 @@ SmallVector<Value> unpackRegisters(OpBuilder &builder, Location loc,
 /// when there is one register and `type` is not a struct).
 Value packRegisters(OpBuilder &builder, Location loc, ValueRange registers,
                     Type type);
+
+/// One 32-bit register of a tensor-core operand (mma.sync, wgmma from
+/// registers): `elements` 16-bit elements packed (kWidth 2), or one tf32/f32
+/// element as its bits, rounded to tf32 to nearest.
+Value packDotOperand(OpBuilder &builder, Location loc,
+                     ArrayRef<Value> elements);
 
 } // namespace mlir::tilegpu
 

@@ -152,22 +152,6 @@ getDescriptorStrides(const NVMMASharedLayout &layout, bool kMajor) {
   return {leading, stride};
 }
 
-/// Consecutive pairs of 16-bit registers packed into 32-bit registers.
-SmallVector<Value> packPairs(OpBuilder &builder, Location loc,
-                             ArrayRef<Value> halves) {
-  SmallVector<Value> packed;
-  Type pair = VectorType::get({2}, halves.front().getType());
-  for (size_t i = 0; i + 1 < halves.size(); i += 2) {
-    Value vector = LLVM::UndefOp::create(builder, loc, pair);
-    for (unsigned j = 0; j < 2; ++j)
-      vector = LLVM::InsertElementOp::create(
-          builder, loc, vector, halves[i + j], createI32(builder, loc, j));
-    packed.push_back(
-        LLVM::BitcastOp::create(builder, loc, builder.getI32Type(), vector));
-  }
-  return packed;
-}
-
 /// `wgmma.wait_group pendings`, passing the accumulators through so that
 /// nothing reads them before the instructions writing them complete.
 void emitWarpGroupWait(OpBuilder &builder, Location loc,
@@ -260,8 +244,11 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
           LLVM::MulOp::create(rewriter, loc, group,
                               createI64(rewriter, loc, groupBytes >> 4)));
     } else {
-      aRegisters = packPairs(rewriter, loc,
-                             unpackRegisters(rewriter, loc, adaptor.getA()));
+      SmallVector<Value> halves =
+          unpackRegisters(rewriter, loc, adaptor.getA());
+      for (size_t i = 0; i + 1 < halves.size(); i += 2)
+        aRegisters.push_back(
+            packDotOperand(rewriter, loc, ArrayRef(halves).slice(i, 2)));
     }
     auto advance = [&](Value desc, int64_t bytes) -> Value {
       if (bytes == 0)
