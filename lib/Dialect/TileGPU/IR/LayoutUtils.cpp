@@ -313,9 +313,7 @@ LogicalResult mlir::tilegpu::verifyBlocksHaveLayouts(Operation *module,
                                                      StringRef passName) {
   auto hasNoLayout = [](Type type) {
     auto tensor = dyn_cast<RankedTensorType>(type);
-    return tensor && !isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr,
-                                      MmaEncodingAttr, DotOperandEncodingAttr>(
-                         tensor.getEncoding());
+    return tensor && !hasRegisterLayout(tensor.getEncoding());
   };
   WalkResult result = module->walk([&](Operation *op) {
     for (Type type :

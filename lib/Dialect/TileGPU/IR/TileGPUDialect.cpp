@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Support/CompileOptions.h"
 #include "tilec/Support/Limits.h"
 
@@ -103,9 +104,11 @@ LogicalResult BlockedEncodingAttr::verify(
   for (size_t d = 0; d < rank; ++d) {
     perThread *= sizePerThread[d];
     warps *= warpsPerCTA[d];
-    if (perThread > tilec::kMaxBlockElements || warps > 32)
+    if (perThread > tilec::kMaxBlockElements ||
+        warps > tilec::CompileOptions::kMaxNumWarps)
       return emitError() << "at most " << tilec::kMaxBlockElements
-                         << " elements per thread and 32 warps";
+                         << " elements per thread and "
+                         << tilec::CompileOptions::kMaxNumWarps << " warps";
   }
   SmallVector<bool> seen(rank, false);
   for (unsigned d : order) {
@@ -182,33 +185,21 @@ TileGPUDialect::verifyOperationAttribute(Operation *op,
   if (attribute.getName() != kNumWarpsAttrName)
     return success();
   auto warps = dyn_cast<IntegerAttr>(attribute.getValue());
-  if (!warps || !isa<ModuleOp>(op) || warps.getInt() < 1 ||
-      warps.getInt() > 32 || !llvm::isPowerOf2_64(warps.getInt()))
+  if (!warps || !isa<ModuleOp>(op) ||
+      !tilec::CompileOptions::isValidNumWarps(warps.getInt()))
     return op->emitError() << kNumWarpsAttrName
-                           << " must be a power of two in [1, 32] on a module";
+                           << " must be a power of two in [1, "
+                           << tilec::CompileOptions::kMaxNumWarps
+                           << "] on a module";
   // Every register layout inside is for that many warps: a layout for more
   // would leave elements to warps that do not run, for fewer would repeat.
   WalkResult result = op->walk([&](Operation *inner) {
     for (Type type : llvm::concat<const Type>(inner->getOperandTypes(),
                                               inner->getResultTypes())) {
       auto tensor = dyn_cast<RankedTensorType>(type);
-      if (!tensor || !tensor.getEncoding())
+      if (!tensor || !hasRegisterLayout(tensor.getEncoding()))
         continue;
-      Attribute layout = tensor.getEncoding();
-      if (!isa<BlockedEncodingAttr, SliceEncodingAttr, MmaEncodingAttr,
-               DotOperandEncodingAttr>(layout))
-        continue;
-      Attribute root = layout;
-      while (auto slice = dyn_cast<SliceEncodingAttr>(root))
-        root = slice.getParent();
-      if (auto dot = dyn_cast<DotOperandEncodingAttr>(root))
-        root = dot.getParent();
-      unsigned layoutWarps = 1;
-      if (auto blocked = dyn_cast<BlockedEncodingAttr>(root))
-        layoutWarps = blocked.getNumWarps();
-      else if (auto mma = dyn_cast<MmaEncodingAttr>(root))
-        for (unsigned w : mma.getWarpsPerCTA())
-          layoutWarps *= w;
+      unsigned layoutWarps = getLayoutNumWarps(tensor.getEncoding());
       if (layoutWarps != warps.getInt()) {
         inner->emitOpError()
             << "has a layout for " << layoutWarps << " warps in a module of "
