@@ -113,39 +113,6 @@ private:
   tile::ReduceKind kind;
 };
 
-/// How a reduction along `axis` meets a layout: which register, lane and
-/// warp bits step along the axis (to be combined), and which are zero
-/// (copies, to be skipped). Every other bit moves only other dimensions.
-struct AxisBits {
-  int32_t registerAxis = 0, registerZero = 0;
-  int32_t laneAxis = 0;
-  int32_t warpAxis = 0;
-};
-
-/// The bits of `layout` along `axis`, or std::nullopt if some basis moves
-/// both the axis and another dimension.
-std::optional<AxisBits> getAxisBits(const LinearLayout &layout, unsigned axis) {
-  namespace dims = layout_dims;
-  AxisBits bits;
-  for (auto [name, axisMask, zeroMask] :
-       {std::tuple{dims::kRegister, &bits.registerAxis, &bits.registerZero},
-        std::tuple{dims::kLane, &bits.laneAxis, (int32_t *)nullptr},
-        std::tuple{dims::kWarp, &bits.warpAxis, (int32_t *)nullptr}}) {
-    for (auto [bit, basis] : llvm::enumerate(layout.getBases(name))) {
-      bool alongAxis = basis[axis] != 0, elsewhere = false;
-      for (auto [d, value] : llvm::enumerate(basis))
-        elsewhere |= d != axis && value != 0;
-      if (alongAxis && elsewhere)
-        return std::nullopt;
-      if (alongAxis)
-        *axisMask |= int32_t(1) << bit;
-      else if (!elsewhere && zeroMask)
-        *zeroMask |= int32_t(1) << bit;
-    }
-  }
-  return bits;
-}
-
 struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -156,9 +123,9 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
     RankedTensorType srcType = op.getSrc().getType();
     std::optional<LinearLayout> layout = tilegpu::toLinearLayout(srcType);
     unsigned axis = op.getAxis();
-    std::optional<AxisBits> bits;
+    std::optional<ReductionBits> bits;
     if (layout)
-      bits = getAxisBits(*layout, axis);
+      bits = getReductionBits(*layout, axis);
     if (!bits)
       return rewriter.notifyMatchFailure(
           op, "source layout does not separate the axis");

@@ -329,6 +329,29 @@ LogicalResult mlir::tilegpu::verifyBlocksHaveLayouts(Operation *module,
   return failure(result.wasInterrupted());
 }
 
+std::optional<ReductionBits>
+mlir::tilegpu::getReductionBits(const LinearLayout &layout, unsigned axis) {
+  namespace dims = layout_dims;
+  ReductionBits bits;
+  for (auto [name, axisMask, zeroMask] :
+       {std::tuple{dims::kRegister, &bits.registerAxis, &bits.registerZero},
+        std::tuple{dims::kLane, &bits.laneAxis, (int32_t *)nullptr},
+        std::tuple{dims::kWarp, &bits.warpAxis, (int32_t *)nullptr}}) {
+    for (auto [bit, basis] : llvm::enumerate(layout.getBases(name))) {
+      bool alongAxis = basis[axis] != 0, elsewhere = false;
+      for (auto [d, value] : llvm::enumerate(basis))
+        elsewhere |= d != axis && value != 0;
+      if (alongAxis && elsewhere)
+        return std::nullopt;
+      if (alongAxis)
+        *axisMask |= int32_t(1) << bit;
+      else if (!elsewhere && zeroMask)
+        *zeroMask |= int32_t(1) << bit;
+    }
+  }
+  return bits;
+}
+
 int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   auto bytesOf = [](Value value) -> int64_t {
     auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -342,13 +365,11 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
     if (!layout)
       return 0;
     // One slot per warp position along the axis and output element.
-    unsigned warps = 1;
-    for (const LinearLayout::Basis &basis :
-         layout->getBases(layout_dims::kWarp))
-      if (basis[reduce.getAxis()] != 0)
-        warps *= 2;
-    if (warps <= 1)
+    std::optional<ReductionBits> bits =
+        getReductionBits(*layout, reduce.getAxis());
+    if (!bits || !bits->warpAxis)
       return 0;
+    int64_t warps = int64_t(1) << llvm::popcount(uint32_t(bits->warpAxis));
     int64_t outputs = type.getNumElements() / type.getDimSize(reduce.getAxis());
     // Values, plus i32 indices for argmax/argmin (4-byte aligned).
     int64_t valueBytes = llvm::alignTo(

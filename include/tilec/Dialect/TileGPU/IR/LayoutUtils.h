@@ -17,6 +17,7 @@
 #ifndef TILEC_DIALECT_TILEGPU_IR_LAYOUTUTILS_H
 #define TILEC_DIALECT_TILEGPU_IR_LAYOUTUTILS_H
 
+#include "tilec/Dialect/TileGPU/IR/LinearLayout.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "llvm/ADT/SmallVector.h"
@@ -229,6 +230,20 @@ unsigned getContiguousRegisterRun(RankedTensorType type, unsigned maxElements);
 /// at the first one without (tile-level IR given to a tilegpu pass) and
 /// fails.
 LogicalResult verifyBlocksHaveLayouts(Operation *module, StringRef passName);
+
+/// How a reduction along `axis` meets a layout: which register, lane and
+/// warp bits step along the axis (to be combined), and which are zero
+/// (copies, to be skipped). Every other bit moves only other dimensions.
+struct ReductionBits {
+  int32_t registerAxis = 0, registerZero = 0;
+  int32_t laneAxis = 0;
+  int32_t warpAxis = 0;
+};
+
+/// The bits of `layout` along `axis`, or std::nullopt if some basis moves
+/// both the axis and another dimension.
+std::optional<ReductionBits> getReductionBits(const LinearLayout &layout,
+                                              unsigned axis);
 
 /// Bytes of shared-memory scratch `op` needs while it runs (0 if none):
 /// cross-warp reductions, layout conversions, trans, reshape, the FMA dot.
