@@ -166,9 +166,7 @@ struct TransOpConversion : OpConversionPattern<tile::TransOp> {
     std::optional<LinearLayout> dstLayout = toLinearLayout(op.getType());
     Type resultLLVMType = getTypeConverter()->convertType(op.getType());
     if (srcLayout && dstLayout && resultLLVMType && shape.size() == 2) {
-      namespace dims = layout_dims;
-      LinearLayout swapped = dstLayout->withOutputs(
-          {1, 0}, {dims::getBlockDimName(0), dims::getBlockDimName(1)});
+      LinearLayout swapped = getTransposedView(*dstLayout);
       SmallVector<Value> srcRegisters =
           unpackRegisters(rewriter, op.getLoc(), adaptor.getSrc());
       if (auto registers = exchangeInRegisters(

@@ -397,11 +397,8 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   if (auto trans = dyn_cast<tile::TransOp>(op)) {
     std::optional<LinearLayout> src = toLinearLayout(trans.getSrc().getType());
     std::optional<LinearLayout> dst = toLinearLayout(trans.getType());
-    namespace dims = layout_dims;
     if (src && dst && trans.getType().getRank() == 2 &&
-        canExchangeInRegisters(
-            *src, dst->withOutputs({1, 0}, {dims::getBlockDimName(0),
-                                            dims::getBlockDimName(1)})))
+        canExchangeInRegisters(*src, getTransposedView(*dst)))
       return 0;
     return bytesOf(op->getOperand(0));
   }

@@ -225,6 +225,11 @@ mlir::tilegpu::toLinearLayout(RankedTensorType type) {
   return builder->build();
 }
 
+LinearLayout mlir::tilegpu::getTransposedView(const LinearLayout &result) {
+  return result.withOutputs(
+      {1, 0}, {dims::getBlockDimName(0), dims::getBlockDimName(1)});
+}
+
 LinearLayout mlir::tilegpu::toLinearLayout(const NVMMASharedLayout &l) {
   // Undo the swizzle (bits 4.. of the byte offset XORed with bits 7..),
   // then split the byte offset into column, row and place in the row.

@@ -30,6 +30,10 @@ std::optional<LinearLayout> toLinearLayout(RankedTensorType type);
 /// or std::nullopt (an encoding without a linear form).
 std::optional<LinearLayout> toLinearLayout(MemDescType type);
 
+/// The layout of a 2-D `trans` result seen through its source's indices
+/// (result (j, i) is source (i, j)): its two outputs swapped.
+LinearLayout getTransposedView(const LinearLayout &result);
+
 /// The offset -> index layout of a tile of an nvmma_shared encoding.
 LinearLayout toLinearLayout(const NVMMASharedLayout &layout);
 
