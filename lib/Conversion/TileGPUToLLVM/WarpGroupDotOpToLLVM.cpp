@@ -332,9 +332,10 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     }
     createInlineAsm(rewriter, loc, Type(), ValueRange(),
                     "wgmma.commit_group.sync.aligned;", "");
-    // Registers of A must not change before the instructions read them:
-    // such a dot waits at once.
-    if (!op.getIsAsync() || !aLayout)
+    // An asynchronous dot reading A from registers leaves keeping them
+    // unchanged until its wait to ptxas, which tracks the registers in use
+    // by wgmma (and serializes, with warning C7515, where it cannot).
+    if (!op.getIsAsync())
       emitWarpGroupWait(rewriter, loc, acc, 0);
     rewriter.replaceOp(op,
                        packRegisters(rewriter, loc, acc,

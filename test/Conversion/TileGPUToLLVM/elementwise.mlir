@@ -1,6 +1,6 @@
 // RUN: tile-opt %s -split-input-file --convert-tilegpu-to-llvm -canonicalize | FileCheck %s --enable-var-scope
 // Elementwise ops apply per register; splat constants fill every register;
-// math functions call libdevice, but f32 exp and division have short
+// math functions call libdevice, but f32 exp, exp2 and division have short
 // sequences of their own.
 
 #b = #tilegpu.blocked<{sizePerThread = [2], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
@@ -30,7 +30,12 @@ module attributes {tilegpu.num_warps = 1 : i32} {
     // CHECK: %[[R:.*]] = llvm.intr.fma(%[[NHI]], %[[LN2LO]], %[[R0]])
     // CHECK: %[[P:.*]] = llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f" %[[HI]]
     // CHECK: llvm.intr.fma(%[[P]], %[[R]], %[[P]])
-    %e = math.exp %y : tensor<64xf32, #b>
+    %e0 = math.exp %y : tensor<64xf32, #b>
+    // f32 exp2: ex2.approx.ftz alone (as Triton; subnormal results flush).
+    // CHECK: %[[E1:.*]] = llvm.intr.fma(%[[P1:.*]], %{{.*}}, %[[P1]])
+    // CHECK-NEXT: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f" %{{.*}}
+    // CHECK-NEXT: llvm.inline_asm asm_dialect = att "ex2.approx.ftz.f32 $0, $1;", "=f,f" %[[E1]]
+    %e = math.exp2 %e0 : tensor<64xf32, #b>
     // CHECK-COUNT-2: llvm.fcmp "olt"
     %m = arith.cmpf olt, %e, %c : tensor<64xf32, #b>
     // CHECK-COUNT-2: llvm.select

@@ -3,8 +3,8 @@
 // wgmma with A from registers: an f16 accumulator converted to the A
 // operand layout in registers (no shared memory, no barrier) feeds each
 // k-step as four 32-bit registers (pairs of halves), B from shared memory
-// by descriptor; such a dot waits at once (A's registers stay untouched
-// until the tensor cores have read them).
+// by descriptor. An asynchronous one does not wait: its wait op does
+// (ptxas keeps A's registers untouched until the tensor cores read them).
 
 #b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [16, 2], warpsPerCTA = [4, 1], order = [1, 0]}>
 #sb = #tilegpu.nvmma_shared<{swizzle = 32, order = [1, 0]}>
@@ -31,9 +31,14 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     // CHECK: "{\0A.reg .pred p;\0Asetp.ne.b32 p, $18, 0;\0Awgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7}, {$8, $9, $10, $11}, $12, p, 1, 1, 1;\0Awgmma.mma_async.sync.aligned.m64n16k16.f32.f16.f16 {$0, $1, $2, $3, $4, $5, $6, $7}, {$13, $14, $15, $16}, $17, p, 1, 1, 1;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,r,r,r,r,l,r,r,r,r,l,r,0,1,2,3,4,5,6,7"
     // CHECK-NOT: wgmma.mma_async
     // CHECK: "wgmma.commit_group.sync.aligned;"
-    // CHECK: "wgmma.wait_group.sync.aligned 0;"
+    // CHECK-NOT: wgmma.wait_group
+    // CHECK: llvm.call @vprintf
+    // CHECK: "wgmma.wait_group.sync.aligned 1;"
     %d = tilegpu.warpgroup_dot %pa, %sb, %c {isAsync} : tensor<64x32xf16, #a>, !tilegpu.memdesc<32x16xf16, #sb> -> tensor<64x16xf32, #mma>
-    tile.print "", %d : tensor<64x16xf32, #mma>
+    %seven = arith.constant 7 : i32
+    tile.print "", %seven : i32
+    %w = tilegpu.warpgroup_dot_wait %d {pendings = 1 : i32} : tensor<64x16xf32, #mma>
+    tile.print "", %w : tensor<64x16xf32, #mma>
     return
   }
 }

@@ -1,6 +1,6 @@
 """Math built-ins (ulp bounds of docs/target.md), arithmetic, comparisons
 (test/gpu/elementwise.tile)."""
-from checks.harness import bf16_from_f64, bf16_to_f64, cdiv, erf64, loguniform, np, test
+from checks.harness import bf16_from_f64, bf16_to_f64, cdiv, cp, erf64, loguniform, np, test
 from checks.manifest import UNARY_F32, UNARY_LOW
 
 
@@ -61,6 +61,26 @@ def make_unary_test(f):
 
 for _f in UNARY_F32:
     test("elementwise", _f + " f32")(make_unary_test(_f))
+
+
+@test("elementwise", "exp2 f32 edges (results below 2^-126 flush to 0)")
+def t_exp2_edges(t):
+    # ex2.approx.ftz (docs/target.md): exact at integers, 0 below 2^-126,
+    # subnormal inputs read as 0, infinities and NaN through.
+    k = t.k("u_exp2")
+    exact_x = [-np.inf, -300.0, -149.0, -127.0, -126.5, -1e-40, 0.0, 1e-40, 1.0, -126.0]
+    exact_r = [0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0, 2.0, 2.0**-126]
+    exact_x += [10.0, 127.0, 128.0, 200.0, np.inf, np.nan]
+    exact_r += [1024.0, 2.0**127, np.inf, np.inf, np.inf, np.nan]
+    near_x = [-125.5, -100.25, -0.5, 0.75, 63.3, 127.9]
+    x = np.array(exact_x + near_x, np.float32)
+    n = len(x)
+    out = t.out(n, np.float32)
+    k((1,), out=out, x=t.inp(x), n=n)
+    m = len(exact_x)
+    got = cp.asnumpy(out)
+    t.exact("exact points", got[:m], np.array(exact_r, np.float32))
+    t.close("near points", got[m:], np.exp2(x[m:].astype(np.float64)), 1e-6, ulp=2.5)
 
 
 @test("elementwise", "x / scalar (reciprocal or division by the divisor)")

@@ -1,0 +1,55 @@
+"""Dumps what Triton makes of a peer kernel (bench/peers.py) at one
+configuration -- its TTGIR, PTX and cubin -- for comparison with tilec's
+output of the same source (run on the GPU machine; files go to OUT).
+
+    python3 bench/triton_asm.py OUT attention D=64 BM=64 BN=64 nw=4 ns=2 [causal=1] [dtype=bf16]
+"""
+
+import os
+import sys
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import peers  # noqa: E402
+
+
+def attention(args):
+    D, BM, BN = int(args.get("D", 64)), int(args.get("BM", 64)), int(args.get("BN", 64))
+    nw, ns = int(args.get("nw", 4)), int(args.get("ns", 2))
+    causal = bool(int(args.get("causal", 0)))
+    dt = torch.bfloat16 if args.get("dtype") == "bf16" else torch.float16
+    q, k, v = (torch.randn(2, 1024, D, device="cuda", dtype=dt) for _ in range(3))
+    out = torch.empty_like(q)
+    grid = ((1024 + BM - 1) // BM, 2)
+    compiled = peers.attention_kernel[grid](
+        out, q, k, v, 1024, q.stride(0), q.stride(1), 0.125,
+        HEAD_DIM=D, BLOCK_M=BM, BLOCK_N=BN, CAUSAL=causal, num_warps=nw, num_stages=ns,
+    )  # fmt: skip
+    name = "attention_d%d_%dx%d_w%d_s%d%s" % (D, BM, BN, nw, ns, "_c" if causal else "")
+    return name, compiled
+
+
+def main():
+    out_dir, kernel = sys.argv[1], sys.argv[2]
+    args = dict(a.split("=", 1) for a in sys.argv[3:])
+    name, compiled = {"attention": attention}[kernel](args)
+    os.makedirs(out_dir, exist_ok=True)
+    for key in ("ttgir", "ptx", "cubin"):
+        text = compiled.asm.get(key)
+        if text is None:
+            continue
+        mode = "wb" if isinstance(text, bytes) else "w"
+        with open(os.path.join(out_dir, "%s.%s" % (name, key)), mode) as f:
+            f.write(text)
+    print(
+        name,
+        "n_regs",
+        getattr(compiled, "n_regs", "?"),
+        "spills",
+        getattr(compiled, "n_spills", "?"),
+    )
+
+
+if __name__ == "__main__":
+    main()
