@@ -21,6 +21,7 @@
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -258,6 +259,14 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     };
 
     SmallVector<Value> acc = unpackRegisters(rewriter, loc, adaptor.getAcc());
+    // A zero accumulator is not read: the first k-step's scale-d is 0
+    // (D = A B), so no register is set to zero first.
+    Attribute accValue;
+    bool zeroAcc = matchPattern(op.getAcc(), m_Constant(&accValue)) &&
+                   tile::isZeroConstant(accValue);
+    if (zeroAcc)
+      for (Value &value : acc)
+        value = LLVM::UndefOp::create(rewriter, loc, value.getType());
     int64_t perInstr = n / 2; // f32 accumulators per thread per m64nN.
     int64_t kSteps = k / kStep;
     Type f32 = rewriter.getF32Type();
@@ -268,12 +277,17 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     // asm operand lists are most of the code generator's time on large
     // tiles). Operands: accumulators $0..$N-1 (outputs, tied to the inputs
     // after the A and B operands), then per k-step A (a descriptor or four
-    // registers) and B's descriptor, then the scale-d flag.
+    // registers) and B's descriptor, then the scale-d flag (with a zero
+    // accumulator: that of the first k-step, 0, and of the others, 1).
     int64_t aOperands = aLayout ? 1 : 4;
     int64_t perStep = aOperands + 1;
     int64_t flagOperand = perInstr + perStep * kSteps;
     std::string text = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
                        std::to_string(flagOperand) + ", 0;\n";
+    if (zeroAcc)
+      text = "{\n.reg .pred p, p0;\nsetp.ne.b32 p, $" +
+             std::to_string(flagOperand) + ", 0;\nsetp.ne.b32 p0, $" +
+             std::to_string(flagOperand + 1) + ", 0;\n";
     std::string registers;
     for (int64_t i = 0; i < perInstr; ++i)
       registers += (i ? ", $" : "$") + std::to_string(i);
@@ -287,7 +301,8 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
       text += "wgmma.mma_async.sync.aligned.m64n" + std::to_string(n) + "k" +
               std::to_string(kStep) + ".f32." + inType + "." + inType + " {" +
               registers + "}, " + a + ", $" +
-              std::to_string(first + aOperands) + ", p, 1, 1";
+              std::to_string(first + aOperands) +
+              (zeroAcc && step == 0 ? ", p0, 1, 1" : ", p, 1, 1");
       if (!tf32 && aLayout)
         text += std::string(", ") + (aKMajor ? "0" : "1");
       if (!tf32)
@@ -300,7 +315,7 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
       constraints += "=f,";
     for (int64_t step = 0; step < kSteps; ++step)
       constraints += aLayout ? "l,l," : "r,r,r,r,l,";
-    constraints += "r";
+    constraints += zeroAcc ? "r,r" : "r";
     for (int64_t i = 0; i < perInstr; ++i)
       constraints += "," + std::to_string(i);
 
@@ -323,6 +338,8 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
         operands.push_back(advance(bDesc, tileOffset(*bLayout, kk, 0)));
       }
       operands.push_back(one);
+      if (zeroAcc)
+        operands.push_back(createI32(rewriter, loc, 0));
       operands.append(acc.begin() + base, acc.begin() + base + perInstr);
       auto mma = createInlineAsm(rewriter, loc, resultType, operands, text,
                                  constraints);

@@ -71,3 +71,30 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// A zero accumulator is not read: the first k-step has scale-d 0 (its own
+// predicate p0, from a 0 operand), the others 1, and the accumulator
+// operands are undefined (no register is zeroed first).
+#a = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#sa = #tilegpu.nvmma_shared<{swizzle = 64, order = [1, 0]}>
+#sb = #tilegpu.nvmma_shared<{swizzle = 64, order = [0, 1]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 16, 8]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: llvm.func @zero_acc
+  func.func @zero_acc(%x: f32) attributes {tile.kernel} {
+    %av = tile.splat %x : tensor<64x16xf32, #a>
+    %bv = tile.splat %x : tensor<16x16xf32, #a>
+    %c = arith.constant dense<0.0> : tensor<64x16xf32, #mma>
+    // CHECK-DAG: %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
+    // CHECK-DAG: %[[ZERO:.*]] = llvm.mlir.constant(0 : i32) : i32
+    // CHECK-DAG: %[[U:.*]] = llvm.mlir.undef : f32
+    // CHECK: "{\0A.reg .pred p, p0;\0Asetp.ne.b32 p, $12, 0;\0Asetp.ne.b32 p0, $13, 0;\0Awgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {$0, $1, $2, $3, $4, $5, $6, $7}, $8, $9, p0, 1, 1;\0Awgmma.mma_async.sync.aligned.m64n16k8.f32.tf32.tf32 {$0, $1, $2, $3, $4, $5, $6, $7}, $10, $11, p, 1, 1;\0A}", "=f,=f,=f,=f,=f,=f,=f,=f,l,l,l,l,r,r,0,1,2,3,4,5,6,7" %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[ONE]], %[[ZERO]], %[[U]], %[[U]], %[[U]], %[[U]], %[[U]], %[[U]], %[[U]], %[[U]]
+    %sa = tilegpu.local_alloc %av {tilegpu.round_tf32} : (tensor<64x16xf32, #a>) -> !tilegpu.memdesc<64x16xf32, #sa>
+    %sb = tilegpu.local_alloc %bv {tilegpu.round_tf32} : (tensor<16x16xf32, #a>) -> !tilegpu.memdesc<16x16xf32, #sb>
+    %d = tilegpu.warpgroup_dot %sa, %sb, %c : !tilegpu.memdesc<64x16xf32, #sa>, !tilegpu.memdesc<16x16xf32, #sb> -> tensor<64x16xf32, #mma>
+    tile.print "", %d : tensor<64x16xf32, #mma>
+    return
+  }
+}

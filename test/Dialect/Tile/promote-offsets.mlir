@@ -180,3 +180,39 @@ func.func @compare_forms(%k: i32, %j: i32) -> (tensor<32xi1>, tensor<32xi1>) {
   %b = arith.cmpi ult, %r, %ls : tensor<32xi32>
   return %a, %b : tensor<32xi1>, tensor<32xi1>
 }
+
+// -----
+
+// An induction variable from 0 by 64 below any i32 bound stays a whole
+// number of steps: at most 2^31 - 64, so adding arange(0, 64) cannot wrap
+// and the comparison stays i32 (attention's `start_n + offs_n < seq_len`).
+// From 1 by 64 it may reach 2^31 - 63: that sum may wrap, so the uniform
+// part moves to the other side, computed exactly (n - i in i64, clamped).
+// CHECK-LABEL: func.func @aligned_induction_variable
+func.func @aligned_induction_variable(%n: i32, %out: !tile.ptr<i1>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c64 = arith.constant 64 : i32
+  %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %ns = tile.splat %n : tensor<64xi32>
+  %outs = tile.splat %out : tensor<64x!tile.ptr<i1>>
+  // CHECK: scf.for
+  // CHECK-NOT: arith.extsi
+  // CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<64xi32>
+  scf.for %i = %c0 to %n step %c64 : i32 {
+    %is = tile.splat %i : tensor<64xi32>
+    %cols = arith.addi %is, %r : tensor<64xi32>
+    %valid = arith.cmpi slt, %cols, %ns : tensor<64xi32>
+    tile.store %outs, %valid : tensor<64x!tile.ptr<i1>>
+  }
+  // CHECK: scf.for
+  // CHECK: arith.subi %{{.*}}, %{{.*}} : i64
+  // CHECK: arith.cmpi slt, %{{.*}}, %{{.*}} : tensor<64xi32>
+  scf.for %i = %c1 to %n step %c64 : i32 {
+    %is = tile.splat %i : tensor<64xi32>
+    %cols = arith.addi %is, %r : tensor<64xi32>
+    %valid = arith.cmpi slt, %cols, %ns : tensor<64xi32>
+    tile.store %outs, %valid : tensor<64x!tile.ptr<i1>>
+  }
+  return
+}

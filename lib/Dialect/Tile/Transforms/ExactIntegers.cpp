@@ -131,12 +131,18 @@ bool ExactIntegerAnalysis::mayWrap(Value value) const {
 
 void ExactIntegerAnalysis::visit(Operation *op) {
   if (auto forOp = dyn_cast<scf::ForOp>(op)) {
-    // The induction variable runs from the lower bound to below the upper.
+    // The induction variable runs from the lower bound to below the upper;
+    // from a constant lower bound by a constant step, it stays a whole
+    // number of steps above it (0, 64, ... below 2^31 stops at 2^31 - 64,
+    // so that adding an offset under 64 cannot wrap).
     Value iv = forOp.getInductionVar();
     if (unsigned width = integerWidth(iv.getType())) {
       IntegerBounds lb = getBounds(forOp.getLowerBound());
       IntegerBounds ub = getBounds(forOp.getUpperBound());
+      IntegerBounds step = getBounds(forOp.getStep());
       IntegerBounds range{lb.lo, std::max(lb.lo, saturate(Wide(ub.hi) - 1))};
+      if (lb.lo == lb.hi && step.lo == step.hi && step.lo > 0)
+        range.hi = lb.lo + (Wide(range.hi) - lb.lo) / step.lo * step.lo;
       if (range.fitsSigned(width))
         facts[iv] = {range, false};
     }
