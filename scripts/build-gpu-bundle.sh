@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Builds the GPU correctness bundle on the build machine (no GPU needed):
 # compiles every kernel that test/gpu/check.py needs with tilec for sm_90
-# (H100/H200) to OUT_DIR/kernels/VARIANT.ptx + VARIANT.json, checks each PTX
+# (H100/H200) to OUT_DIR/kernels/VARIANT.ptx + VARIANT.json (the layout-pair
+# kernels, tilegpu IR, generated first by test/gpu/layout_pairs.py; those
+# and the manifest's other --arch= variants for their own arch), checks each PTX
 # with ptxas when the CUDA toolkit is here, and copies the checker (check.py
 # and its package checks/) and the suite runner next to them. The GPU machine then needs only Python 3 with
 # numpy + CuPy (no LLVM):
@@ -24,6 +26,14 @@ cp test/gpu/checks/*.py "$OUT_DIR/checks/"
 status=0
 ok=0
 failed=()
+# Generated sources (a manifest source gen:DIR/FILE): the layout-pair
+# kernels of test/gpu/layout_pairs.py, written to a temporary folder.
+GEN_DIR=$(mktemp -d)
+trap 'rm -rf "$GEN_DIR"' EXIT
+if ! "$PY" test/gpu/layout_pairs.py --out "$GEN_DIR/layout_pairs"; then
+  echo "== FAILED: test/gpu/layout_pairs.py"
+  status=1
+fi
 # Manifest lines: VARIANT<TAB>SOURCE<TAB>KERNEL<TAB>NAME=VALUE...
 while IFS=$'\t' read -r variant src kernel defs; do
   [ -n "$variant" ] || continue
@@ -36,6 +46,7 @@ while IFS=$'\t' read -r variant src kernel defs; do
       *) dflags+=(-D "$d") ;;
     esac
   done
+  case "$src" in gen:*) src="$GEN_DIR/${src#gen:}" ;; esac
   log="$OUT_DIR/logs/$variant.log"
   if "$TILEC" "$src" -k "$kernel" "${dflags[@]}" "$arch" --emit=ptx \
        -o "$OUT_DIR/kernels/$variant.ptx" >"$log" 2>&1; then

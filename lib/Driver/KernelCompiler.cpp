@@ -4,15 +4,19 @@
 // specialization, the pass pipelines (Pipeline.cpp) up to the requested
 // stage, PTX through NVPTX, the cubin through ptxas, and the metadata the
 // runtime launches it with. Every error, from the frontend or from deep in
-// the pipeline, is printed clang-style against the .tile source.
+// the pipeline, is printed clang-style against the .tile source. A kernel of
+// a tilegpu-level .mlir file (TileGPUSource) takes the same path from its
+// layouts on, with its diagnostics against the .mlir file.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Driver/KernelCompiler.h"
 #include "tilec/Analysis/AxisInfo.h"
 
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
 #include "tilec/Driver/Pipeline.h"
+#include "tilec/Driver/TileGPUSource.h"
 #include "tilec/Frontend/MLIRGen.h"
 #include "tilec/Frontend/Parser.h"
 #include "tilec/Runtime/Hash.h"
@@ -189,7 +193,7 @@ void describeKernel(const checked::CheckedKernel &checked,
 }
 
 /// The launch fields of the metadata, from the compiled module.
-void describeLaunch(ModuleOp module, TileSource &source, Target target,
+void describeLaunch(ModuleOp module, llvm::StringRef sourceText, Target target,
                     KernelMetadata &meta) {
   meta.arch = target.str();
   meta.numWarps = tilegpu::getNumWarps(module);
@@ -197,16 +201,29 @@ void describeLaunch(ModuleOp module, TileSource &source, Target target,
   if (auto shared =
           module->getAttrOfType<IntegerAttr>(tilegpu::kSharedBytesAttrName))
     meta.sharedBytes = shared.getInt();
-  meta.sourceHash = sha256Hex(source.getText().str());
+  meta.sourceHash = sha256Hex(sourceText.str());
   meta.compilerVersion = getVersionString();
 }
 
-/// Adds the passes from tile IR to `stage` to `pm`.
-void buildPasses(PassManager &pm, Stage stage, unsigned numWarps,
+/// What a compile starts from.
+enum class Entry {
+  /// tile IR (from a .tile source): every pass.
+  Tile,
+  /// tilegpu IR with its layouts written (a .mlir input): the passes after
+  /// layout assignment that keep them.
+  LaidOutTileGPU,
+};
+
+/// Adds the passes from `entry` to `stage` to `pm`.
+void buildPasses(PassManager &pm, Entry entry, Stage stage, unsigned numWarps,
                  const CompileOptions &options) {
-  buildTilePipeline(pm);
-  if (stage >= Stage::TileGPU)
-    buildTileGPUPipeline(pm, numWarps, options.getTarget());
+  if (entry == Entry::LaidOutTileGPU) {
+    buildLaidOutTileGPUPipeline(pm, options.getTarget());
+  } else {
+    buildTilePipeline(pm);
+    if (stage >= Stage::TileGPU)
+      buildTileGPUPipeline(pm, numWarps, options.getTarget());
+  }
   if (stage >= Stage::PTX && options.optLevel > 0)
     buildLLVMPipeline(pm, LLVMCleanup::BeforeLLVMOptimization);
   else if (stage >= Stage::LLVM)
@@ -263,6 +280,92 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
   applySpecialization(module, *checked, options);
 
   PassManager pm(context.get(), ModuleOp::getOperationName());
+  buildPasses(pm, Entry::Tile, stage, checked->numWarps, options);
+  if (!runToStage(pm, result, checked->name, source.getText(), options, stage,
+                  root, diagOS, failure))
+    return std::nullopt;
+  return result;
+}
+
+std::optional<CompileResult>
+KernelCompiler::compile(TileGPUSource &source, llvm::StringRef kernel,
+                        const CompileOptions &options, Stage stage,
+                        llvm::raw_ostream &diagOS, CompileFailure *failure) {
+  if (failure)
+    *failure = CompileFailure::Input;
+  SourceMgrDiagnosticHandler handler(source.getSourceMgr(), context.get(),
+                                     diagOS);
+  ModuleOp parsed = source.getModule();
+  if (stage < Stage::TileGPU) {
+    emitError(parsed.getLoc())
+        << "a tilegpu input starts after layout assignment: "
+           "--emit=ast and --emit=tile need a .tile source";
+    return std::nullopt;
+  }
+  auto func = parsed.lookupSymbol<func::FuncOp>(kernel);
+  if (!func || !func->hasAttr(tile::kKernelAttrName)) {
+    emitError(parsed.getLoc())
+        << "no kernel '" << kernel
+        << "' in the file (a func.func with the tile.kernel attribute)";
+    return std::nullopt;
+  }
+  auto warpsAttr =
+      parsed->getAttrOfType<IntegerAttr>(tilegpu::kNumWarpsAttrName);
+  if (warpsAttr && options.numWarps > 0 &&
+      warpsAttr.getInt() != options.numWarps) {
+    emitError(parsed.getLoc())
+        << "--num-warps=" << options.numWarps << " differs from the module's "
+        << tilegpu::kNumWarpsAttrName << " = " << warpsAttr.getInt()
+        << ", which its layouts are written for";
+    return std::nullopt;
+  }
+
+  DefaultTimingManager timing;
+  timing.setEnabled(options.timing);
+  TimingScope root = timing.getRootScope();
+  CompileResult result;
+  KernelMetadata &meta = result.metadata;
+  meta.kernel = kernel.str();
+  if (failed(source.describeParams(func, meta.params)))
+    return std::nullopt;
+  // The kernel alone, with the options' warps and stages.
+  result.module = cast<ModuleOp>(parsed->clone());
+  ModuleOp module = *result.module;
+  for (auto other : llvm::make_early_inc_range(module.getOps<func::FuncOp>()))
+    if (other->hasAttr(tile::kKernelAttrName) && other.getName() != kernel)
+      other.erase();
+  Builder builder(context.get());
+  if (!warpsAttr)
+    module->setAttr(
+        tilegpu::kNumWarpsAttrName,
+        builder.getI32IntegerAttr(options.numWarps > 0
+                                      ? options.numWarps
+                                      : CompileOptions::kDefaultNumWarps));
+  func = module.lookupSymbol<func::FuncOp>(kernel);
+  if (options.numStages > 0)
+    func->setAttr(tile::kNumStagesAttrName,
+                  builder.getI32IntegerAttr(options.numStages));
+  if (auto stages = func->getAttrOfType<IntegerAttr>(tile::kNumStagesAttrName))
+    meta.numStages = stages.getInt();
+  if (failed(tilegpu::verifyBlocksHaveLayouts(module, "a tilegpu input")))
+    return std::nullopt;
+
+  PassManager pm(context.get(), ModuleOp::getOperationName());
+  buildPasses(pm, Entry::LaidOutTileGPU, stage, tilegpu::getNumWarps(module),
+              options);
+  if (!runToStage(pm, result, kernel, source.getText(), options, stage, root,
+                  diagOS, failure))
+    return std::nullopt;
+  return result;
+}
+
+bool KernelCompiler::runToStage(PassManager &pm, CompileResult &result,
+                                llvm::StringRef kernel,
+                                llvm::StringRef sourceText,
+                                const CompileOptions &options, Stage stage,
+                                TimingScope &root, llvm::raw_ostream &diagOS,
+                                CompileFailure *failure) {
+  ModuleOp module = *result.module;
   if (options.printIRAfterAll)
     pm.enableIRPrinting(
         /*shouldPrintBeforePass=*/[](Pass *, Operation *) { return false; },
@@ -271,16 +374,14 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
   TimingScope passScope = root.nest("passes");
   if (options.timing)
     pm.enableTiming(passScope);
-  buildPasses(pm, stage, checked->numWarps, options);
   if (failed(pm.run(module)))
-    return std::nullopt;
+    return false;
   passScope.stop();
   Target target = options.getTarget();
-  if (stage >= Stage::LLVM &&
-      failed(checkSharedMemory(module, checked->name, target)))
-    return std::nullopt;
+  if (stage >= Stage::LLVM && failed(checkSharedMemory(module, kernel, target)))
+    return false;
   if (stage < Stage::PTX)
-    return result;
+    return true;
 
   PTXOptions ptxOptions;
   ptxOptions.arch = target.str();
@@ -292,21 +393,21 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
     ptx = translateToPTX(module, ptxOptions, /*llvmIROut=*/nullptr, &scope);
   }
   if (failed(ptx))
-    return std::nullopt;
+    return false;
   result.text = std::move(*ptx);
-  describeLaunch(module, source, target, result.metadata);
+  describeLaunch(module, sourceText, target, result.metadata);
   if (stage < Stage::Cubin)
-    return result;
+    return true;
 
   TimingScope scope = root.nest("ptxas");
   llvm::Expected<std::string> cubin =
-      assembleCubin(result.text, target, checked->name);
+      assembleCubin(result.text, target, kernel);
   if (!cubin) {
     diagOS << "error: " << llvm::toString(cubin.takeError()) << "\n";
     if (failure)
       *failure = CompileFailure::Environment;
-    return std::nullopt;
+    return false;
   }
   result.cubin = std::move(*cubin);
-  return result;
+  return true;
 }

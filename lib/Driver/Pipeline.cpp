@@ -2,7 +2,9 @@
 //
 // The passes from tile IR to LLVM + NVVM, in the order of
 // docs/architecture.md: tile-level cleanups, layout assignment, layout
-// cleanups, software pipelining, shared-memory allocation, lowering to LLVM.
+// cleanups, software pipelining, shared-memory allocation, lowering to LLVM;
+// and the part after layout assignment that keeps the layouts of tilegpu IR
+// as written (a .mlir input of tilec).
 //
 //===----------------------------------------------------------------------===//
 
@@ -53,6 +55,15 @@ void buildTilePipeline(OpPassManager &pm) {
   pm.addPass(createCanonicalizerPass());
 }
 
+namespace {
+/// Software pipelining for `target` (TMA on sm_90a).
+void addPipeliningPass(OpPassManager &pm, Target target) {
+  ::mlir::tilegpu::TileGPUPipelineOptions pipelineOptions;
+  pipelineOptions.tma = target.hasTMA();
+  pm.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
+}
+} // namespace
+
 void buildTileGPUPipeline(OpPassManager &pm, unsigned numWarps, Target target) {
   ::mlir::tilegpu::ConvertTileToTileGPUOptions options;
   options.numWarps = numWarps;
@@ -65,10 +76,16 @@ void buildTileGPUPipeline(OpPassManager &pm, unsigned numWarps, Target target) {
   pm.addPass(createCanonicalizerPass());
   pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
   pm.addPass(createCanonicalizerPass());
-  ::mlir::tilegpu::TileGPUPipelineOptions pipelineOptions;
-  pipelineOptions.tma = target.hasTMA();
-  pm.addPass(tilegpu::createTileGPUPipeline(pipelineOptions));
+  addPipeliningPass(pm, target);
   pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
+}
+
+void buildLaidOutTileGPUPipeline(OpPassManager &pm, Target target) {
+  // No canonicalize either: its patterns recompute cheap producers of a
+  // conversion in the target layout (the conversion would go).
+  addPipeliningPass(pm, target);
   pm.addPass(createCSEPass());
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
 }

@@ -3,7 +3,9 @@
 // tilec FILE.tile [-k KERNEL] [-D NAME=VALUE]... [--arch=...] [--emit=...]
 // [-o OUT|-]: compiles the kernels of a .tile file to PTX (+ metadata JSON),
 // cubin or an AOT header, or prints the IR of an earlier stage; with
-// --interpret it runs one kernel on the CPU instead (Interpret.cpp). Exit
+// --interpret it runs one kernel on the CPU instead (Interpret.cpp). A .mlir
+// file (or --from=tilegpu) is tilegpu IR with its layouts written, compiled
+// from there on (TileGPUSource.h). Exit
 // codes: 0 success, 1 bad input, 2 bad usage, 3 environment (SPEC
 // section 3).
 //
@@ -14,6 +16,7 @@
 
 #include "tilec/Driver/KernelCompiler.h"
 #include "tilec/Driver/Pipeline.h"
+#include "tilec/Driver/TileGPUSource.h"
 #include "tilec/Frontend/Sema.h"
 #include "tilec/Runtime/Files.h"
 #include "tilec/Target/CudaToolkit.h"
@@ -34,9 +37,31 @@ enum class Emit { AST, Tile, TileGPU, LLVM, PTX, Cubin, Header };
 static_assert(static_cast<int>(Emit::Cubin) == static_cast<int>(Stage::Cubin),
               "Emit lists the stages in their order");
 
+/// What the input file holds.
+enum class Input {
+  /// tilegpu for a .mlir file, else source.
+  Auto,
+  /// The .tile language.
+  Source,
+  /// tilegpu IR with its layouts written (TileGPUSource.h).
+  TileGPU,
+};
+
 cl::OptionCategory category("tilec options");
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<FILE.tile | ->"),
+cl::opt<std::string> inputFile(cl::Positional,
+                               cl::desc("<FILE.tile | FILE.mlir | ->"),
                                cl::cat(category));
+cl::opt<Input>
+    from("from",
+         cl::desc("What the input is (default: tilegpu for a .mlir file, else "
+                  "source)"),
+         cl::init(Input::Auto),
+         cl::values(clEnumValN(Input::Source, "source", "a .tile source"),
+                    clEnumValN(Input::TileGPU, "tilegpu",
+                               "tilegpu IR whose blocks have their layouts (as "
+                               "--emit=tilegpu prints it): compiled from there "
+                               "on, keeping the layouts as written")),
+         cl::cat(category));
 cl::opt<std::string> kernelName("k", cl::desc("Compile only this kernel"),
                                 cl::value_desc("KERNEL"), cl::cat(category));
 cl::alias kernelAlias("kernel", cl::desc("Alias for -k"),
@@ -194,6 +219,29 @@ int resolveArch(std::string &resolved) {
   return kSuccess;
 }
 
+/// Checks the options that a tilegpu input cannot take: its IR states
+/// its constexpr values and assumptions itself.
+int checkTileGPUInputUsage() {
+  if (interpret) {
+    llvm::errs() << "error: --interpret runs a .tile source, not a tilegpu "
+                    "input\n";
+    return kUsageError;
+  }
+  if (defines.getNumOccurrences() || divisible.getNumOccurrences() ||
+      unitParams.getNumOccurrences() || pointerAlignment.getNumOccurrences()) {
+    llvm::errs() << "error: -D, --divisible, --unit and --pointer-alignment "
+                    "specialize a .tile source; a tilegpu input states its "
+                    "assumptions in its IR (tile.divisibility on arguments)\n";
+    return kUsageError;
+  }
+  if (emit == Emit::AST || emit == Emit::Tile) {
+    llvm::errs() << "error: a tilegpu input starts after layout assignment: "
+                    "--emit=ast and --emit=tile need a .tile source\n";
+    return kUsageError;
+  }
+  return kSuccess;
+}
+
 /// The stage that makes what --emit asks for.
 Stage getStage(Emit kind) {
   // A header embeds the cubin when ptxas is there, else the PTX.
@@ -201,6 +249,79 @@ Stage getStage(Emit kind) {
     return findPtxas().empty() ? Stage::PTX : Stage::Cubin;
   // Emit lists the stages in their order, then Header.
   return static_cast<Stage>(static_cast<int>(kind));
+}
+
+/// The input's text in a buffer named after the file ("<stdin>" for -).
+std::unique_ptr<llvm::MemoryBuffer> getInputBuffer(const std::string &text) {
+  return llvm::MemoryBuffer::getMemBufferCopy(
+      text, inputFile == "-" ? "<stdin>" : inputFile.getValue());
+}
+
+/// The kernels to compile: -k's, else `all` of the file; empty after an
+/// error saying that the file has no `what`.
+std::vector<std::string> selectKernels(std::vector<std::string> all,
+                                       llvm::StringRef what) {
+  if (!kernelName.empty())
+    return {kernelName};
+  if (all.empty())
+    llvm::errs() << "error: " << inputFile << ": no " << what
+                 << " in the file\n";
+  return all;
+}
+
+/// Compiles each of `kernels` with `compileOne` to `stage` and writes the
+/// outputs (-o); the exit code.
+int compileKernels(const std::vector<std::string> &kernels, Stage stage,
+                   llvm::function_ref<std::optional<CompileResult>(
+                       llvm::StringRef, CompileFailure &)>
+                       compileOne) {
+  bool multiple = kernels.size() > 1;
+  int status = kSuccess;
+  std::string combined;
+  for (const std::string &kernel : kernels) {
+    CompileFailure failure;
+    auto result = compileOne(kernel, failure);
+    if (!result) {
+      if (failure == CompileFailure::Environment)
+        return kEnvError;
+      status = kInputError;
+      continue;
+    }
+    if (stage < Stage::PTX) {
+      combined += printModule(*result->module);
+      continue;
+    }
+    BinaryKind kind = emit == Emit::Cubin    ? BinaryKind::Cubin
+                      : emit == Emit::Header ? BinaryKind::Header
+                                             : BinaryKind::PTX;
+    if (int code = writeKernelOutput(*result, kind, outputFile, multiple))
+      return code;
+  }
+  if (status == kSuccess && stage < Stage::PTX)
+    return writeTextOutput(combined, outputFile);
+  return status;
+}
+
+/// `tilec FILE.mlir`: compiles the kernels of a tilegpu input.
+int compileTileGPUInput(const std::string &text,
+                        const CompileOptions &options) {
+  if (int code = checkTileGPUInputUsage())
+    return code;
+  KernelCompiler compiler;
+  std::unique_ptr<TileGPUSource> source = TileGPUSource::parse(
+      getInputBuffer(text), compiler.getContext(), llvm::errs());
+  if (!source)
+    return kInputError;
+  std::vector<std::string> kernels = selectKernels(
+      source->getKernelNames(), "func.func with the tile.kernel attribute");
+  if (kernels.empty())
+    return kInputError;
+  Stage stage = getStage(emit);
+  return compileKernels(
+      kernels, stage, [&](llvm::StringRef kernel, CompileFailure &failure) {
+        return compiler.compile(*source, kernel, options, stage, llvm::errs(),
+                                &failure);
+      });
 }
 
 int run(int argc, char **argv) {
@@ -214,6 +335,8 @@ int run(int argc, char **argv) {
           "  tilec softmax.tile                 -> softmax.ptx + softmax.json\n"
           "  tilec mm.tile -k matmul -D BLOCK_M=64 --arch=sm_80 -o out/\n"
           "  tilec k.tile --emit=tile           (print the tile IR)\n"
+          "  tilec k.mlir --arch=sm_90a         (tilegpu IR with its layouts:\n"
+          "                                     compiled keeping them)\n"
           "  tilec add.tile --interpret --grid=4 --arg x=rand:1000 ...\n"
           "                                     (run on the CPU)\n",
           &usageOS)) {
@@ -262,23 +385,20 @@ int run(int argc, char **argv) {
     llvm::errs() << "error: " << e.what() << "\n";
     return kInputError;
   }
-  std::unique_ptr<TileSource> source = TileSource::parse(
-      llvm::MemoryBuffer::getMemBufferCopy(
-          text, inputFile == "-" ? "<stdin>" : inputFile.getValue()),
-      llvm::errs());
+  bool tilegpuInput =
+      from == Input::TileGPU ||
+      (from == Input::Auto && llvm::StringRef(inputFile).ends_with(".mlir"));
+  if (tilegpuInput)
+    return compileTileGPUInput(text, options);
+  std::unique_ptr<TileSource> source =
+      TileSource::parse(getInputBuffer(text), llvm::errs());
   if (!source)
     return kInputError;
 
-  std::vector<std::string> kernels;
-  if (!kernelName.empty())
-    kernels.push_back(kernelName);
-  else
-    kernels = source->getKernelNames();
-  if (kernels.empty()) {
-    llvm::errs() << "error: " << inputFile
-                 << ": no @kernel function in the file\n";
+  std::vector<std::string> kernels =
+      selectKernels(source->getKernelNames(), "@kernel function");
+  if (kernels.empty())
     return kInputError;
-  }
 
   if (interpret)
     return runInterpretCommand(*source, kernels, bindings);
@@ -290,32 +410,11 @@ int run(int argc, char **argv) {
                                    stage, llvm::errs());
     return result ? writeTextOutput(result->text, outputFile) : kInputError;
   }
-  bool multiple = kernels.size() > 1;
-  int status = kSuccess;
-  std::string combined;
-  for (const std::string &kernel : kernels) {
-    CompileFailure failure;
-    auto result = compiler.compile(*source, kernel, bindings, options, stage,
-                                   llvm::errs(), &failure);
-    if (!result) {
-      if (failure == CompileFailure::Environment)
-        return kEnvError;
-      status = kInputError;
-      continue;
-    }
-    if (stage < Stage::PTX) {
-      combined += printModule(*result->module);
-      continue;
-    }
-    BinaryKind kind = emit == Emit::Cubin    ? BinaryKind::Cubin
-                      : emit == Emit::Header ? BinaryKind::Header
-                                             : BinaryKind::PTX;
-    if (int code = writeKernelOutput(*result, kind, outputFile, multiple))
-      return code;
-  }
-  if (status == kSuccess && stage < Stage::PTX)
-    return writeTextOutput(combined, outputFile);
-  return status;
+  return compileKernels(
+      kernels, stage, [&](llvm::StringRef kernel, CompileFailure &failure) {
+        return compiler.compile(*source, kernel, bindings, options, stage,
+                                llvm::errs(), &failure);
+      });
 }
 } // namespace
 

@@ -4,7 +4,8 @@
 // (parse, check, MLIRGen) -> tile IR -> tilegpu IR -> LLVM + NVVM -> PTX ->
 // cubin, and the caller says where to stop and gets that stage's module (or
 // text). The `tilec` CLI (`--emit=*`), the JIT host API, tile-bench and the
-// interpreter (KernelInterpreter) all compile through it.
+// interpreter (KernelInterpreter) all compile through it; `tilec` also
+// compiles tilegpu-level .mlir files (TileGPUSource.h) through it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,9 +28,12 @@
 
 namespace mlir {
 class MLIRContext;
+class PassManager;
+class TimingScope;
 } // namespace mlir
 
 namespace tilec {
+class TileGPUSource;
 
 /// A parsed .tile file: its source manager and AST.
 class TileSource {
@@ -108,10 +112,31 @@ public:
                                        Stage stage, llvm::raw_ostream &diagOS,
                                        CompileFailure *failure = nullptr);
 
+  /// Compiles `kernel` of a tilegpu-level .mlir file (parsed into this
+  /// compiler's context) to `stage` (TileGPU or later), keeping the layouts
+  /// as written: software pipelining, shared-memory allocation and the
+  /// lowering run (buildLaidOutTileGPUPipeline). Warps come from the
+  /// module's `tilegpu.num_warps` (`options.numWarps` must agree); the
+  /// metadata names the parameters as the IR does. Diagnostics point into
+  /// the .mlir file.
+  std::optional<CompileResult> compile(TileGPUSource &source,
+                                       llvm::StringRef kernel,
+                                       const CompileOptions &options,
+                                       Stage stage, llvm::raw_ostream &diagOS,
+                                       CompileFailure *failure = nullptr);
+
   /// The context every module of this compiler lives in.
   mlir::MLIRContext &getContext() { return *context; }
 
 private:
+  /// Runs `pm` on `result.module`, then makes the PTX (and cubin) and the
+  /// launch metadata when `stage` asks for them. False after an error.
+  bool runToStage(mlir::PassManager &pm, CompileResult &result,
+                  llvm::StringRef kernel, llvm::StringRef sourceText,
+                  const CompileOptions &options, Stage stage,
+                  mlir::TimingScope &root, llvm::raw_ostream &diagOS,
+                  CompileFailure *failure);
+
   std::unique_ptr<mlir::MLIRContext> context;
 };
 

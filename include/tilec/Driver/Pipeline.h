@@ -1,9 +1,11 @@
 //===- Pipeline.h - The pass pipelines of tilec -----------------*- C++ -*-===//
 //
 // The passes of each stage of a compile, in one place: tile-level cleanups,
-// layout assignment through shared-memory allocation for a Target, and the
-// lowering to LLVM + NVVM. KernelCompiler (the whole compile of a kernel)
-// and tile-opt's registered pipelines (`--tilec-tile`, `--tilec-tilegpu`,
+// layout assignment through shared-memory allocation for a Target (or, for
+// tilegpu IR with its layouts written, the part after layout assignment),
+// and the lowering to LLVM + NVVM. KernelCompiler (the whole compile of a
+// kernel) and tile-opt's registered pipelines (`--tilec-tile`,
+// `--tilec-tilegpu`,
 // `--tilec-llvm`) build their pass managers from these functions only.
 //
 //===----------------------------------------------------------------------===//
@@ -38,6 +40,13 @@ void buildTilePipeline(mlir::OpPassManager &pm);
 /// keeps the module's own `tilegpu.num-warps` (4 when it has none).
 void buildTileGPUPipeline(mlir::OpPassManager &pm, unsigned numWarps,
                           Target target = Target::getDefault());
+/// For tilegpu IR whose layouts are given (a `.mlir` input of tilec): the
+/// passes of buildTileGPUPipeline after layout assignment that keep every
+/// layout as written: software pipelining, CSE, shared-memory allocation.
+/// Coalescing, tensor-core selection, layout propagation and canonicalize
+/// (which recomputes cheap producers of a conversion) do not run.
+void buildLaidOutTileGPUPipeline(mlir::OpPassManager &pm,
+                                 Target target = Target::getDefault());
 /// How far buildLLVMPipeline cleans up after the lowering.
 enum class LLVMCleanup {
   /// Canonicalize and CSE: the IR `--emit=llvm` prints.

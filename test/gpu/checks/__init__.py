@@ -15,4 +15,5 @@ from checks import (  # noqa: F401
     debug,
     examples,
     regress,
+    layout_pairs,
 )

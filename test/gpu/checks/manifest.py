@@ -2,9 +2,12 @@
 root, kernel, constexprs, num_warps, num_stages, more tilec flags).
 scripts/build-gpu-bundle.sh compiles each (`check.py --list-kernels`) to
 KERNELS_DIR/VARIANT.ptx + VARIANT.json. Also the tile shapes and types the
-checks loop over, and SASS_CHECKS (`check.py --list-sass`). Standard
-library only: the build machine reads it without numpy.
+checks loop over, and SASS_CHECKS (`check.py --list-sass`). A source
+`gen:DIR/FILE` is generated (the layout pairs, last). Standard library
+only: the build machine reads it without numpy.
 """
+from checks.layouts import PAIRS as LAYOUT_PAIRS
+
 KERNELS = {}
 
 
@@ -228,3 +231,10 @@ kern("attention_bf16_d128_causal", E + "attention.tile", "attention_bf16", HEAD_
 # bench/kernels/transpose.tile (the benchmark's same-source transpose)
 kern("transpose_f32", "bench/kernels/transpose.tile")
 kern("transpose_f16_32x32", "bench/kernels/transpose.tile", "transpose_f16", BLOCK_M=32, BLOCK_N=32)
+# Conversions between the register layouts of 2-D f16/f32 tiles
+# (checks/layouts.py): tilegpu-level kernels that test/gpu/layout_pairs.py
+# writes; a source "gen:layout_pairs/NAME" is that file, which
+# scripts/build-gpu-bundle.sh generates before compiling (each for its arch:
+# sm_80, or sm_90a with an mma v3 layout).
+for _pair in LAYOUT_PAIRS:
+    kern(_pair.variant, "gen:layout_pairs/%s.mlir" % _pair.variant, flags=["--arch=" + _pair.arch])
