@@ -13,15 +13,14 @@
 // CHECK-COUNT-12: cp.async.cg.shared.global
 // CHECK-NOT: cp.async.cg
 // CHECK: cp.async.commit_group;
-// The loop: this iteration's group has landed and is visible to wgmma;
+// The loop: this iteration's group has landed (no proxy fence: as Triton);
 // its dots start without waiting for themselves (only for the previous
 // iteration's, which for one warp group frees its slot), then the next
 // copies start.
 // CHECK: $L__BB0_[[LOOP:[0-9]+]]:
 // CHECK-NOT: cp.async.cg
 // CHECK: cp.async.wait_group 1;
-// CHECK-NOT: cp.async.cg
-// CHECK: fence.proxy.async.shared::cta;
+// CHECK-NOT: fence.proxy.async
 // CHECK-NOT: cp.async.cg
 // CHECK: bar.sync 0;
 // CHECK-NOT: cp.async.cg

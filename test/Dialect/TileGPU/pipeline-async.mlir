@@ -105,9 +105,9 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     // CHECK-NEXT: %[[IF:.*]]:3 = scf.if %[[RUNS]] -> (tensor<128x64xf32, #{{.*}}>, tensor<128x64x!tile.ptr<f16>, #{{.*}}>, tensor<64x64x!tile.ptr<f16>, #{{.*}}>) {
     // CHECK-NEXT: %[[RES:.*]]:7 = scf.for %[[K:.*]] = %[[C0]] to %[[N]] step %[[C64]] iter_args(%[[ACC:.*]] = %{{.*}}, %{{.*}} = %[[A0]], %{{.*}} = %[[B0]], %[[FA:.*]] = %[[A2]], %[[FB:.*]] = %[[B2]], %[[READ:.*]] = %[[READ0]], %[[FETCH:.*]] = %[[FETCH0]])
     // Iteration k's group has landed (at most one younger one in flight)
-    // and is visible to the tensor cores of all warps.
+    // in every thread: no proxy fence (its MEMBAR would wait for the younger
+    // groups too).
     // CHECK-NEXT: tilegpu.async_wait {num = 1 : i32}
-    // CHECK-NEXT: tilegpu.fence_async_shared
     // CHECK-NEXT: tilegpu.barrier
     // The dot reads this iteration's slot.
     // CHECK-NEXT: %[[XA:.*]] = tilegpu.memdesc_index %[[RA]][%[[READ]]] : !tilegpu.memdesc<3x128x64xf16, #[[$S]]> -> !tilegpu.memdesc<128x64xf16, #[[$S]]>
@@ -208,7 +208,6 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK-NEXT: scf.if
   // CHECK-NEXT: scf.for %[[K:.*]] = {{.*}} iter_args({{.*}}, %[[READ:.*]] = %[[READ0]], %[[FETCH:.*]] = %[[FETCH0]])
   // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
-  // CHECK-NEXT: tilegpu.fence_async_shared
   // CHECK-NEXT: tilegpu.barrier
   // CHECK: %[[X:.*]] = tilegpu.memdesc_index %[[RA]][%[[READ]]]
   // CHECK: tilegpu.warpgroup_dot %[[X]], {{.*}} {isAsync}
@@ -281,7 +280,6 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK-NEXT: scf.if
   // CHECK-NEXT: scf.for %[[K:.*]] = {{.*}} iter_args({{.*}}, %[[READ:.*]] = %[[READ0]], %[[FETCH:.*]] = %[[FETCH0]])
   // CHECK-NEXT: tilegpu.async_wait {num = 2 : i32}
-  // CHECK-NEXT: tilegpu.fence_async_shared
   // CHECK-NEXT: tilegpu.barrier
   // CHECK: %[[X:.*]] = tilegpu.memdesc_index %[[RA]][%[[READ]]]
   // CHECK: tilegpu.warpgroup_dot %[[X]], {{.*}} {isAsync}
@@ -644,7 +642,6 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     // CHECK-NEXT: %[[RV:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x64xf16, #[[S]]>
     // CHECK: scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = 
     // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
-    // CHECK-NEXT: tilegpu.fence_async_shared
     // CHECK-NEXT: tilegpu.barrier
     // CHECK-NOT: tilegpu.async_copy_global_to_local
     // CHECK: %[[S1:.*]] = tilegpu.warpgroup_dot %{{.*}} -> tensor<64x64xf32, #mma>
@@ -717,7 +714,6 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     // CHECK-NEXT: %[[RV:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x64x64xf16, #[[S]]>
     // CHECK: scf.for
     // CHECK-NEXT: tilegpu.async_wait {num = 0 : i32}
-    // CHECK-NEXT: tilegpu.fence_async_shared
     // CHECK-NEXT: tilegpu.barrier
     // CHECK-NOT: tilegpu.warpgroup_dot
     // CHECK: %[[NK:.*]] = tilegpu.memdesc_index %[[RK]][%[[FETCH:arg[0-9]+]]]
