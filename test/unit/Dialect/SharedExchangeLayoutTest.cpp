@@ -395,4 +395,33 @@ TEST_F(SharedExchangeLayouts, SlicesAndOtherRanks) {
         false);
 }
 
+TEST_F(SharedExchangeLayouts, ReshapedViewKeepsRowMajorPositions) {
+  // A reshape's result seen through its source's indices: the element each
+  // place holds has the same row-major position in both shapes.
+  auto b2 = BlockedEncodingAttr::get(&context, {1, 4}, {4, 8}, {4, 1}, {1, 0});
+  auto b1 = BlockedEncodingAttr::get(&context, {4}, {32}, {4}, {0});
+  auto b3 = BlockedEncodingAttr::get(&context, {1, 2, 2}, {2, 4, 4}, {2, 1, 2},
+                                     {2, 1, 0});
+  struct Case {
+    SmallVector<int64_t> result, source;
+    Attribute encoding;
+  };
+  for (const Case &c : {Case{{64, 32}, {2048}, b2}, Case{{1024}, {32, 32}, b1},
+                        Case{{4, 8, 16}, {32, 16}, b3}}) {
+    LinearLayout result = layoutOf(c.result, c.encoding);
+    LinearLayout view = getReshapedView(result, c.source);
+    for (int32_t w = 0; w < result.getInputSize(dims::kWarp); ++w)
+      for (int32_t l = 0; l < 32; ++l)
+        for (int32_t r = 0; r < result.getInputSize(dims::kRegister); ++r)
+          ASSERT_EQ(linearize(view.apply({r, l, w}), c.source),
+                    linearize(result.apply({r, l, w}), c.result));
+    // Through shared memory where registers do not suffice (the replaced
+    // scheme: row-major, element by element, as for trans).
+    LinearLayout src = layoutOf(c.source, c.source.size() == 2 ? Attribute(b2)
+                                                               : Attribute(b1));
+    if (!canExchangeInRegisters(src, view))
+      check(src, view, c.source, 4, /*transposed=*/true);
+  }
+}
+
 } // namespace
