@@ -127,23 +127,27 @@ struct Side {
 
 Side describe(const LinearLayout &layout, const IndexBits &index) {
   Side side;
-  SmallVector<Bits> registers, all;
+  SmallVector<Bits> registers, threads;
   for (const LinearLayout::InputDim &in : layout.getInputs())
     for (const LinearLayout::Basis &basis : in.bases) {
       Bits x = index.flatten(basis);
       if (in.name == dims::kRegister)
         registers.push_back(x);
-      else if (in.name == dims::kLane)
+      else
+        threads.push_back(x);
+      if (in.name == dims::kLane)
         side.lanes.push_back(x);
-      if (x)
-        all.push_back(x);
     }
   side.distinctLog2 = span(registers).dim();
   for (auto [reg, x] : llvm::enumerate(registers)) {
     if (!llvm::isPowerOf2_64(x))
       continue;
+    // Registers with the same image are copies; a lane or warp with it
+    // would put a thread's vector off its alignment.
     unsigned b = llvm::Log2_64(x);
-    bool alone = llvm::none_of(all, [&](Bits y) { return y != x && (y & x); });
+    bool alone =
+        llvm::none_of(registers, [&](Bits y) { return y != x && (y & x); }) &&
+        llvm::none_of(threads, [&](Bits y) { return y & x; });
     if (alone && !llvm::is_contained(side.vectorBits, b)) {
       side.vectorBits.push_back(b);
       side.registerOf[b] = reg;
