@@ -159,19 +159,23 @@ SmallVector<Value> exchangeThroughShared(OpBuilder &builder, Location loc,
       SmallVector<Value> &vector = vectors[offset & ~(width - 1)];
       vector.resize(width);
       if (!vector[offset & (width - 1)])
-        vector[offset & (width - 1)] = toSlot(builder, loc, value, slot);
+        vector[offset & (width - 1)] = value;
     }
+    // Each register takes its slot type right at its store (an i1 held as
+    // a predicate stays one until then).
     for (auto &[offset, values] : vectors) {
       Value ptr = addresses.get(offset);
       if (width == 1) {
-        LLVM::StoreOp::create(builder, loc, values.front(), ptr);
+        LLVM::StoreOp::create(builder, loc,
+                              toSlot(builder, loc, values.front(), slot), ptr);
         continue;
       }
       auto type = VectorType::get({width}, slot);
       Value vector = LLVM::UndefOp::create(builder, loc, type);
       for (auto [i, value] : llvm::enumerate(values))
-        vector = LLVM::InsertElementOp::create(builder, loc, vector, value,
-                                               createI32(builder, loc, i));
+        vector = LLVM::InsertElementOp::create(
+            builder, loc, vector, toSlot(builder, loc, value, slot),
+            createI32(builder, loc, i));
       LLVM::StoreOp::create(builder, loc, vector, ptr,
                             /*alignment=*/width * slotBytes);
     }
