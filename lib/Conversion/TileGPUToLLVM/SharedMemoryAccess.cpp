@@ -1,7 +1,7 @@
 //===- SharedMemoryAccess.cpp - Shared-memory addresses and accesses ------===//
 //
 // The dynamic shared-memory array, barriers and loads and stores of shared
-// memory, scalar and row-wise vector.
+// memory, scalar and row-wise vector (padded tiles for ldmatrix).
 //
 //===----------------------------------------------------------------------===//
 
@@ -100,30 +100,4 @@ void mlir::tilegpu::storeSharedRows(OpBuilder &builder, Location loc,
           builder, loc, vector, registers[reg + i], createI32(builder, loc, i));
     LLVM::StoreOp::create(builder, loc, vector, ptr, /*alignment=*/run * bytes);
   }
-}
-
-SmallVector<Value> mlir::tilegpu::loadSharedRows(OpBuilder &builder,
-                                                 Location loc,
-                                                 RankedTensorType type,
-                                                 Type element, Value base,
-                                                 int64_t stride) {
-  unsigned bytes = element.getIntOrFloatBitWidth() / 8;
-  unsigned run = getContiguousRegisterRun(type, 16 / bytes);
-  auto indices = emitIndices(builder, loc, type, getThreadIds(builder, loc));
-  SmallVector<Value> registers;
-  for (unsigned reg = 0; reg < indices.size(); reg += run) {
-    Value ptr = rowElementAddress(builder, loc, element, base, indices[reg][0],
-                                  indices[reg][1], stride);
-    if (run == 1) {
-      registers.push_back(LLVM::LoadOp::create(builder, loc, element, ptr));
-      continue;
-    }
-    auto vectorType = VectorType::get({run}, element);
-    Value vector = LLVM::LoadOp::create(builder, loc, vectorType, ptr,
-                                        /*alignment=*/run * bytes);
-    for (unsigned i = 0; i < run; ++i)
-      registers.push_back(LLVM::ExtractElementOp::create(
-          builder, loc, vector, createI32(builder, loc, i)));
-  }
-  return registers;
 }

@@ -2,8 +2,8 @@
 //
 // The module's dynamic shared-memory array and an op's scratch in it, block
 // barriers and async-proxy fences, scalar loads and stores (i1 as a byte)
-// and the row-wise vector accesses of 2-D blocks staged in padded row-major
-// tiles.
+// and the row-wise vector stores of 2-D blocks staged in padded row-major
+// tiles for ldmatrix.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,14 +42,11 @@ Value rowElementAddress(OpBuilder &builder, Location loc, Type element,
                         Value base, Value row, Value col, int64_t stride);
 
 /// Stores the registers of a 2-D block of `type` at their rows of `stride`
-/// elements from shared `base`; loads a block of `type` from there. Each
+/// elements from shared `base` (the padded tiles ldmatrix reads). Each
 /// aligned run of registers holding consecutive elements of a row is one
 /// vector access of up to 16 bytes (getContiguousRegisterRun).
 void storeSharedRows(OpBuilder &builder, Location loc, RankedTensorType type,
                      ArrayRef<Value> registers, Value base, int64_t stride);
-SmallVector<Value> loadSharedRows(OpBuilder &builder, Location loc,
-                                  RankedTensorType type, Type element,
-                                  Value base, int64_t stride);
 
 } // namespace mlir::tilegpu
 

@@ -4,9 +4,11 @@
 // cheapest means the two linear layouts allow (the result's seen through
 // the source's indices): a register permutation when every thread keeps
 // its elements, warp shuffles when elements stay within their warp, else
-// shared memory: every thread writes its registers to the op's scratch at
-// the row-major position of their elements, a barrier, then every thread
-// reads the elements its result registers hold.
+// shared memory: every thread writes its registers to the op's scratch as
+// vectors at their offsets in the layout getSharedExchangeLayout chooses
+// (bank-conflict-free where the layouts allow), a barrier, then every
+// thread reads the vectors its result registers hold. The local_* ops on
+// row-major buffers are lowered here too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,7 @@
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
+#include "tilec/Dialect/TileGPU/IR/SharedExchangeLayout.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -61,149 +64,201 @@ exchangeInRegisters(OpBuilder &builder, Location loc,
   return registers;
 }
 
-/// Maps an element index of the result to the row-major position of the
-/// same element in the staged source.
-using PositionFn = function_ref<Value(OpBuilder &, Location, ArrayRef<Value>)>;
-
-LogicalResult exchangeThroughShared(Operation *op, Value src, Value adaptedSrc,
-                                    RankedTensorType resultType,
-                                    const TypeConverter &converter,
-                                    ConversionPatternRewriter &rewriter,
-                                    PositionFn resultPosition) {
-  Location loc = op->getLoc();
-  auto srcType = cast<RankedTensorType>(src.getType());
-  Type resultLLVMType = converter.convertType(resultType);
-  if (!resultLLVMType || !tilegpu::hasRegisterLayout(srcType.getEncoding()) ||
-      !tilegpu::hasRegisterLayout(resultType.getEncoding()))
-    return rewriter.notifyMatchFailure(op, "layouts must hold registers");
-  Type elementType = unpackRegisters(rewriter, loc, adaptedSrc)[0].getType();
-  ThreadIds ids = getThreadIds(rewriter, loc);
-  Value base = getScratchBase(rewriter, loc, op);
-
-  SmallVector<Value> srcRegisters = unpackRegisters(rewriter, loc, adaptedSrc);
-  SmallVector<SmallVector<Value>> srcIndices =
-      emitIndices(rewriter, loc, srcType, ids);
-  createBarrier(rewriter, loc);
-  Type slotType = elementType.isInteger(1) ? rewriter.getI8Type() : elementType;
-  for (auto [value, index] : llvm::zip(srcRegisters, srcIndices)) {
-    Value position = linearizeIndex(rewriter, loc, index, srcType.getShape());
-    storeShared(rewriter, loc, gep(rewriter, loc, slotType, base, position),
-                value);
-  }
-  createBarrier(rewriter, loc);
-  SmallVector<Value> results;
-  for (auto &index : emitIndices(rewriter, loc, resultType, ids)) {
-    Value position = resultPosition(rewriter, loc, index);
-    results.push_back(loadShared(rewriter, loc, elementType,
-                                 gep(rewriter, loc, slotType, base, position)));
-  }
-  rewriter.replaceOp(op, packRegisters(rewriter, loc, results, resultLLVMType));
-  return success();
+/// The type a register takes in the scratch: an i1 a byte, a pointer an
+/// i64.
+Type getSlotType(Type element) {
+  MLIRContext *context = element.getContext();
+  if (element.isInteger(1))
+    return IntegerType::get(context, 8);
+  if (isa<LLVM::LLVMPointerType>(element))
+    return IntegerType::get(context, 64);
+  return element;
+}
+Value toSlot(OpBuilder &builder, Location loc, Value value, Type slot) {
+  if (value.getType() == slot)
+    return value;
+  if (isa<LLVM::LLVMPointerType>(value.getType()))
+    return LLVM::PtrToIntOp::create(builder, loc, slot, value);
+  return LLVM::ZExtOp::create(builder, loc, slot, value);
+}
+Value fromSlot(OpBuilder &builder, Location loc, Value value, Type element) {
+  if (value.getType() == element)
+    return value;
+  if (isa<LLVM::LLVMPointerType>(element))
+    return LLVM::IntToPtrOp::create(builder, loc, element, value);
+  return LLVM::TruncOp::create(builder, loc, element, value);
 }
 
-struct ConvertLayoutOpConversion
-    : OpConversionPattern<tilegpu::ConvertLayoutOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tilegpu::ConvertLayoutOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    RankedTensorType srcType = op.getSrc().getType();
-    RankedTensorType resultType = op.getType();
-    if (tilegpu::layoutsAreEquivalent(srcType, resultType)) {
-      rewriter.replaceOp(op, adaptor.getSrc());
-      return success();
+/// Addresses in the scratch of the elements one layout's registers hold:
+/// the thread's part of the offset is emitted once; a register's part is
+/// added where its bits are disjoint from the thread's (ptxas folds it into
+/// the access) and XORed, once per distinct value, where they are not.
+class ScratchAddresses {
+public:
+  /// `offsets`: (register, lane, warp) -> element offset in the scratch.
+  ScratchAddresses(OpBuilder &builder, Location loc,
+                   const LinearLayout &offsets, const ThreadIds &ids,
+                   Value base, Type slot)
+      : builder(builder), loc(loc), base(base), slot(slot) {
+    namespace dims = layout_dims;
+    thread = emitLinearMap(
+                 builder, loc,
+                 offsets.sublayout({dims::kLane, dims::kWarp}, {dims::kOffset}),
+                 {ids.lane, ids.warp})
+                 .front();
+  }
+
+  Value get(int64_t offset) {
+    int64_t overlap = offset & int64_t(thread.bits);
+    Value &xored = threadXor[overlap];
+    if (!xored)
+      xored = addConstantBits(builder, loc, thread, overlap);
+    Value element = xored;
+    if (int64_t disjoint = offset & ~int64_t(thread.bits))
+      element = LLVM::AddOp::create(builder, loc, element,
+                                    createI32(builder, loc, disjoint));
+    return gep(builder, loc, slot, base, element);
+  }
+
+private:
+  OpBuilder &builder;
+  Location loc;
+  Value base;
+  Type slot;
+  EmittedBits thread;
+  llvm::DenseMap<int64_t, Value> threadXor;
+};
+
+/// The registers of a block of layout `dst` from those of `src` (onto the
+/// same indices) through the scratch of `op`, laid out as `exchange` says:
+/// a barrier (earlier users of the bytes are done), vector stores, a
+/// barrier, vector loads (each distinct vector once).
+SmallVector<Value> exchangeThroughShared(OpBuilder &builder, Location loc,
+                                         Operation *op,
+                                         ArrayRef<Value> srcRegisters,
+                                         const LinearLayout &src,
+                                         const LinearLayout &dst,
+                                         const SharedExchangeLayout &exchange) {
+  namespace dims = layout_dims;
+  LinearLayout toOffset = *exchange.scratch.invert();
+  Type element = srcRegisters.front().getType();
+  Type slot = getSlotType(element);
+  unsigned slotBytes = exchange.elementBytes;
+  ThreadIds ids = getThreadIds(builder, loc);
+  Value base = getScratchBase(builder, loc, op);
+
+  // Stores: registers grouped by their vector's first offset.
+  createBarrier(builder, loc);
+  {
+    LinearLayout offsets = src.compose(toOffset);
+    ScratchAddresses addresses(builder, loc, offsets, ids, base, slot);
+    int64_t width = int64_t(1) << exchange.storeVectorLog2;
+    llvm::MapVector<int64_t, SmallVector<Value>> vectors;
+    for (auto [reg, value] : llvm::enumerate(srcRegisters)) {
+      int64_t offset = offsets.applyOne(dims::kRegister, reg)[0];
+      SmallVector<Value> &vector = vectors[offset & ~(width - 1)];
+      vector.resize(width);
+      if (!vector[offset & (width - 1)])
+        vector[offset & (width - 1)] = value;
     }
-    Type resultLLVMType = getTypeConverter()->convertType(resultType);
+    // Each register takes its slot type right at its store (an i1 held as
+    // a predicate stays one until then).
+    for (auto &[offset, values] : vectors) {
+      Value ptr = addresses.get(offset);
+      if (width == 1) {
+        LLVM::StoreOp::create(builder, loc,
+                              toSlot(builder, loc, values.front(), slot), ptr);
+        continue;
+      }
+      auto type = VectorType::get({width}, slot);
+      Value vector = LLVM::UndefOp::create(builder, loc, type);
+      for (auto [i, value] : llvm::enumerate(values))
+        vector = LLVM::InsertElementOp::create(
+            builder, loc, vector, toSlot(builder, loc, value, slot),
+            createI32(builder, loc, i));
+      LLVM::StoreOp::create(builder, loc, vector, ptr,
+                            /*alignment=*/width * slotBytes);
+    }
+  }
+  createBarrier(builder, loc);
+
+  // Loads: each vector once, its elements to every register that holds them.
+  LinearLayout offsets = dst.compose(toOffset);
+  ScratchAddresses addresses(builder, loc, offsets, ids, base, slot);
+  int64_t width = int64_t(1) << exchange.loadVectorLog2;
+  llvm::DenseMap<int64_t, Value> vectors;
+  SmallVector<Value> registers;
+  for (int32_t reg = 0, e = dst.getInputSize(dims::kRegister); reg < e; ++reg) {
+    int64_t offset = offsets.applyOne(dims::kRegister, reg)[0];
+    Value &vector = vectors[offset & ~(width - 1)];
+    if (!vector) {
+      Type type = width == 1 ? slot : VectorType::get({width}, slot);
+      vector = LLVM::LoadOp::create(builder, loc, type,
+                                    addresses.get(offset & ~(width - 1)),
+                                    /*alignment=*/width * slotBytes);
+    }
+    Value value = width == 1
+                      ? vector
+                      : LLVM::ExtractElementOp::create(
+                            builder, loc, vector,
+                            createI32(builder, loc, offset & (width - 1)))
+                            .getResult();
+    registers.push_back(fromSlot(builder, loc, value, element));
+  }
+  return registers;
+}
+
+/// convert_layout, trans and reshape: registers when they suffice
+/// (exchangeInRegisters), else the scratch (exchangeThroughShared), between
+/// the source's layout and the result's seen through the source's indices
+/// (getExchangeLayouts).
+template <typename OpTy>
+struct ExchangeOpConversion : OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto srcType = cast<RankedTensorType>(op.getSrc().getType());
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if constexpr (std::is_same_v<OpTy, tilegpu::ConvertLayoutOp>)
+      if (tilegpu::layoutsAreEquivalent(srcType, resultType)) {
+        rewriter.replaceOp(op, adaptor.getSrc());
+        return success();
+      }
+    Location loc = op.getLoc();
+    Type resultLLVMType = this->getTypeConverter()->convertType(resultType);
+    std::optional<std::pair<LinearLayout, LinearLayout>> layouts =
+        getExchangeLayouts(op);
+    if (!resultLLVMType || !layouts)
+      return rewriter.notifyMatchFailure(op, "layouts must hold registers");
+    auto &[src, dst] = *layouts;
     SmallVector<Value> srcRegisters =
-        unpackRegisters(rewriter, op.getLoc(), adaptor.getSrc());
-    std::optional<LinearLayout> srcLayout = toLinearLayout(srcType);
-    std::optional<LinearLayout> dstLayout = toLinearLayout(resultType);
-    if (resultLLVMType && srcLayout && dstLayout)
-      if (auto registers = exchangeInRegisters(
-              rewriter, op.getLoc(), srcRegisters, *srcLayout, *dstLayout)) {
-        rewriter.replaceOp(op, packRegisters(rewriter, op.getLoc(), *registers,
-                                             resultLLVMType));
-        return success();
-      }
-    // 2-D blocks: rows padded apart (no bank conflicts between rows),
-    // vector accesses along them.
-    Type element = srcRegisters.front().getType();
-    if (int64_t padding = getExchangeRowPadding(srcType);
-        padding && resultLLVMType && element.isIntOrFloat() &&
-        !element.isInteger(1) && hasRegisterLayout(srcType.getEncoding()) &&
-        hasRegisterLayout(resultType.getEncoding())) {
-      Location loc = op.getLoc();
-      int64_t stride = srcType.getDimSize(1) + padding;
-      Value base = getScratchBase(rewriter, loc, op);
-      createBarrier(rewriter, loc);
-      storeSharedRows(rewriter, loc, srcType, srcRegisters, base, stride);
-      createBarrier(rewriter, loc);
-      SmallVector<Value> results =
-          loadSharedRows(rewriter, loc, resultType, element, base, stride);
-      rewriter.replaceOp(op,
-                         packRegisters(rewriter, loc, results, resultLLVMType));
-      return success();
+        unpackRegisters(rewriter, loc, adaptor.getSrc());
+    std::optional<SmallVector<Value>> registers =
+        exchangeInRegisters(rewriter, loc, srcRegisters, src, dst);
+    if (!registers) {
+      std::optional<SharedExchangeLayout> exchange = getSharedExchangeLayout(
+          src, dst, getSharedElementBytes(srcType.getElementType()));
+      if (!exchange)
+        return rewriter.notifyMatchFailure(op, "no scratch layout");
+      registers = exchangeThroughShared(rewriter, loc, op, srcRegisters, src,
+                                        dst, *exchange);
     }
-    ArrayRef<int64_t> shape = srcType.getShape();
-    return exchangeThroughShared(
-        op, op.getSrc(), adaptor.getSrc(), resultType, *getTypeConverter(),
-        rewriter, [&](OpBuilder &b, Location loc, ArrayRef<Value> index) {
-          return linearizeIndex(b, loc, index, shape);
-        });
-  }
-};
-
-struct TransOpConversion : OpConversionPattern<tile::TransOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tile::TransOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    ArrayRef<int64_t> shape = op.getSrc().getType().getShape();
-    // Result (j, i) is source (i, j): the result's layout with its two
-    // outputs swapped is onto the source's indices.
-    std::optional<LinearLayout> srcLayout =
-        toLinearLayout(op.getSrc().getType());
-    std::optional<LinearLayout> dstLayout = toLinearLayout(op.getType());
-    Type resultLLVMType = getTypeConverter()->convertType(op.getType());
-    if (srcLayout && dstLayout && resultLLVMType && shape.size() == 2) {
-      LinearLayout swapped = getTransposedView(*dstLayout);
-      SmallVector<Value> srcRegisters =
-          unpackRegisters(rewriter, op.getLoc(), adaptor.getSrc());
-      if (auto registers = exchangeInRegisters(
-              rewriter, op.getLoc(), srcRegisters, *srcLayout, swapped)) {
-        rewriter.replaceOp(op, packRegisters(rewriter, op.getLoc(), *registers,
-                                             resultLLVMType));
-        return success();
-      }
-    }
-    return exchangeThroughShared(
-        op, op.getSrc(), adaptor.getSrc(), op.getType(), *getTypeConverter(),
-        rewriter, [&](OpBuilder &b, Location loc, ArrayRef<Value> index) {
-          return linearizeIndex(b, loc, {index[1], index[0]}, shape);
-        });
-  }
-};
-
-struct ReshapeOpConversion : OpConversionPattern<tile::ReshapeOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tile::ReshapeOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    ArrayRef<int64_t> shape = op.getType().getShape();
-    return exchangeThroughShared(
-        op, op.getSrc(), adaptor.getSrc(), op.getType(), *getTypeConverter(),
-        rewriter, [&](OpBuilder &b, Location loc, ArrayRef<Value> index) {
-          return linearizeIndex(b, loc, index, shape);
-        });
+    rewriter.replaceOp(
+        op, packRegisters(rewriter, loc, *registers, resultLLVMType));
+    return success();
   }
 };
 } // namespace
 
 void mlir::tilegpu::populateSharedMemoryOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns
-      .add<ConvertLayoutOpConversion, TransOpConversion, ReshapeOpConversion>(
-          converter, patterns.getContext());
+  patterns.add<ExchangeOpConversion<tilegpu::ConvertLayoutOp>,
+               ExchangeOpConversion<tile::TransOp>,
+               ExchangeOpConversion<tile::ReshapeOp>>(converter,
+                                                      patterns.getContext());
 }
 
 namespace {

@@ -10,6 +10,7 @@
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
+#include "tilec/Dialect/TileGPU/IR/SharedExchangeLayout.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
@@ -263,16 +264,6 @@ Attribute mlir::tilegpu::getNVMMAStagingLayout(RankedTensorType type,
   return {};
 }
 
-int64_t mlir::tilegpu::getExchangeRowPadding(RankedTensorType type) {
-  if (type.getRank() != 2)
-    return 0;
-  unsigned bytes = getSharedElementBytes(type.getElementType());
-  int64_t rowBytes = type.getDimSize(1) * bytes;
-  if (rowBytes < 32 || rowBytes % 32 != 0 || 16 % bytes != 0)
-    return 0;
-  return 16 / bytes;
-}
-
 unsigned mlir::tilegpu::getContiguousRegisterRun(RankedTensorType type,
                                                  unsigned maxElements) {
   if (!hasRegisterLayout(type.getEncoding()) || type.getRank() == 0)
@@ -376,34 +367,13 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
         warps * outputs * getSharedElementBytes(type.getElementType()), 4);
     return valueBytes + warps * outputs * 4;
   }
-  if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
-    if (layoutsAreEquivalent(convert.getSrc().getType(), convert.getType()))
-      return 0;
-    std::optional<LinearLayout> src =
-        toLinearLayout(convert.getSrc().getType());
-    std::optional<LinearLayout> dst = toLinearLayout(convert.getType());
-    if (src && dst && canExchangeInRegisters(*src, *dst))
-      return 0;
+  if (auto convert = dyn_cast<ConvertLayoutOp>(op))
     if (isLdmatrixConversion(convert.getSrc().getType(), convert.getType())) {
       auto shape = convert.getType().getShape();
       return shape[0] * (shape[1] + kLdmatrixRowPadding) * 2;
     }
-    RankedTensorType type = convert.getSrc().getType();
-    if (int64_t padding = getExchangeRowPadding(type))
-      return type.getDimSize(0) * (type.getDimSize(1) + padding) *
-             getSharedElementBytes(type.getElementType());
-    return bytesOf(convert.getSrc());
-  }
-  if (auto trans = dyn_cast<tile::TransOp>(op)) {
-    std::optional<LinearLayout> src = toLinearLayout(trans.getSrc().getType());
-    std::optional<LinearLayout> dst = toLinearLayout(trans.getType());
-    if (src && dst && trans.getType().getRank() == 2 &&
-        canExchangeInRegisters(*src, getTransposedView(*dst)))
-      return 0;
-    return bytesOf(op->getOperand(0));
-  }
-  if (isa<tile::ReshapeOp>(op))
-    return bytesOf(op->getOperand(0));
+  if (isa<ConvertLayoutOp, tile::TransOp, tile::ReshapeOp>(op))
+    return getExchangeScratchBytes(op);
   if (auto dot = dyn_cast<tile::DotOp>(op)) {
     if (isa_and_nonnull<MmaEncodingAttr>(dot.getType().getEncoding()))
       return 0;

@@ -230,6 +230,36 @@ LinearLayout mlir::tilegpu::getTransposedView(const LinearLayout &result) {
       {1, 0}, {dims::getBlockDimName(0), dims::getBlockDimName(1)});
 }
 
+LinearLayout mlir::tilegpu::getReshapedView(const LinearLayout &result,
+                                            ArrayRef<int64_t> srcShape) {
+  // Each basis as a row-major element index, then split over srcShape.
+  ArrayRef<LinearLayout::OutputDim> outputs = result.getOutputs();
+  SmallVector<unsigned> shifts(outputs.size());
+  for (int d = int(outputs.size()) - 2; d >= 0; --d)
+    shifts[d] = shifts[d + 1] + outputs[d + 1].log2Size;
+  SmallVector<LinearLayout::OutputDim> srcOutputs;
+  SmallVector<unsigned> srcShifts(srcShape.size());
+  for (auto [d, size] : llvm::enumerate(srcShape))
+    srcOutputs.push_back({dims::getBlockDimName(d), llvm::Log2_64(size)});
+  for (int d = int(srcShape.size()) - 2; d >= 0; --d)
+    srcShifts[d] = srcShifts[d + 1] + srcOutputs[d + 1].log2Size;
+  SmallVector<LinearLayout::InputDim> inputs;
+  for (const LinearLayout::InputDim &in : result.getInputs()) {
+    LinearLayout::InputDim &view = inputs.emplace_back();
+    view.name = in.name;
+    for (const LinearLayout::Basis &basis : in.bases) {
+      int64_t element = 0;
+      for (auto [value, shift] : llvm::zip(basis, shifts))
+        element |= int64_t(value) << shift;
+      LinearLayout::Basis &split = view.bases.emplace_back();
+      for (auto [out, shift] : llvm::zip(srcOutputs, srcShifts))
+        split.push_back(
+            int32_t((element >> shift) & ((int64_t(1) << out.log2Size) - 1)));
+    }
+  }
+  return LinearLayout(std::move(inputs), std::move(srcOutputs));
+}
+
 LinearLayout mlir::tilegpu::toLinearLayout(const NVMMASharedLayout &l) {
   // Undo the swizzle (bits 4.. of the byte offset XORed with bits 7..),
   // then split the byte offset into column, row and place in the row.

@@ -212,13 +212,6 @@ bool isLdmatrixLoad(MemDescType src, RankedTensorType dst);
 /// not a multiple of 8.
 Attribute getNVMMAStagingLayout(RankedTensorType type, unsigned contigDim);
 
-/// Elements of padding after each row of a 2-D block that a layout
-/// conversion exchanges through shared memory: 16 bytes when a row is a
-/// whole number of 32-byte units (rows then start 4 banks apart, so the 8
-/// rows of 16 bytes that mma fragments and row-vector layouts access at
-/// once fall in distinct banks), else none.
-int64_t getExchangeRowPadding(RankedTensorType type);
-
 /// The longest run (a power of two, at most `maxElements`) such that in
 /// every thread, each aligned group of that many consecutive registers of
 /// a block of `type` holds consecutive elements along the last dimension,

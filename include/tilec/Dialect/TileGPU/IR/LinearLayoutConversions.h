@@ -34,6 +34,11 @@ std::optional<LinearLayout> toLinearLayout(MemDescType type);
 /// (result (j, i) is source (i, j)): its two outputs swapped.
 LinearLayout getTransposedView(const LinearLayout &result);
 
+/// The layout of a `reshape` result seen through its source's indices (of
+/// `srcShape`): elements keep their row-major position.
+LinearLayout getReshapedView(const LinearLayout &result,
+                             ArrayRef<int64_t> srcShape);
+
 /// The offset -> index layout of a tile of an nvmma_shared encoding.
 LinearLayout toLinearLayout(const NVMMASharedLayout &layout);
 
