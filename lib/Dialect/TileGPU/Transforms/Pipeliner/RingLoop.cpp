@@ -1,7 +1,7 @@
 //===- RingLoop.cpp - The pipelined loop ----------------------------------===//
 //
 // The loop-rewrite step of ring pipelining (RingPipeliner.h). The new loop
-// carries the old iter args (less those only TMA loads used), the fetch
+// carries the old iter args (less those only staged loads used), the fetch
 // state, the read and fetch slots and what the copy strategies carry (the
 // mbarriers' phase). Each iteration waits for its slot (copy strategies),
 // maps each staged tile to its slot of the ring, clones the old body

@@ -72,7 +72,7 @@ struct RingPlan {
   SmallVector<unsigned> carried;
   SmallVector<Value> advanced;
   SmallVector<Operation *> advanceSlice;
-  /// Iter args that only carried the pointers of TMA loads: dropped.
+  /// Iter args that only carried the pointers of staged loads: dropped.
   SmallVector<unsigned> dropped;
 };
 
