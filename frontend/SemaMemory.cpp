@@ -51,26 +51,17 @@ bool Sema::prepareMemoryOperands(llvm::StringRef fnName, ExprPtr &ptr,
   return true;
 }
 
-/// Converts a stored value to the pointee type: constants convert, run-time
-/// values must already have it.
+/// Converts a stored value to the pointee type, as Triton's `tl.store` and
+/// atomics do (`.to(pointee)`: a f32 block stored through `*f16` is
+/// rounded to f16); pointers are not values to store.
 static ExprPtr convertStoredValue(Sema &sema, Value &v, ScalarType elem,
-                                  const TType &ptrType, llvm::StringRef fnName,
-                                  SourceLoc loc) {
+                                  llvm::StringRef fnName, SourceLoc loc) {
   if (v.type().isPointer) {
     sema.error(loc, "cannot " + fnName + " a pointer value (" + v.type().str() +
                         ")");
     return nullptr;
   }
-  if (v.getConst() && v.weak)
-    return sema.castTo(std::move(v.expr), elem, loc);
-  if (v.type().elem != elem) {
-    sema.error(loc, "cannot " + fnName + " a value of type " + v.type().str() +
-                        " through a pointer to " + scalarTypeName(elem) + " (" +
-                        ptrType.str() + "); convert it first with .to(" +
-                        tritonDTypeName(elem) + ")");
-    return nullptr;
-  }
-  return std::move(v.expr);
+  return sema.castTo(std::move(v.expr), elem, loc);
 }
 
 bool Sema::elabStoreOperands(llvm::StringRef fnName, std::vector<Value> &slots,
@@ -91,8 +82,7 @@ bool Sema::elabStoreOperands(llvm::StringRef fnName, std::vector<Value> &slots,
   TType ptrType = ptr->getType();
   if (!checkElem(ptrType.elem))
     return false;
-  value =
-      convertStoredValue(*this, slots[1], ptrType.elem, ptrType, fnName, loc);
+  value = convertStoredValue(*this, slots[1], ptrType.elem, fnName, loc);
   if (!value)
     return false;
   if (!slots[2].isNone()) {

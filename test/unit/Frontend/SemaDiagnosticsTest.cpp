@@ -123,11 +123,15 @@ TEST(SemaDiagnosticsTest, ConstexprWithoutValue) {
                "it a default or set it with -D BLOCK=..."});
 }
 
-TEST(SemaDiagnosticsTest, StoreOfAnotherType) {
-  expectError("o = arange(0, BLOCK)\nv = load(x + o)\nstore(y + o, v)",
-              "test.tile:5:5: error: cannot store a value of type f32[128] "
-              "through a pointer to f16 (*f16[128]); convert it first with "
-              ".to(tl.float16)");
+TEST(SemaDiagnosticsTest, StoreOfAnotherTypeConverts) {
+  // As Triton's tl.store: the value converts to the pointee type.
+  auto r = runFrontend(
+      kernelWith("o = arange(0, BLOCK)\nv = load(x + o)\nstore(y + o, v)"),
+      "k");
+  EXPECT_TRUE(r.ok);
+  expectError("o = arange(0, BLOCK)\nstore(y + o, x + o)",
+              "test.tile:4:5: error: cannot store a pointer value "
+              "(*f32[128])");
 }
 
 TEST(SemaDiagnosticsTest, BlockTooLarge) {
