@@ -591,8 +591,46 @@ bool Parser::checkAssignTarget(const Expr &target) {
   return false;
 }
 
+/// annotated_assign := NAME ':' NAME ('.' NAME)* '=' expr
+/// As Triton: a `constexpr` annotation (`tl.constexpr`, ...) makes the name
+/// a compile-time constant, which must be new and given a constant; any
+/// other annotation (`tl.tensor`, `tl.int32`) is not checked and the
+/// statement is a plain assignment.
+StmtPtr Parser::parseAnnotatedAssign(SourceLoc loc, ExprPtr target) {
+  consume(); // ':'
+  if (!llvm::isa<NameExpr>(*target)) {
+    diags.error(target->getLoc(), "only a name can be annotated");
+    return nullptr;
+  }
+  std::string annotation;
+  while (true) {
+    if (!tok().is(TokKind::Identifier)) {
+      errorExpected("a type annotation (tl.constexpr, ...)");
+      return nullptr;
+    }
+    annotation = tok().spelling.str();
+    consume();
+    if (!consumeIf(TokKind::Dot))
+      break;
+  }
+  if (!tok().is(TokKind::Equal)) {
+    diags.error(tok().loc,
+                "an annotation without a value is not supported; write '" +
+                    llvm::cast<NameExpr>(*target).name + ": " + annotation +
+                    " = value'");
+    return nullptr;
+  }
+  consume();
+  ExprPtr value = parseExpr();
+  if (!value)
+    return nullptr;
+  return std::make_unique<AssignStmt>(loc, std::move(target), std::move(value),
+                                      annotation == "constexpr");
+}
+
 /// expr_or_assign := tuple_or_expr ['=' tuple_or_expr]
 ///                 | NAME augop expr
+///                 | annotated_assign
 /// augop := '+=' | '-=' | '*=' | '/=' | '//=' | '%=' | '&=' | '|=' | '^='
 ///        | '<<=' | '>>='
 StmtPtr Parser::parseExprOrAssign() {
@@ -653,9 +691,7 @@ StmtPtr Parser::parseExprOrAssign() {
     diags.error(tok().loc, "'" + tok().spelling + "' is not supported");
     return nullptr;
   case TokKind::Colon:
-    diags.error(tok().loc, "annotated assignments are not supported; write "
-                           "'x = value' (use .to(dtype) to convert)");
-    return nullptr;
+    return parseAnnotatedAssign(loc, std::move(lhs));
   default:
     break;
   }

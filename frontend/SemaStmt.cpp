@@ -84,6 +84,21 @@ void Sema::elabStmt(const ast::Stmt &stmt) {
 
 void Sema::elabAssign(const ast::AssignStmt &s) {
   Value value = elabExpr(*s.value);
+  if (s.isConstexpr) {
+    // As Triton: a new name, bound to a compile-time constant.
+    auto &name = llvm::cast<ast::NameExpr>(*s.target);
+    if (frame->env.count(name.name)) {
+      error(s.target->getLoc(), "'" + name.name +
+                                    "' is already defined; a constexpr "
+                                    "cannot be reassigned");
+      value = Value::invalid();
+    } else if (!value.isInvalid() && !value.getConst()) {
+      error(s.value->getLoc(), "'" + name.name +
+                                   "' is annotated constexpr, but its value "
+                                   "is not a compile-time constant");
+      value = Value::invalid();
+    }
+  }
   if (auto *name = llvm::dyn_cast<ast::NameExpr>(s.target.get())) {
     if (value.isNone() && !llvm::isa<ast::NoneLiteral>(*s.value) &&
         !value.isInvalid()) {

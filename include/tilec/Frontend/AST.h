@@ -240,9 +240,13 @@ public:
 /// `target = value`; the target is a NameExpr or a TupleExpr of names.
 class AssignStmt : public NodeOf<Stmt, Stmt::Kind::Assign> {
 public:
-  AssignStmt(SourceLoc loc, ExprPtr target, ExprPtr value)
-      : NodeOf(loc), target(std::move(target)), value(std::move(value)) {}
+  AssignStmt(SourceLoc loc, ExprPtr target, ExprPtr value,
+             bool isConstexpr = false)
+      : NodeOf(loc), target(std::move(target)), value(std::move(value)),
+        isConstexpr(isConstexpr) {}
   ExprPtr target, value;
+  /// `target: tl.constexpr = value` (other annotations are not kept).
+  bool isConstexpr;
 };
 
 /// `target op= value`.

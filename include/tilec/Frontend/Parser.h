@@ -137,6 +137,7 @@ private:
   ast::StmtPtr parseLoopSuite(std::unique_ptr<LoopStmt> loop,
                               llvm::StringRef keyword);
   ast::StmtPtr parseExprOrAssign();
+  ast::StmtPtr parseAnnotatedAssign(SourceLoc loc, ast::ExprPtr target);
   bool checkAssignTarget(const ast::Expr &target);
 
   // Expressions.
