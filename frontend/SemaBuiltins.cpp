@@ -18,24 +18,57 @@ using namespace tilec;
 using namespace tilec::sema;
 namespace ck = tilec::checked;
 
-static const char *const kBuiltins[] = {
-    "program_id",   "num_programs", "arange",
-    "cdiv",         "zeros",        "full",
-    "zeros_like",   "load",         "store",
-    "atomic_add",   "dot",          "sum",
-    "max",          "min",          "argmax",
-    "argmin",       "exp",          "exp2",
-    "log",          "log2",         "sqrt",
-    "rsqrt",        "abs",          "sin",
-    "cos",          "tanh",         "erf",
-    "sigmoid",      "floor",        "ceil",
-    "maximum",      "minimum",      "where",
-    "fma",          "cast",         "trans",
-    "reshape",      "view",         "broadcast_to",
-    "expand_dims",  "multiple_of",  "max_contiguous",
-    "static_print", "device_print", "static_assert",
-    "range",        "static_range", "float",
-    "int",          "print"};
+static const char *const kBuiltins[] = {"program_id",
+                                        "num_programs",
+                                        "arange",
+                                        "cdiv",
+                                        "zeros",
+                                        "full",
+                                        "zeros_like",
+                                        "load",
+                                        "store",
+                                        "atomic_add",
+                                        "dot",
+                                        "sum",
+                                        "max",
+                                        "min",
+                                        "argmax",
+                                        "argmin",
+                                        "exp",
+                                        "exp2",
+                                        "log",
+                                        "log2",
+                                        "sqrt",
+                                        "rsqrt",
+                                        "abs",
+                                        "sin",
+                                        "cos",
+                                        "tanh",
+                                        "erf",
+                                        "sigmoid",
+                                        "floor",
+                                        "ceil",
+                                        "maximum",
+                                        "minimum",
+                                        "clamp",
+                                        "where",
+                                        "fma",
+                                        "cast",
+                                        "trans",
+                                        "reshape",
+                                        "view",
+                                        "broadcast_to",
+                                        "expand_dims",
+                                        "multiple_of",
+                                        "max_contiguous",
+                                        "static_print",
+                                        "device_print",
+                                        "static_assert",
+                                        "range",
+                                        "static_range",
+                                        "float",
+                                        "int",
+                                        "print"};
 
 bool Sema::isBuiltinName(llvm::StringRef name) {
   return llvm::is_contained(kBuiltins, name);
@@ -385,6 +418,31 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
                               makeConst(ConstexprValue::ofInt(1), loc), loc);
     return binaryOp(ast::BinaryOp::FloorDiv, std::move(minusOne),
                     std::move(div), loc);
+  }
+  if (name == "clamp") {
+    // Triton's tl.clamp: floats only, minimum(maximum(x, min), max) (NaN
+    // propagates: Triton's default PropagateNan.NONE promises nothing).
+    if (!bindArgs(args, name, {"x", "min", "max", "propagate_nan"}, 3, slots) ||
+        !requireExprs(llvm::ArrayRef(slots).take_front(3), args.loc, "'clamp'"))
+      return Value::invalid();
+    for (int i = 0; i < 3; ++i)
+      if (!slots[i].type().isFloat()) {
+        error(args.argLoc(i), "'clamp' is only supported on floats; got " +
+                                  slots[i].type().str());
+        return Value::invalid();
+      }
+    auto call = [&](llvm::StringRef fn, Value a, Value b) {
+      CallArgs pair;
+      pair.loc = args.loc;
+      pair.args.push_back(std::move(a));
+      pair.args.push_back(std::move(b));
+      pair.argLocs = {args.argLoc(0), args.argLoc(0)};
+      return callBuiltin(fn, pair, loc);
+    };
+    Value low = call("maximum", std::move(slots[0]), std::move(slots[1]));
+    if (low.isInvalid())
+      return low;
+    return call("minimum", std::move(low), std::move(slots[2]));
   }
   if (name == "maximum" || name == "minimum") {
     if (!bindArgs(args, name, {"x", "y", "propagate_nan"}, 2, slots))
