@@ -3,6 +3,7 @@ configuration -- its TTGIR, PTX and cubin -- for comparison with tilec's
 output of the same source (run on the GPU machine; files go to OUT).
 
     python3 bench/triton_asm.py OUT attention D=64 BM=64 BN=64 nw=4 ns=2 [causal=1] [dtype=bf16]
+    python3 bench/triton_asm.py OUT matmul BM=128 BN=128 BK=64 nw=8 ns=5 [dtype=f32]
 """
 
 import os
@@ -30,10 +31,27 @@ def attention(args):
     return name, compiled
 
 
+def matmul(args):
+    BM, BN, BK = int(args.get("BM", 128)), int(args.get("BN", 128)), int(args.get("BK", 64))
+    nw, ns = int(args.get("nw", 4)), int(args.get("ns", 3))
+    dt = torch.float32 if args.get("dtype") == "f32" else torch.float16
+    M = N = K = 1024
+    a = torch.randn(M, K, device="cuda", dtype=dt)
+    b = torch.randn(K, N, device="cuda", dtype=dt)
+    c = torch.empty(M, N, device="cuda", dtype=dt)
+    grid = ((M // BM) * (N // BN),)
+    compiled = peers.matmul_kernel[grid](
+        a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+        c.stride(0), c.stride(1), BM=BM, BN=BN, BK=BK, G=8, num_warps=nw, num_stages=ns,
+    )  # fmt: skip
+    name = "matmul_%s_%dx%dx%d_w%d_s%d" % (args.get("dtype", "f16"), BM, BN, BK, nw, ns)
+    return name, compiled
+
+
 def main():
     out_dir, kernel = sys.argv[1], sys.argv[2]
     args = dict(a.split("=", 1) for a in sys.argv[3:])
-    name, compiled = {"attention": attention}[kernel](args)
+    name, compiled = {"attention": attention, "matmul": matmul}[kernel](args)
     os.makedirs(out_dir, exist_ok=True)
     for key in ("ttgir", "ptx", "cubin"):
         text = compiled.asm.get(key)

@@ -248,6 +248,10 @@ private:
         dump(*a, level + 1);
       return;
     }
+    case StmtKind::DebugBarrier:
+      indent(level) << "DebugBarrier";
+      loc(stmt.getLoc());
+      return;
     }
   }
 

@@ -147,6 +147,9 @@ private:
       tile::PrintOp::create(builder, loc(print.getLoc()), print.prefix, args);
       return success();
     }
+    case StmtKind::DebugBarrier:
+      tile::DebugBarrierOp::create(builder, loc(stmt.getLoc()));
+      return success();
     }
     return failure();
   }

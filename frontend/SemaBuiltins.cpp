@@ -64,6 +64,7 @@ static const char *const kBuiltins[] = {"program_id",
                                         "static_print",
                                         "device_print",
                                         "static_assert",
+                                        "debug_barrier",
                                         "range",
                                         "static_range",
                                         "float",
@@ -620,6 +621,12 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
         text += v.describe();
     }
     diags.remark(loc, "static_print: " + text);
+    return Value::none();
+  }
+  if (name == "debug_barrier") {
+    if (!bindArgs(args, name, {}, 0, slots))
+      return Value::invalid();
+    emit(std::make_unique<ck::DebugBarrierStmt>(loc));
     return Value::none();
   }
   if (name == "device_print" || name == "print") {

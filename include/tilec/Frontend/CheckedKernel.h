@@ -363,7 +363,16 @@ public:
 // Statements
 //===----------------------------------------------------------------------===//
 
-enum class StmtKind { Assign, Store, Expr, If, For, While, DevicePrint };
+enum class StmtKind {
+  Assign,
+  Store,
+  Expr,
+  If,
+  For,
+  While,
+  DevicePrint,
+  DebugBarrier
+};
 
 /// Base of all statements.
 class Stmt : public KindedNode<StmtKind> {
@@ -450,6 +459,12 @@ public:
       : NodeOf(loc), prefix(std::move(prefix)) {}
   std::string prefix;
   std::vector<ExprPtr> args;
+};
+
+/// `debug_barrier()`.
+class DebugBarrierStmt : public NodeOf<Stmt, StmtKind::DebugBarrier> {
+public:
+  explicit DebugBarrierStmt(SourceLoc loc) : NodeOf(loc) {}
 };
 
 //===----------------------------------------------------------------------===//

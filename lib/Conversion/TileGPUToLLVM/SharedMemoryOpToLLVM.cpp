@@ -391,10 +391,13 @@ struct LocalLoadOpConversion : RowMajorPattern<tilegpu::LocalLoadOp> {
   }
 };
 
-struct BarrierOpConversion : OpConversionPattern<tilegpu::BarrierOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// tilegpu.barrier (the compiler's) and tile.debug_barrier (the user's):
+/// `bar.sync 0`.
+template <typename BarrierOpTy>
+struct BarrierOpConversion : OpConversionPattern<BarrierOpTy> {
+  using OpConversionPattern<BarrierOpTy>::OpConversionPattern;
   LogicalResult
-  matchAndRewrite(tilegpu::BarrierOp op, OpAdaptor adaptor,
+  matchAndRewrite(BarrierOpTy op, typename BarrierOpTy::Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     createBarrier(rewriter, op.getLoc());
     rewriter.eraseOp(op);
@@ -406,6 +409,7 @@ struct BarrierOpConversion : OpConversionPattern<tilegpu::BarrierOp> {
 void mlir::tilegpu::populateLocalMemoryOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
   patterns.add<LocalAllocOpConversion, LocalStoreOpConversion,
-               LocalLoadOpConversion, BarrierOpConversion>(
+               LocalLoadOpConversion, BarrierOpConversion<tilegpu::BarrierOp>,
+               BarrierOpConversion<tile::DebugBarrierOp>>(
       converter, patterns.getContext());
 }

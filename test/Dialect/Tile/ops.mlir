@@ -109,6 +109,8 @@ func.func @hints_and_print(%x: tensor<128xi32>, %n: i32) {
   tile.print "x = ", %0, %1 : tensor<128xi32>, i32
   // CHECK: tile.print "hello"
   tile.print "hello"
+  // CHECK: tile.debug_barrier
+  tile.debug_barrier
   return
 }
 

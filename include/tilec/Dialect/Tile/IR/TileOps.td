@@ -411,4 +411,21 @@ def Tile_PrintOp : Tile_Op<"print", [MemoryEffects<[MemWrite]>]> {
   let assemblyFormat = "$prefix (`,` $args^ `:` type($args))? attr-dict";
 }
 
+def Tile_DebugBarrierOp : Tile_Op<"debug_barrier",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Synchronize the threads of a program (Triton's debug_barrier)";
+  let description = [{
+    `debug_barrier()`: every thread of the program waits here until all
+    have arrived, and their shared and global memory accesses before it are
+    visible to each other after it (`bar.sync 0`). Memory effects keep
+    other memory operations from moving across it.
+
+    Example:
+    ```mlir
+    tile.debug_barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TILEC_DIALECT_TILE_IR_TILEOPS_TD
