@@ -16,6 +16,20 @@ namespace tilec {
 /// The largest number of elements of one block (2^20).
 constexpr std::int64_t kMaxBlockElements = std::int64_t(1) << 20;
 
+/// Whether a shape whose dimensions are all at least 1 has more than
+/// kMaxBlockElements elements, without overflowing: the running count stays
+/// <= kMaxBlockElements, so count * dim cannot overflow when dim is below the
+/// bound, and a larger dim exceeds it alone.
+template <typename Shape> bool exceedsMaxBlockElements(const Shape &shape) {
+  std::int64_t count = 1;
+  for (std::int64_t dim : shape) {
+    if (dim > kMaxBlockElements || count * dim > kMaxBlockElements)
+      return true;
+    count *= dim;
+  }
+  return false;
+}
+
 } // namespace tilec
 
 #endif // TILEC_SUPPORT_LIMITS_H

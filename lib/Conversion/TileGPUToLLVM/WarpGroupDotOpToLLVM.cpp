@@ -65,6 +65,11 @@ LogicalResult storeSwizzled(OpBuilder &builder, Location loc,
     if (distributed->elemsPerThread[fastest] % width != 0)
       width = 1;
   }
+  // A layout that does not tile the shape (registers and indices disagree)
+  // is not lowered here: the caller reports it.
+  if (registers.empty() || indices.size() != registers.size() ||
+      registers.size() % width != 0)
+    return failure();
   Type element = registers.front().getType();
   for (size_t reg = 0; reg < registers.size(); reg += width) {
     Value row = indices[reg][1 - layout.contigDim];

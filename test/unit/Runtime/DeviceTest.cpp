@@ -227,6 +227,69 @@ TEST_F(RealGpuTest, LoadErrors) {
       "neither PTX with an .entry nor a cubin"));
 }
 
+// Issue 25: a .json that does not match its PTX's .entry (a stale file next
+// to a recompiled kernel) used to reach cuLaunchKernel, which read the
+// arguments with the PTX's sizes and crashed. On the real driver the load
+// itself must fail with a tilec::Error naming the mismatch, from memory and
+// from files, and the matching pair must still load and run.
+TEST_F(RealGpuTest, MetadataPtxMismatchIsAClearError) {
+  const KernelMetadata good = axpyMeta();
+  auto loadError = [&](const KernelMetadata &meta) {
+    return messageOf([&] { Kernel::load(device, kAxpyPtx, meta); });
+  };
+
+  // One parameter fewer than the .entry.
+  KernelMetadata fewer = good;
+  fewer.params.pop_back();
+  EXPECT_EQ(loadError(fewer),
+            "kernel 'axpy': the metadata lists 3 parameters (" +
+                fewer.signature() +
+                ") but the PTX .entry has 4 (a stale .json?)");
+  // One more.
+  KernelMetadata more = good;
+  more.params.push_back(good.params.back());
+  more.params.back().name = "extra";
+  EXPECT_TRUE(contains(loadError(more), "the metadata lists 5 parameters (" +
+                                            more.signature() +
+                                            ") but the PTX .entry has 4"));
+  // The right count, a scalar of another width: n as i64 (8 bytes, the
+  // .entry's .u32 has 4).
+  KernelMetadata wider = metadataOf(
+      "axpy", {{"out", "*f32"}, {"x", "*f32"}, {"a", "f32"}, {"n", "i64"}});
+  wider.arch = good.arch;
+  wider.numWarps = good.numWarps;
+  EXPECT_EQ(loadError(wider),
+            "kernel 'axpy': parameter 3 ('n', i64) has 8 bytes in the "
+            "metadata but 4 in the PTX .entry (a stale .json?)");
+  // A pointer where the .entry has a 4-byte scalar.
+  KernelMetadata pointer = metadataOf(
+      "axpy", {{"out", "*f32"}, {"x", "*f32"}, {"a", "*f32"}, {"n", "i32"}});
+  pointer.arch = good.arch;
+  pointer.numWarps = good.numWarps;
+  EXPECT_TRUE(contains(loadError(pointer),
+                       "parameter 2 ('a', *f32) has 8 bytes in the metadata "
+                       "but 4 in the PTX .entry"));
+
+  // The same through files, as a host program loads tilec's output.
+  std::string dir = ::testing::TempDir() + std::to_string(::getpid()) + "_";
+  std::string ptxPath = dir + "tilec_stale_axpy.ptx";
+  std::ofstream(ptxPath, std::ios::binary) << kAxpyPtx;
+  fewer.writeFile(dir + "tilec_stale_axpy.json");
+  EXPECT_TRUE(contains(messageOf([&] { Kernel::loadFiles(device, ptxPath); }),
+                       "the metadata lists 3 parameters"));
+
+  // The matching pair loads (from files too) and runs.
+  good.writeFile(dir + "tilec_stale_axpy.json");
+  Kernel k = Kernel::loadFiles(device, ptxPath);
+  Buffer<float> x = device.alloc<float>(4), y = device.alloc<float>(4);
+  x.copyFrom(std::vector<float>{1, 2, 3, 4});
+  y.poison();
+  k.launch({1}, y, x, 3.0f, 4);
+  EXPECT_EQ(y.toVector(), (std::vector<float>{3, 6, 9, 12}));
+  std::remove(ptxPath.c_str());
+  std::remove((dir + "tilec_stale_axpy.json").c_str());
+}
+
 TEST_F(RealGpuTest, DynamicSharedMemoryAbove48K) {
   KernelMetadata meta = metadataOf("bigsmem", {{"out", "*i32"}});
   meta.numWarps = 4;

@@ -85,19 +85,13 @@ LogicalResult mlir::tile::verifyBlockType(Operation *op, Type type,
     return op->emitOpError() << what << " " << type
                              << " must have rank 1 or more (a scalar is not "
                                 "a block)";
-  int64_t count = 1;
-  for (int64_t d : ranked.getShape()) {
+  for (int64_t d : ranked.getShape())
     if (d < 1)
       return op->emitOpError()
              << what << " " << type << " has a dimension of size " << d;
-    // count <= kMaxBlockElements, so count * d cannot overflow when d is
-    // below the bound; a larger d exceeds it alone.
-    if (d > tilec::kMaxBlockElements || count * d > tilec::kMaxBlockElements)
-      return op->emitOpError()
-             << what << " " << type << " has more than "
-             << tilec::kMaxBlockElements << " (2^20) elements";
-    count *= d;
-  }
+  if (tilec::exceedsMaxBlockElements(ranked.getShape()))
+    return op->emitOpError() << what << " " << type << " has more than "
+                             << tilec::kMaxBlockElements << " (2^20) elements";
   return success();
 }
 

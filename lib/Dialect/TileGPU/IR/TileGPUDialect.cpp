@@ -281,12 +281,33 @@ Type MemDescType::parse(AsmParser &parser) {
   FailureOr<ShapedSharedParams> params = parseShapedShared(parser);
   if (failed(params))
     return Type();
-  return MemDescType::get(parser.getContext(), params->shape,
-                          params->elementType, params->encoding);
+  return MemDescType::getChecked(
+      [&] { return parser.emitError(parser.getNameLoc()); },
+      parser.getContext(), params->shape, params->elementType,
+      params->encoding);
 }
 
 void MemDescType::print(AsmPrinter &printer) const {
   printShapedShared(printer, getShape(), getElementType(), getEncoding());
+}
+
+LogicalResult MemDescType::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  ArrayRef<int64_t> shape, Type elementType,
+                                  Attribute encoding) {
+  if (!isa<SharedEncodingAttr, NVMMASharedEncodingAttr>(encoding))
+    return emitError() << "shared-memory tiles need a #tilegpu.shared or "
+                          "#tilegpu.nvmma_shared layout, got "
+                       << encoding;
+  if (shape.empty())
+    return emitError() << "a shared-memory tile must have rank 1 or more";
+  for (int64_t dim : shape)
+    if (dim < 1)
+      return emitError() << "a shared-memory tile has a dimension of size "
+                         << dim;
+  if (tilec::exceedsMaxBlockElements(shape))
+    return emitError() << "a shared-memory tile has more than "
+                       << tilec::kMaxBlockElements << " (2^20) elements";
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

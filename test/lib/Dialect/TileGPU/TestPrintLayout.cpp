@@ -53,10 +53,20 @@ void printLayout(func::FuncOp func, BlockArgument arg, llvm::raw_ostream &os) {
   std::map<SmallVector<int64_t>, SmallVector<std::string>> holders;
   for (unsigned warp = 0; warp < getLayoutNumWarps(type.getEncoding()); ++warp)
     for (unsigned lane = 0; lane < 32; ++lane)
-      for (unsigned reg = 0; reg < registers; ++reg)
-        holders[*getElementIndex(type, reg, lane, warp)].push_back(
-            "r" + std::to_string(reg) + " l" + std::to_string(lane) + " w" +
-            std::to_string(warp));
+      for (unsigned reg = 0; reg < registers; ++reg) {
+        std::optional<SmallVector<int64_t>> index =
+            getElementIndex(type, reg, lane, warp);
+        // A layout that does not tile the shape has registers without an
+        // element (issue 25's cross-pass sweep: dereferencing them crashed).
+        if (!index) {
+          os << "  (r" << reg << " l" << lane << " w" << warp
+             << " holds no element: the layout does not tile the shape)\n";
+          return;
+        }
+        holders[*index].push_back("r" + std::to_string(reg) + " l" +
+                                  std::to_string(lane) + " w" +
+                                  std::to_string(warp));
+      }
   for (auto &[index, who] : holders) {
     os << "  [";
     llvm::interleaveComma(index, os);

@@ -21,12 +21,15 @@ def TileGPU_MemDescType : TypeDef<TileGPU_Dialect, "MemDesc"> {
   let summary = "A buffer in shared memory holding a tile";
   let description = [{
     `!tilegpu.memdesc<64x32xf16, #shared>`: a tile of the given shape and
-    element type in shared memory, laid out by a `#tilegpu.shared` encoding.
+    element type in shared memory, laid out by a `#tilegpu.shared` or
+    `#tilegpu.nvmma_shared` encoding. The shape has rank 1 or more, no
+    dimension below 1 and at most 2^20 elements (as a block).
   }];
   let parameters = (ins ArrayRefParameter<"int64_t">:$shape,
                     "::mlir::Type":$elementType,
                     "::mlir::Attribute":$encoding);
   let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
 }
 
 def TileGPU_TensorMapType : TypeDef<TileGPU_Dialect, "TensorMap"> {
