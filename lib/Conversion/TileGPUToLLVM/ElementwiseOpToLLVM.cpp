@@ -117,6 +117,15 @@ struct FastF32DivConversion : OpConversionPattern<arith::DivFOp> {
   }
 };
 
+/// `ex2.approx.ftz.f32 x`: 2^x on f32 in one instruction (2 ulp), results
+/// below 2^-126 flushed to 0. The one emission of it, for exp and exp2.
+Value createEx2Ftz(OpBuilder &builder, Location loc, Value x) {
+  return createInlineAsm(builder, loc, builder.getF32Type(), ValueRange{x},
+                         "ex2.approx.ftz.f32 $0, $1;", "=f,f",
+                         /*hasSideEffects=*/false)
+      .getResult(0);
+}
+
 /// `exp(x)` on f32 in 7 instructions (libdevice's `__nv_expf` takes about
 /// 10): 2^hi * e^r with hi = x * L (L = log2(e) in f32) rounded, whose
 /// rounding error r = x - hi * ln2 two fmas recover (ln2 split in two f32s),
@@ -159,10 +168,7 @@ struct FastF32ExpConversion : OpConversionPattern<math::ExpOp> {
                                   constant(0.693147182464599609375f), x);
     r = LLVM::FMAOp::create(rewriter, loc, minusHi,
                             constant(-1.9046542121259336e-09f), r);
-    Value power = createInlineAsm(rewriter, loc, f32, ValueRange{hi},
-                                  "ex2.approx.ftz.f32 $0, $1;", "=f,f",
-                                  /*hasSideEffects=*/false)
-                      .getResult(0);
+    Value power = createEx2Ftz(rewriter, loc, hi);
     rewriter.replaceOp(op, LLVM::FMAOp::create(rewriter, loc, power, r, power));
     return success();
   }
@@ -172,7 +178,7 @@ struct FastF32ExpConversion : OpConversionPattern<math::ExpOp> {
 /// libdevice's `__nv_exp2f` is the same instruction). Results below 2^-126
 /// (x < -126) flush to 0, as `exp`'s: the subnormal-preserving form costs
 /// ptxas a range check, a rescale and a multiply per element (in attention's
-/// loop, 68 of its 555 SASS instructions). (Benefit 12, above the libdevice
+/// loop, 102 of its 555 SASS instructions). (Benefit 12, above the libdevice
 /// and elementwise patterns.)
 struct FastF32Exp2Conversion : OpConversionPattern<math::Exp2Op> {
   using OpConversionPattern::OpConversionPattern;
@@ -181,12 +187,8 @@ struct FastF32Exp2Conversion : OpConversionPattern<math::Exp2Op> {
                   ConversionPatternRewriter &rewriter) const override {
     if (!op.getType().isF32())
       return failure();
-    rewriter.replaceOp(op, createInlineAsm(rewriter, op.getLoc(),
-                                           rewriter.getF32Type(),
-                                           ValueRange{adaptor.getOperand()},
-                                           "ex2.approx.ftz.f32 $0, $1;", "=f,f",
-                                           /*hasSideEffects=*/false)
-                               .getResult(0));
+    rewriter.replaceOp(
+        op, createEx2Ftz(rewriter, op.getLoc(), adaptor.getOperand()));
     return success();
   }
 };
