@@ -331,22 +331,32 @@ bool Parser::parseParam(Function &fn) {
   return true;
 }
 
+/// dotted_name := NAME ('.' NAME)*; returns the last NAME (`tl.constexpr`
+/// -> `constexpr`), or reports `expected` and returns std::nullopt.
+std::optional<std::string>
+Parser::parseDottedNameTail(llvm::StringRef expected) {
+  std::string name;
+  do {
+    if (!tok().is(TokKind::Identifier)) {
+      errorExpected(expected);
+      return std::nullopt;
+    }
+    name = tok().spelling.str();
+    consume();
+  } while (consumeIf(TokKind::Dot));
+  return name;
+}
+
 /// annotation := '*' dtype | dtype | 'constexpr' | 'tl.constexpr'
 /// dtype      := NAME | 'tl' '.' NAME
 bool Parser::parseTypeAnnotation(TypeAnnotation &type) {
   type.loc = tok().loc;
   bool isPointer = consumeIf(TokKind::Star);
-  std::string name;
-  while (true) {
-    if (!tok().is(TokKind::Identifier)) {
-      errorExpected("a type (i32, f32, *f16, constexpr, ...)");
-      return false;
-    }
-    name = tok().spelling.str();
-    consume();
-    if (!consumeIf(TokKind::Dot))
-      break;
-  }
+  std::optional<std::string> dotted =
+      parseDottedNameTail("a type (i32, f32, *f16, constexpr, ...)");
+  if (!dotted)
+    return false;
+  std::string name = std::move(*dotted);
   if (name == "constexpr" && !isPointer) {
     type.kind = TypeAnnotation::Kind::Constexpr;
     return true;
@@ -602,17 +612,11 @@ StmtPtr Parser::parseAnnotatedAssign(SourceLoc loc, ExprPtr target) {
     diags.error(target->getLoc(), "only a name can be annotated");
     return nullptr;
   }
-  std::string annotation;
-  while (true) {
-    if (!tok().is(TokKind::Identifier)) {
-      errorExpected("a type annotation (tl.constexpr, ...)");
-      return nullptr;
-    }
-    annotation = tok().spelling.str();
-    consume();
-    if (!consumeIf(TokKind::Dot))
-      break;
-  }
+  std::optional<std::string> dotted =
+      parseDottedNameTail("a type annotation (tl.constexpr, ...)");
+  if (!dotted)
+    return nullptr;
+  std::string annotation = std::move(*dotted);
   if (!tok().is(TokKind::Equal)) {
     diags.error(tok().loc,
                 "an annotation without a value is not supported; write '" +

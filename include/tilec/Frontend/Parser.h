@@ -138,6 +138,7 @@ private:
                               llvm::StringRef keyword);
   ast::StmtPtr parseExprOrAssign();
   ast::StmtPtr parseAnnotatedAssign(SourceLoc loc, ast::ExprPtr target);
+  std::optional<std::string> parseDottedNameTail(llvm::StringRef expected);
   bool checkAssignTarget(const ast::Expr &target);
 
   // Expressions.
