@@ -139,7 +139,8 @@ Side describe(const LinearLayout &layout, const IndexBits &index) {
         side.lanes.push_back(x);
     }
   side.distinctLog2 = span(registers).dim();
-  for (auto [reg, x] : llvm::enumerate(registers)) {
+  for (auto [reg, image] : llvm::enumerate(registers)) {
+    Bits x = image; // (lambdas cannot capture structured bindings in C++17)
     if (!llvm::isPowerOf2_64(x))
       continue;
     // Registers with the same image are copies; a lane or warp with it
