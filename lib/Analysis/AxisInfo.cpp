@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include <numeric>
 
@@ -159,13 +160,13 @@ AxisInfo AxisInfoAnalysis::compute(Operation *op, unsigned resultIndex) {
   AxisInfo info = AxisInfo::unknown(rank);
   auto operand = [&](unsigned i) { return lookup(op->getOperand(i)); };
 
-  // Constants: integer splats.
+  // Constants: splats (integer ones with their divisibility).
   DenseElementsAttr dense;
   IntegerAttr scalar;
-  if (matchPattern(result, m_Constant(&dense)) && dense.isSplat() &&
-      isa<IntegerType>(dense.getElementType())) {
-    int64_t value = dense.getSplatValue<APInt>().getSExtValue();
-    info.divisibility.assign(rank, pow2Divisor(value));
+  if (matchPattern(result, m_Constant(&dense)) && dense.isSplat()) {
+    if (isa<IntegerType>(dense.getElementType()))
+      info.divisibility.assign(
+          rank, pow2Divisor(dense.getSplatValue<APInt>().getSExtValue()));
     info.constancy = shape;
     return info;
   }
@@ -306,6 +307,18 @@ AxisInfo AxisInfoAnalysis::compute(Operation *op, unsigned resultIndex) {
       info.constancy[d] =
           gcd(condConstancy, gcd(a.constancy[d], b.constancy[d]));
       info.divisibility[d] = gcd(a.divisibility[d], b.divisibility[d]);
+    }
+    return info;
+  }
+  // Any other pure elementwise op (floating-point arithmetic, math
+  // functions, casts): where every operand is constant, so is the result.
+  if (op->hasTrait<OpTrait::Elementwise>() && isPure(op)) {
+    for (unsigned d = 0; d < rank; ++d) {
+      int64_t constancy = shape[d];
+      for (Value value : op->getOperands())
+        if (isa<RankedTensorType>(value.getType()))
+          constancy = gcd(constancy, lookup(value).constancy[d]);
+      info.constancy[d] = constancy;
     }
     return info;
   }

@@ -13,6 +13,8 @@
 // CHECK-NEXT: tile: contiguity = [1, 64], divisibility = [1, 16], constancy = [1, 1]
 // CHECK-NEXT: product: contiguity = [1], divisibility = [16], constancy = [1]
 // CHECK-NEXT: hinted: contiguity = [4], divisibility = [8], constancy = [128]
+// CHECK-NEXT: scaled: contiguity = [1, 1], divisibility = [1, 1], constancy = [1, 64]
+// CHECK-NEXT: exp_mask: contiguity = [1], divisibility = [1], constancy = [16]
 // CHECK-NEXT: iv_offs: contiguity = [32], divisibility = [32], constancy = [1]
 func.func @f(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %s: i32 {tile.divisibility = 16 : i32}, %u: i32) {
   %pid = tile.program_id 0 : i32
@@ -38,6 +40,15 @@ func.func @f(%p: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %n: i32 {tile.di
   %prod = arith.muli %offs, %us {test.name = "product"} : tensor<128xi32>
   %uu = tile.splat %u : tensor<128xi32>
   %h = tile.hint %uu {contiguity = array<i64: 4>, divisibility = array<i64: 8>, test.name = "hinted"} : tensor<128xi32>
+  // Other pure elementwise ops are constant where every operand is: a row
+  // broadcast times a splat, a float select by a mask of runs of 16.
+  %xf = arith.sitofp %rb : tensor<64x64xi32> to tensor<64x64xf32>
+  %two = arith.constant dense<2.0> : tensor<64x64xf32>
+  %sc = arith.mulf %xf, %two {test.name = "scaled"} : tensor<64x64xf32>
+  %one = arith.constant dense<1.0> : tensor<128xf32>
+  %zero = arith.constant dense<0.0> : tensor<128xf32>
+  %sel = arith.select %m, %one, %zero : tensor<128xi1>, tensor<128xf32>
+  %ex = math.exp %sel {test.name = "exp_mask"} : tensor<128xf32>
   // A loop variable stepping by 32 from 0: multiples of 32.
   %c0 = arith.constant 0 : i32
   %c32 = arith.constant 32 : i32

@@ -1,7 +1,8 @@
 //===- ElementwiseOpToLLVM.cpp - Elementwise ops on blocks to LLVM --------===//
 //
 // An `arith` or `math` op on blocks becomes the same op on each register
-// (the scalar op is then lowered by the upstream arith/math patterns); a
+// (the scalar op is then lowered by the upstream arith/math patterns), once
+// per run of registers the axis analysis shows equal; a
 // splat constant block becomes its scalar in every register; pointer casts
 // and bitcasts apply per register.
 //
@@ -12,6 +13,7 @@
 #include "RegisterPacking.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -50,13 +52,28 @@ struct ElementwiseOpConversion : ConversionPattern {
         return rewriter.notifyMatchFailure(op, "operand layouts differ");
       unpacked.push_back(std::move(registers));
     }
+    // Registers of one run of equal results take the first one's value.
+    SmallVector<int32_t> representatives;
+    if (auto runs = op->getAttrOfType<DenseI64ArrayAttr>(kConstancyAttrName))
+      if (std::optional<LinearLayout> layout = toLinearLayout(type))
+        if (layout->getInputSize(layout_dims::kRegister) ==
+            int32_t(numRegisters))
+          representatives = getRunRepresentatives(*layout, runs.asArrayRef());
+    SmallVector<NamedAttribute> attributes;
+    for (NamedAttribute attribute : op->getAttrs())
+      if (attribute.getName() != kConstancyAttrName)
+        attributes.push_back(attribute);
     SmallVector<Value> results;
     for (unsigned i = 0; i < numRegisters; ++i) {
+      if (!representatives.empty() && representatives[i] != int32_t(i)) {
+        results.push_back(results[representatives[i]]);
+        continue;
+      }
       OperationState state(loc, op->getName());
       for (auto &registers : unpacked)
         state.addOperands(registers[i]);
       state.addTypes(type.getElementType());
-      state.addAttributes(op->getAttrs());
+      state.addAttributes(attributes);
       results.push_back(rewriter.create(state)->getResult(0));
     }
     rewriter.replaceOp(op, packRegisters(rewriter, loc, results, resultType));

@@ -8,23 +8,70 @@
 
 #include "LayoutIndexing.h"
 #include "LLVMBuilders.h"
+#include "WarpShuffle.h"
 
 #include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 #include <map>
 
 using namespace mlir;
 using namespace mlir::tilegpu;
 
+/// Whether `op` is `shfl.sync.idx(tid.x >> 5, lane 0)`: the warp id made
+/// warp-uniform.
+static bool isUniformWarpId(Operation &op) {
+  auto shuffle = dyn_cast<NVVM::ShflOp>(op);
+  if (!shuffle || shuffle.getKind() != NVVM::ShflKind::idx ||
+      !matchPattern(shuffle.getOffset(), m_Zero()))
+    return false;
+  auto shift = shuffle.getVal().getDefiningOp<LLVM::LShrOp>();
+  APInt amount;
+  return shift && shift.getLhs().getDefiningOp<NVVM::ThreadIdXOp>() &&
+         matchPattern(shift.getRhs(), m_ConstantInt(&amount)) && amount == 5;
+}
+
+/// The warp id, computed once at the entry of the function holding the
+/// builder's insertion point (where every lane of the warp takes part in
+/// the shuffle) as `shfl.sync.idx(tid.x >> 5, 0)`: ptxas then knows it is
+/// the same in every lane and keeps what is computed from it (warp-group
+/// bases of wgmma descriptors, shared-memory offsets of a warp's rows) in
+/// uniform registers, as Triton's lowering does. `tid.x >> 5` alone is a
+/// per-lane value to ptxas: each descriptor costs an R2UR per use. With one
+/// warp it is 0.
+static Value getUniformWarpId(OpBuilder &builder, Location loc) {
+  Operation *function = builder.getInsertionBlock()->getParentOp();
+  while (function && !isa<FunctionOpInterface>(function))
+    function = function->getParentOp();
+  if (!function || function->getRegion(0).empty())
+    return LLVM::LShrOp::create(
+        builder, loc,
+        NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type()),
+        createI32(builder, loc, 5));
+  if (getNumWarps(function) == 1)
+    return createI32(builder, loc, 0);
+  Block &entry = function->getRegion(0).front();
+  for (Operation &op : entry)
+    if (isUniformWarpId(op))
+      return op.getResult(0);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToStart(&entry);
+  Value tid = NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
+  Value warp =
+      LLVM::LShrOp::create(builder, loc, tid, createI32(builder, loc, 5));
+  return createShuffle(builder, loc, warp, createI32(builder, loc, 0),
+                       NVVM::ShflKind::idx);
+}
+
 ThreadIds mlir::tilegpu::getThreadIds(OpBuilder &builder, Location loc) {
   Value tid = NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
   Value lane =
       LLVM::AndOp::create(builder, loc, tid, createI32(builder, loc, 31));
-  Value warp =
-      LLVM::LShrOp::create(builder, loc, tid, createI32(builder, loc, 5));
-  return {lane, warp};
+  return {lane, getUniformWarpId(builder, loc)};
 }
 
 /// `a + b` when no bit can be set in both (`aBits`, `bBits`), else `a ^ b`.

@@ -29,6 +29,11 @@ struct ForwardOperandConversion : OpConversionPattern<Op> {
   }
 };
 
+/// Name of the attribute the lowering pass puts on elementwise ops whose
+/// result is constant over aligned runs of elements (one power of two per
+/// dimension): their lowering computes one register per run.
+inline constexpr llvm::StringLiteral kConstancyAttrName = "tilegpu.constancy";
+
 void populateElementwiseOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateMemoryOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,

@@ -26,7 +26,9 @@
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -46,8 +48,7 @@ namespace {
 /// Sets `tilegpu.vector_width` (and `tilegpu.uniform_mask`) on global loads
 /// and stores whose addresses the axis analysis shows contiguous and aligned
 /// along the layout's fastest dimension.
-void annotateVectorWidths(ModuleOp module) {
-  AxisInfoAnalysis analysis(module);
+void annotateVectorWidths(ModuleOp module, const AxisInfoAnalysis &analysis) {
   Builder builder(module.getContext());
   module.walk([&](Operation *op) {
     Value ptr, mask;
@@ -77,6 +78,32 @@ void annotateVectorWidths(ModuleOp module) {
   });
 }
 
+/// Sets `tilegpu.constancy` on elementwise arith/math ops whose result the
+/// axis analysis shows constant over aligned runs (the largest power of two
+/// dividing each dimension's constancy): their lowering computes one
+/// register per run and copies it (as Triton's elementwise lowering
+/// deduplicates): `cols < n` with `cols` a range from a multiple of 64 and
+/// `n` a multiple of 16 is 4 compares per thread of an mma row, not 16.
+void annotateConstancy(ModuleOp module, const AxisInfoAnalysis &analysis) {
+  Builder builder(module.getContext());
+  module.walk([&](Operation *op) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        op->getNumResults() != 1 || isa<arith::ConstantOp>(op))
+      return;
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !hasRegisterLayout(type.getEncoding()))
+      return;
+    SmallVector<int64_t> runs;
+    bool anyRun = false;
+    for (int64_t constancy : analysis.getAxisInfo(op->getResult(0)).constancy) {
+      runs.push_back(constancy & -constancy);
+      anyRun |= runs.back() > 1;
+    }
+    if (anyRun)
+      op->setAttr(kConstancyAttrName, builder.getDenseI64ArrayAttr(runs));
+  });
+}
+
 struct ConvertTileGPUToLLVMPass
     : mlir::tilegpu::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
   void runOnOperation() override {
@@ -86,7 +113,11 @@ struct ConvertTileGPUToLLVMPass
     MLIRContext *context = &getContext();
 
     // The axis analysis understands structured loops: annotate first.
-    annotateVectorWidths(module);
+    {
+      AxisInfoAnalysis analysis(module);
+      annotateVectorWidths(module, analysis);
+      annotateConstancy(module, analysis);
+    }
     markStagingBarriers(module);
 
     // Structured control flow to branches.

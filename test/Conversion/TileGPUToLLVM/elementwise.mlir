@@ -15,7 +15,12 @@ module attributes {tilegpu.num_warps = 1 : i32} {
     // CHECK-DAG: %[[XMIN:.*]] = llvm.mlir.constant(-1.040000e+02 : f32) : f32
     // CHECK: %[[C:.*]] = llvm.mlir.constant(2.000000e+00 : f32) : f32
     %c = arith.constant dense<2.0> : tensor<64xf32, #b>
-    %x = tile.splat %s : tensor<64xf32, #b>
+    // Elements that differ (a splat would be computed once: see
+    // compare_once_per_run).
+    %s0 = tile.splat %s : tensor<64xf32, #b>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #b>
+    %rf = arith.sitofp %r : tensor<64xi32, #b> to tensor<64xf32, #b>
+    %x = arith.addf %s0, %rf : tensor<64xf32, #b>
     // CHECK-COUNT-2: llvm.fmul %{{.*}}, %[[C]] : f32
     %y = arith.mulf %x, %c : tensor<64xf32, #b>
     // f32 exp: 2^hi * (1 + r) with hi = x * log2(e) and r its rounding
@@ -79,6 +84,72 @@ module attributes {tilegpu.num_warps = 1 : i32} {
     // CHECK-NOT: div.full
     %r = arith.divf %one, %s {tile.normal_reciprocal} : f32
     tile.print "", %r : f32
+    return
+  }
+}
+
+// -----
+
+// A result the axis analysis shows constant over aligned runs is computed
+// once per run: `start + arange < n` with start a multiple of 64 and n one
+// of 16 is equal over runs of 16, and each thread's 8 consecutive elements
+// lie in one run: one compare per thread, not 8.
+#b8 = #tilegpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {tilegpu.num_warps = 1 : i32} {
+  // CHECK-LABEL: llvm.func @compare_once_per_run
+  func.func @compare_once_per_run(%n: i32 {tile.divisibility = 16 : i32}, %start: i32 {tile.divisibility = 64 : i32}) attributes {tile.kernel} {
+    %r = tile.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #b8>
+    %s = tile.splat %start : tensor<256xi32, #b8>
+    %c = arith.addi %s, %r : tensor<256xi32, #b8>
+    %ns = tile.splat %n : tensor<256xi32, #b8>
+    // CHECK-COUNT-1: llvm.icmp "slt"
+    // CHECK-NOT: llvm.icmp
+    // CHECK: llvm.return
+    %m = arith.cmpi slt, %c, %ns : tensor<256xi32, #b8>
+    tile.print "", %m : tensor<256xi1, #b8>
+    return
+  }
+}
+
+// -----
+
+// Without the divisibility of n the compares differ: one per register.
+#b8 = #tilegpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {tilegpu.num_warps = 1 : i32} {
+  // CHECK-LABEL: llvm.func @compare_per_register
+  func.func @compare_per_register(%n: i32, %start: i32 {tile.divisibility = 64 : i32}) attributes {tile.kernel} {
+    %r = tile.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #b8>
+    %s = tile.splat %start : tensor<256xi32, #b8>
+    %c = arith.addi %s, %r : tensor<256xi32, #b8>
+    %ns = tile.splat %n : tensor<256xi32, #b8>
+    // CHECK-COUNT-8: llvm.icmp "slt"
+    // CHECK-NOT: llvm.icmp
+    // CHECK: llvm.return
+    %m = arith.cmpi slt, %c, %ns : tensor<256xi32, #b8>
+    tile.print "", %m : tensor<256xi1, #b8>
+    return
+  }
+}
+
+// -----
+
+// Runs across registers that are not adjacent (an mma accumulator row of 64
+// columns: each thread holds columns 2 * (lane % 4) + {0, 1} + 8 * j): with
+// runs of 16, registers j = 2k and 2k + 1 share a run: 4 compares of 16.
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: llvm.func @mma_row_runs
+  func.func @mma_row_runs(%n: i32 {tile.divisibility = 16 : i32}, %start: i32 {tile.divisibility = 64 : i32}) attributes {tile.kernel} {
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #mma}>>
+    %e = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #tilegpu.slice<{dim = 0, parent = #mma}>> -> tensor<1x64xi32, #mma>
+    %s = tile.splat %start : tensor<1x64xi32, #mma>
+    %c = arith.addi %s, %e : tensor<1x64xi32, #mma>
+    %ns = tile.splat %n : tensor<1x64xi32, #mma>
+    // CHECK-COUNT-4: llvm.icmp "slt"
+    // CHECK-NOT: llvm.icmp
+    // CHECK: llvm.return
+    %m = arith.cmpi slt, %c, %ns : tensor<1x64xi32, #mma>
+    tile.print "", %m : tensor<1x64xi1, #mma>
     return
   }
 }

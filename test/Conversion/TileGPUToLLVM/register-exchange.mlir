@@ -13,6 +13,9 @@
 module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK: module attributes {tilegpu.num_warps = 4 : i32, tilegpu.shared = 0 : i32}
   // CHECK-LABEL: llvm.func @accumulator_to_operand
+  // The warp id (made uniform at the entry) is the only shuffle.
+  // CHECK: %[[WARP:.*]] = llvm.lshr
+  // CHECK-NEXT: nvvm.shfl.sync idx %{{.*}}, %[[WARP]]
   func.func @accumulator_to_operand(%x: f16) attributes {tile.kernel} {
     %v = tile.splat %x : tensor<64x32xf16, #mma>
     // CHECK-NOT: nvvm.barrier0

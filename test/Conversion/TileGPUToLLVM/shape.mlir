@@ -6,6 +6,11 @@
 module attributes {tilegpu.num_warps = 2 : i32} {
   // CHECK-LABEL: llvm.func @range
   func.func @range() attributes {tile.kernel} {
+    // The warp id, once at the entry, made uniform: shfl.sync.idx of
+    // tid.x >> 5 from lane 0.
+    // CHECK: %[[TID0:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+    // CHECK: %[[WARP:.*]] = llvm.lshr %[[TID0]], %{{.*}} : i32
+    // CHECK: %[[UWARP:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WARP]], %{{.*}}, %{{.*}} : i32 -> i32
     // CHECK: nvvm.read.ptx.sreg.ctaid.y : i32
     %pid = tile.program_id 1 : i32
     // CHECK: nvvm.read.ptx.sreg.nctaid.z : i32
@@ -14,7 +19,7 @@ module attributes {tilegpu.num_warps = 2 : i32} {
     // register k holds (k / 2) * 128 + k % 2 + warp * 64 + lane * 2 + 16.
     // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
     // CHECK-DAG: llvm.and %[[TID]], %{{.*}} : i32
-    // CHECK-DAG: llvm.lshr %[[TID]], %{{.*}} : i32
+    // CHECK-DAG: llvm.and %[[UWARP]], %{{.*}} : i32
     // CHECK-COUNT-4: llvm.add %{{.*}}, %{{.*}} : i32
     %r = tile.make_range {end = 272 : i32, start = 16 : i32} : tensor<256xi32, #b>
     tile.print "", %pid, %n, %r : i32, i32, tensor<256xi32, #b>

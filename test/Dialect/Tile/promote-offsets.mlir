@@ -216,3 +216,78 @@ func.func @aligned_induction_variable(%n: i32, %out: !tile.ptr<i1>) {
   }
   return
 }
+
+// -----
+
+// Rows from the induction variable times a stride (attention's
+// `k + (start_n + offs_n)[:, None] * stride + offs_d[None, :]`): the sum
+// splits through the expand_dims and the product by a splat into the
+// uniform `start_n * stride` and `offs_n[:, None] * stride`, which does not
+// depend on the loop. The pointer is built from the loop-invariant parts
+// first, then advanced by the uniform part, moved past the broadcast and
+// the column advance: one scalar product and one addition per pointer
+// per iteration.
+// CHECK-LABEL: func.func @uniform_advance_last
+// CHECK-SAME: (%[[K:.*]]: !tile.ptr<f16>, %[[N:.*]]: i32, %[[STRIDE:.*]]: i32)
+func.func @uniform_advance_last(%k: !tile.ptr<f16>, %n: i32, %stride: i32) -> tensor<64x64xf16> {
+  %c0 = arith.constant 0 : i32
+  %c64 = arith.constant 64 : i32
+  %zero = arith.constant dense<0.0> : tensor<64x64xf16>
+  %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %cols = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
+  %colsb = tile.broadcast %cols : tensor<1x64xi32> -> tensor<64x64xi32>
+  // CHECK: %[[S64:.*]] = arith.extsi %[[STRIDE]] : i32 to i64
+  // CHECK: scf.for %[[I:[^ ]*]] =
+  %res = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero) -> tensor<64x64xf16> : i32 {
+    %is = tile.splat %i : tensor<64xi32>
+    %rows = arith.addi %is, %r : tensor<64xi32>
+    %rowse = tile.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+    %st = tile.splat %stride : tensor<64x1xi32>
+    %roff = arith.muli %rowse, %st : tensor<64x1xi32>
+    %ks = tile.splat %k : tensor<64x1x!tile.ptr<f16>>
+    // CHECK: %[[I64:.*]] = arith.extsi %[[I]] : i32 to i64
+    // CHECK: %[[RS:.*]] = arith.muli %{{.*}}, %{{.*}} : tensor<64x1xi64>
+    // CHECK: %[[P0:.*]] = tile.addptr %{{.*}}, %[[RS]] : tensor<64x1x!tile.ptr<f16>>, tensor<64x1xi64>
+    // CHECK: %[[U:.*]] = arith.muli %[[I64]], %[[S64]] : i64
+    // CHECK: %[[PB:.*]] = tile.broadcast %[[P0]] : tensor<64x1x!tile.ptr<f16>> -> tensor<64x64x!tile.ptr<f16>>
+    // CHECK: %[[PC:.*]] = tile.addptr %[[PB]], %{{.*}} : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+    // CHECK: %[[US:.*]] = tile.splat %[[U]] : tensor<64x64xi64>
+    // CHECK: %[[P:.*]] = tile.addptr %[[PC]], %[[US]] : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi64>
+    // CHECK: tile.load %[[P]]
+    %p = tile.addptr %ks, %roff : tensor<64x1x!tile.ptr<f16>>, tensor<64x1xi32>
+    %pb = tile.broadcast %p : tensor<64x1x!tile.ptr<f16>> -> tensor<64x64x!tile.ptr<f16>>
+    %pc = tile.addptr %pb, %colsb : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
+    %v = tile.load %pc : tensor<64x64x!tile.ptr<f16>>
+    %sum = arith.addf %acc, %v : tensor<64x64xf16>
+    scf.yield %sum : tensor<64x64xf16>
+  }
+  return %res : tensor<64x64xf16>
+}
+
+// -----
+
+// Outside a loop the uniform part goes into the scalar base (one scalar
+// addptr), now also through a product by a splat and an expand_dims:
+// `(pid * 64 + arange)[:, None] * stride`.
+// CHECK-LABEL: func.func @uniform_scaled_into_base
+// CHECK-SAME: (%[[Q:.*]]: !tile.ptr<f16>, %[[STRIDE:.*]]: i32)
+func.func @uniform_scaled_into_base(%q: !tile.ptr<f16>, %stride: i32) -> tensor<64x1xf16> {
+  %c64 = arith.constant 64 : i32
+  %pid = tile.program_id 0 : i32
+  %start = arith.muli %pid, %c64 : i32
+  %s = tile.splat %start : tensor<64xi32>
+  %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32>
+  %rows = arith.addi %s, %r : tensor<64xi32>
+  %rowse = tile.expand_dims %rows {axis = 1 : i32} : tensor<64xi32> -> tensor<64x1xi32>
+  %st = tile.splat %stride : tensor<64x1xi32>
+  %roff = arith.muli %rowse, %st : tensor<64x1xi32>
+  %qs = tile.splat %q : tensor<64x1x!tile.ptr<f16>>
+  // CHECK: %[[BASE:.*]] = tile.addptr %[[Q]], %{{.*}} : !tile.ptr<f16>, i64
+  // CHECK: %[[SB:.*]] = tile.splat %[[BASE]] : tensor<64x1x!tile.ptr<f16>>
+  // CHECK: %[[E:.*]] = tile.expand_dims %{{.*}} {axis = 1 : i32} : tensor<64xi64> -> tensor<64x1xi64>
+  // CHECK: %[[O:.*]] = arith.muli %[[E]], %{{.*}} : tensor<64x1xi64>
+  // CHECK: tile.addptr %[[SB]], %[[O]] : tensor<64x1x!tile.ptr<f16>>, tensor<64x1xi64>
+  %p = tile.addptr %qs, %roff : tensor<64x1x!tile.ptr<f16>>, tensor<64x1xi32>
+  %v = tile.load %p : tensor<64x1x!tile.ptr<f16>>
+  return %v : tensor<64x1xf16>
+}

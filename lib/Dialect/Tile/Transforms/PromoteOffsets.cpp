@@ -12,8 +12,11 @@
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 
@@ -109,11 +112,25 @@ private:
   llvm::DenseMap<Value, Value> exact;
 };
 
-/// A sum (an addi tree, seen through sign extensions) split into uniform
-/// terms, scalars splat over the block, and the other terms.
+/// One term of a split sum: `scale * shapes(value)`, the shape ops
+/// (expand_dims, broadcast) between the term and the sum applied to it in
+/// order, then the scalar factor (none: 1).
+struct Term {
+  Value value;
+  SmallVector<Operation *, 2> shapes;
+  Value scale;
+};
+
+/// A sum (an addi tree, seen through sign extensions, shape ops and a
+/// multiplication by a splat scalar, whose exact value is the sum of its
+/// terms' exact values) split into uniform terms, scalars splat over the
+/// block, and the other terms. `(start + arange(0, N))[:, None] * stride`
+/// is the uniform `start * stride` plus `arange(0, N)[:, None] * stride`:
+/// moved into the base pointer, the uniform part is a scalar product per
+/// loop iteration and the other part does not depend on the loop.
 struct SplitSum {
-  SmallVector<Value> uniform; // the splat scalars
-  SmallVector<Value> others;
+  SmallVector<Term> uniform; // value: the splat scalar
+  SmallVector<Term> others;
   /// Whether the others, summed in their common type (narrower than i64),
   /// give the exact value.
   bool othersNarrow = false;
@@ -122,33 +139,56 @@ struct SplitSum {
 
 SplitSum splitSum(Value value, const ExactIntegerAnalysis &analysis) {
   SplitSum split;
-  SmallVector<Value> worklist{value};
+  SmallVector<Term> worklist{Term{value, {}, Value()}};
   while (!worklist.empty()) {
-    Value next = worklist.pop_back_val();
-    if (auto add = next.getDefiningOp<arith::AddIOp>()) {
-      worklist.push_back(add.getRhs());
-      worklist.push_back(add.getLhs());
-    } else if (auto extend = next.getDefiningOp<arith::ExtSIOp>()) {
-      worklist.push_back(extend.getIn());
-    } else if (auto splat = next.getDefiningOp<SplatOp>()) {
-      split.uniform.push_back(splat.getSrc());
+    Term next = worklist.pop_back_val();
+    Operation *op = next.value.getDefiningOp();
+    auto follow = [&](Value operand) {
+      Term term = next;
+      term.value = operand;
+      worklist.push_back(std::move(term));
+    };
+    if (auto add = dyn_cast_or_null<arith::AddIOp>(op)) {
+      follow(add.getRhs());
+      follow(add.getLhs());
+    } else if (auto extend = dyn_cast_or_null<arith::ExtSIOp>(op)) {
+      follow(extend.getIn());
+    } else if (auto splat = dyn_cast_or_null<SplatOp>(op)) {
+      split.uniform.push_back({splat.getSrc(), {}, next.scale});
+    } else if (isa_and_nonnull<ExpandDimsOp, BroadcastOp>(op)) {
+      Term term = next;
+      term.value = op->getOperand(0);
+      term.shapes.insert(term.shapes.begin(), op);
+      worklist.push_back(std::move(term));
+    } else if (isa_and_nonnull<arith::MulIOp>(op) && !next.scale &&
+               (op->getOperand(0).getDefiningOp<SplatOp>() ||
+                op->getOperand(1).getDefiningOp<SplatOp>())) {
+      unsigned factor = op->getOperand(1).getDefiningOp<SplatOp>() ? 1 : 0;
+      Term term = next;
+      term.value = op->getOperand(1 - factor);
+      term.scale = op->getOperand(factor).getDefiningOp<SplatOp>().getSrc();
+      worklist.push_back(std::move(term));
     } else {
-      split.others.push_back(next);
+      split.others.push_back(std::move(next));
     }
   }
   if (split.others.empty())
     return split;
-  Type type = split.others.front().getType();
+  Type type = split.others.front().value.getType();
   unsigned width = cast<IntegerType>(getElementTypeOrSelf(type)).getWidth();
   Wide lo = 0, hi = 0;
   bool exact = width < 64;
-  for (Value term : split.others) {
-    exact &= term.getType() == type && !analysis.mayWrap(term);
-    lo += analysis.getBounds(term).lo;
-    hi += analysis.getBounds(term).hi;
+  for (const Term &term : split.others) {
+    // Scaled terms are summed in i64.
+    exact &= getElementTypeOrSelf(term.value) == getElementTypeOrSelf(type) &&
+             !term.scale && !analysis.mayWrap(term.value);
+    lo += analysis.getBounds(term.value).lo;
+    hi += analysis.getBounds(term.value).hi;
   }
   split.othersBounds = {lo < Wide(INT64_MIN) ? INT64_MIN : int64_t(lo),
                         hi > Wide(INT64_MAX) ? INT64_MAX : int64_t(hi)};
+  if (llvm::any_of(split.others, [](const Term &term) { return term.scale; }))
+    split.othersBounds = IntegerBounds::ofWidth(64);
   split.othersNarrow = exact && split.othersBounds.fitsSigned(width);
   return split;
 }
@@ -161,14 +201,41 @@ Value sum(OpBuilder &builder, Location loc, ArrayRef<Value> terms) {
   return total;
 }
 
+/// `term` built at the builder's position from `value` (its value, or the
+/// exact i64 one): its shape ops replayed on it, then its scale applied.
+Value buildTerm(OpBuilder &builder, Location loc, ExactValueBuilder &exact,
+                const Term &term, Value value) {
+  for (Operation *shape : term.shapes) {
+    IRMapping mapping;
+    mapping.map(shape->getOperand(0), value);
+    Operation *clone = builder.clone(*shape, mapping);
+    clone->getResult(0).setType(
+        cast<RankedTensorType>(shape->getResult(0).getType())
+            .clone(getElementTypeOrSelf(value)));
+    value = clone->getResult(0);
+  }
+  if (!term.scale)
+    return value;
+  Value scale = exact.get(term.scale);
+  if (isa<RankedTensorType>(value.getType()))
+    scale = SplatOp::create(builder, loc, value.getType(), scale);
+  return arith::MulIOp::create(builder, loc, value, scale);
+}
+
+/// The exact value of `term` (required before), in i64.
+Value exactTerm(OpBuilder &builder, Location loc, ExactValueBuilder &exact,
+                const Term &term) {
+  return buildTerm(builder, loc, exact, term, exact.get(term.value));
+}
+
 /// The exact values of `terms` (required before), summed in i64; 0 if none.
 Value exactSum(OpBuilder &builder, Location loc, ExactValueBuilder &exact,
-               ArrayRef<Value> terms) {
+               ArrayRef<Term> terms) {
   if (terms.empty())
     return arith::ConstantIntOp::create(builder, loc, 0, 64);
   SmallVector<Value> values;
-  for (Value term : terms)
-    values.push_back(exact.get(term));
+  for (const Term &term : terms)
+    values.push_back(exactTerm(builder, loc, exact, term));
   return sum(builder, loc, values);
 }
 
@@ -176,17 +243,27 @@ Value exactSum(OpBuilder &builder, Location loc, ExactValueBuilder &exact,
 /// exact values in i64.
 Value sumOthers(OpBuilder &builder, Location loc, ExactValueBuilder &exact,
                 const SplitSum &split) {
-  if (split.othersNarrow)
-    return sum(builder, loc, split.others);
+  if (split.othersNarrow) {
+    SmallVector<Value> values;
+    for (const Term &term : split.others)
+      values.push_back(buildTerm(builder, loc, exact, term, term.value));
+    return sum(builder, loc, values);
+  }
   return exactSum(builder, loc, exact, split.others);
 }
 
+void requireTerm(ExactValueBuilder &exact, const Term &term) {
+  exact.require(term.value);
+  if (term.scale)
+    exact.require(term.scale);
+}
+
 void requireParts(ExactValueBuilder &exact, const SplitSum &split) {
-  for (Value term : split.uniform)
-    exact.require(term);
+  for (const Term &term : split.uniform)
+    requireTerm(exact, term);
   if (!split.othersNarrow)
-    for (Value term : split.others)
-      exact.require(term);
+    for (const Term &term : split.others)
+      requireTerm(exact, term);
 }
 
 /// `addptr(splat(p), uniform + others)` becomes
@@ -308,6 +385,21 @@ struct TilePromoteOffsetsPass
     Location loc = addptr.getLoc();
     OpBuilder builder(addptr);
     Value scalarBase = addptr.getPtr().getDefiningOp<SplatOp>().getSrc();
+    ++numUniformSplits;
+    ++numOffsetsPromoted;
+    if (auto loop = dyn_cast<scf::ForOp>(addptr->getParentOp())) {
+      const LoopVariance &variance = getVariance(loop);
+      auto isInvariant = [&](const Term &term) {
+        return !variance.contains(term.value) &&
+               (!term.scale || !variance.contains(term.scale));
+      };
+      if (!variance.contains(scalarBase) &&
+          llvm::all_of(rewrite.split.others, isInvariant) &&
+          !llvm::all_of(rewrite.split.uniform, isInvariant)) {
+        addUniformLast(rewrite, exact, variance);
+        return;
+      }
+    }
     Value moved =
         AddPtrOp::create(builder, loc, scalarBase.getType(), scalarBase,
                          exactSum(builder, loc, exact, rewrite.split.uniform));
@@ -315,9 +407,84 @@ struct TilePromoteOffsetsPass
     addptr.getPtrMutable().assign(base);
     addptr.getOffsetMutable().assign(
         sumOthers(builder, loc, exact, rewrite.split));
-    ++numUniformSplits;
-    ++numOffsetsPromoted;
   }
+
+  /// The values of `loop`'s body that depend on the iteration: the body's
+  /// arguments, results of ops with effects or regions, and what is
+  /// computed from them.
+  using LoopVariance = llvm::DenseSet<Value>;
+  const LoopVariance &getVariance(scf::ForOp loop) {
+    auto [it, inserted] = variances.try_emplace(loop);
+    if (!inserted)
+      return it->second;
+    LoopVariance &variant = it->second;
+    for (Value argument : loop.getBody()->getArguments())
+      variant.insert(argument);
+    for (Operation &op : *loop.getBody()) {
+      bool depends = op.getNumRegions() != 0 || !isPure(&op) ||
+                     llvm::any_of(op.getOperands(), [&](Value operand) {
+                       return variant.contains(operand);
+                     });
+      if (depends)
+        variant.insert(op.getResults().begin(), op.getResults().end());
+    }
+    return variant;
+  }
+
+  /// In a loop whose iterations move a pointer block by a uniform amount
+  /// (`(start + arange(0, N))[:, None] * stride` with `start` the induction
+  /// variable): `addptr(addptr(splat(p), others), splat(uniform))`, the
+  /// uniform advance added last and moved past the broadcasts and the
+  /// loop-invariant advances that follow it. What comes before it does not
+  /// depend on the loop and is computed once, before it: each iteration
+  /// costs one scalar product and one addition per pointer, where the
+  /// pointer built from the exact `(start + i) * stride` of each row costs
+  /// a 64-bit product per row.
+  void addUniformLast(AddPtrRewrite &rewrite, ExactValueBuilder &exact,
+                      const LoopVariance &variance) {
+    AddPtrOp addptr = rewrite.addptr;
+    Location loc = addptr.getLoc();
+    OpBuilder builder(addptr);
+    Value invariant =
+        AddPtrOp::create(builder, loc, addptr.getType(), addptr.getPtr(),
+                         sumOthers(builder, loc, exact, rewrite.split));
+    Value uniform = exactSum(builder, loc, exact, rewrite.split.uniform);
+    auto splatOffset = [&](Type pointers) {
+      return SplatOp::create(
+          builder, loc,
+          cast<RankedTensorType>(pointers).clone(uniform.getType()), uniform);
+    };
+    auto result = AddPtrOp::create(builder, loc, addptr.getType(), invariant,
+                                   splatOffset(addptr.getType()));
+    addptr.replaceAllUsesWith(result.getResult());
+    addptr.erase();
+    // Past single-use broadcasts and invariant advances of the result.
+    while (result->hasOneUse()) {
+      Operation *user = *result->user_begin();
+      Value moved;
+      builder.setInsertionPoint(user);
+      if (auto broadcast = dyn_cast<BroadcastOp>(user)) {
+        moved = BroadcastOp::create(builder, loc, broadcast.getType(),
+                                    result.getPtr());
+      } else if (auto next = dyn_cast<AddPtrOp>(user);
+                 next && next.getPtr() == result.getResult() &&
+                 !variance.contains(next.getOffset())) {
+        moved = AddPtrOp::create(builder, loc, next.getType(), result.getPtr(),
+                                 next.getOffset());
+      } else {
+        break;
+      }
+      Type type = user->getResult(0).getType();
+      auto advanced =
+          AddPtrOp::create(builder, loc, type, moved, splatOffset(type));
+      user->getResult(0).replaceAllUsesWith(advanced.getResult());
+      user->erase();
+      result.erase();
+      result = advanced;
+    }
+  }
+
+  llvm::DenseMap<Operation *, LoopVariance> variances;
 
   void splitCompare(CompareRewrite &rewrite, ExactValueBuilder &exact) {
     arith::CmpIOp cmp = rewrite.cmp;

@@ -16,6 +16,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <cassert>
+#include <map>
 
 using namespace mlir::tilegpu;
 using llvm::ArrayRef;
@@ -523,4 +524,25 @@ mlir::tilegpu::getWarpLocalHolder(const LinearLayout &src,
 bool mlir::tilegpu::canExchangeInRegisters(const LinearLayout &src,
                                            const LinearLayout &dst) {
   return getThreadLocalRegisterMap(src, dst) || getWarpLocalHolder(src, dst);
+}
+
+SmallVector<int32_t>
+mlir::tilegpu::getRunRepresentatives(const LinearLayout &layout,
+                                     ArrayRef<int64_t> runs) {
+  namespace dims = layout_dims;
+  int32_t numRegisters = layout.getInputSize(dims::kRegister);
+  // The bits of an element's index above its run, per output.
+  auto runIndex = [&](int32_t reg) {
+    SmallVector<int32_t> index = layout.applyOne(dims::kRegister, reg);
+    for (size_t d = 0; d < index.size() && d < runs.size(); ++d)
+      if (runs[d] > 1)
+        index[d] &= ~int32_t(runs[d] - 1);
+    return index;
+  };
+  SmallVector<int32_t> representatives;
+  std::map<SmallVector<int32_t>, int32_t> firstOfRun;
+  for (int32_t reg = 0; reg < numRegisters; ++reg)
+    representatives.push_back(
+        firstOfRun.emplace(runIndex(reg), reg).first->second);
+  return representatives;
 }

@@ -189,6 +189,17 @@ getThreadLocalRegisterMap(const LinearLayout &src, const LinearLayout &dst);
 std::optional<LinearLayout> getWarpLocalHolder(const LinearLayout &src,
                                                const LinearLayout &dst);
 
+/// For each register of `layout` (a register layout), the first register
+/// that holds, in every thread, an element of the same aligned run: runs of
+/// `runs[d]` elements along output d (a power of two; 1 for none), starting
+/// at multiples of it. Registers r and r' hold elements of one run in every
+/// lane and warp when L(r) and L(r') agree above the run bits of every
+/// output: the lane and warp XOR the same bits into both. Where a value is
+/// constant over such runs, each register may take its representative's
+/// value.
+llvm::SmallVector<int32_t> getRunRepresentatives(const LinearLayout &layout,
+                                                 llvm::ArrayRef<int64_t> runs);
+
 /// Whether a block can go from layout `src` to layout `dst` (onto the same
 /// indices) in registers: a permutation or warp shuffles.
 bool canExchangeInRegisters(const LinearLayout &src, const LinearLayout &dst);
