@@ -79,6 +79,7 @@ void annotateVectorWidths(ModuleOp module) {
 
 struct ConvertTileGPUToLLVMPass
     : mlir::tilegpu::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
+  using ConvertTileGPUToLLVMBase::ConvertTileGPUToLLVMBase;
   void runOnOperation() override {
     if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())))
       return signalPassFailure();
@@ -120,7 +121,8 @@ struct ConvertTileGPUToLLVMPass
     populateMemoryOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);
-    populateSharedMemoryOpToLLVMPatterns(converter, patterns);
+    populateSharedMemoryOpToLLVMPatterns(converter, patterns,
+                                         computeCapability);
     populateLdmatrixConversionPatterns(converter, patterns);
     populateLocalMemoryOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);
