@@ -515,6 +515,17 @@ TEST_F(SharedExchangeLayouts, MmaAccumulatorsToBlocked) {
         expectConflictFree(src, dst, shape, bytes, /*transposed=*/false);
         // And back.
         check(dst, src, shape, bytes, /*transposed=*/false);
+        // With ldmatrix and stmatrix: still conflict-free, no more
+        // wavefronts (the matrices move the right elements: check).
+        if (bytes == 2)
+          for (auto [from, to] :
+               {std::pair(&src, &dst), std::pair(&dst, &src)}) {
+            Result vectors = check(*from, *to, shape, bytes, false);
+            Result matrices = check(*from, *to, shape, bytes, false,
+                                    MatrixInstructions::forCapability(90));
+            EXPECT_LE(matrices.store.wavefronts + matrices.load.wavefronts,
+                      vectors.store.wavefronts + vectors.load.wavefronts);
+          }
       }
 }
 
@@ -545,6 +556,10 @@ TEST_F(SharedExchangeLayouts, BlockedToDotOperands) {
               expectConflictFree(src, dst, shape, bytes, false);
             else
               check(src, dst, shape, bytes, false);
+            // ldmatrix (sm_80) reads the operands where it helps.
+            if (bytes == 2)
+              check(src, dst, shape, bytes, false,
+                    MatrixInstructions::forCapability(80));
           }
 }
 
