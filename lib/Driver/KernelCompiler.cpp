@@ -225,9 +225,10 @@ void buildPasses(PassManager &pm, Entry entry, Stage stage, unsigned numWarps,
       buildTileGPUPipeline(pm, numWarps, options.getTarget());
   }
   if (stage >= Stage::PTX && options.optLevel > 0)
-    buildLLVMPipeline(pm, LLVMCleanup::BeforeLLVMOptimization);
+    buildLLVMPipeline(pm, LLVMCleanup::BeforeLLVMOptimization,
+                      options.getTarget());
   else if (stage >= Stage::LLVM)
-    buildLLVMPipeline(pm);
+    buildLLVMPipeline(pm, LLVMCleanup::Full, options.getTarget());
 }
 } // namespace
 

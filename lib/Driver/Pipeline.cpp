@@ -90,8 +90,10 @@ void buildLaidOutTileGPUPipeline(OpPassManager &pm, Target target) {
   pm.addPass(tilegpu::createTileGPUAllocateSharedMemory());
 }
 
-void buildLLVMPipeline(OpPassManager &pm, LLVMCleanup cleanup) {
-  pm.addPass(::mlir::tilegpu::createConvertTileGPUToLLVM());
+void buildLLVMPipeline(OpPassManager &pm, LLVMCleanup cleanup, Target target) {
+  ::mlir::tilegpu::ConvertTileGPUToLLVMOptions options;
+  options.computeCapability = target.getCapability();
+  pm.addPass(::mlir::tilegpu::createConvertTileGPUToLLVM(options));
   if (cleanup == LLVMCleanup::Full) {
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());

@@ -45,8 +45,10 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "::mlir::ModuleOp"> {
     elementwise ops apply to each register; loads and stores become
     predicated global accesses; reductions combine registers, then lanes
     with `shfl.sync.bfly`, then warps through shared memory; layout
-    conversions, `trans` and `reshape` go through shared memory; `dot` is
-    computed with FMAs. Kernels become `llvm.func` with `nvvm.kernel` and
+    conversions, `trans` and `reshape` go through shared memory (16-bit
+    elements with `ldmatrix` from compute capability 75 and `stmatrix`
+    from 90 where the layouts fit them); `dot` is computed with FMAs.
+    Kernels become `llvm.func` with `nvvm.kernel` and
     `nvvm.reqntid`. Math functions call libdevice (`__nv_expf`, ...).
     Control flow must already be in `cf` form (run `convert-scf-to-cf`).
 
@@ -59,6 +61,11 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "::mlir::ModuleOp"> {
     %pid = nvvm.read.ptx.sreg.ctaid.x : i32
     ```
   }];
+  let options = [
+    Option<"computeCapability", "compute-capability", "unsigned", "0",
+           "Target compute capability (75, 80, 90): layout exchanges use "
+           "ldmatrix from 75, stmatrix from 90; 0 (the default): neither">
+  ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",
                            "::mlir::cf::ControlFlowDialect"];

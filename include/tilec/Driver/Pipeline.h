@@ -56,9 +56,11 @@ enum class LLVMCleanup {
   /// LLVM's SimplifyCFG, EarlyCSE and GVN redo.
   BeforeLLVMOptimization,
 };
-/// tilegpu IR to LLVM + NVVM.
+/// tilegpu IR to LLVM + NVVM for `target` (ldmatrix from sm_80, stmatrix
+/// on sm_90 in layout exchanges).
 void buildLLVMPipeline(mlir::OpPassManager &pm,
-                       LLVMCleanup cleanup = LLVMCleanup::Full);
+                       LLVMCleanup cleanup = LLVMCleanup::Full,
+                       Target target = Target::getDefault());
 /// Registers `tilec-tile`, `tilec-tilegpu` and `tilec-llvm` pipelines
 /// (for tile-opt).
 void registerTilecPipelines();

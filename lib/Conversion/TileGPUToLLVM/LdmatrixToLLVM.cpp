@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "InlineAsm.h"
 #include "LLVMBuilders.h"
 #include "LayoutIndexing.h"
+#include "MatrixLoadStore.h"
 #include "Patterns.h"
 #include "RegisterPacking.h"
 #include "SharedMemoryAccess.h"
@@ -27,39 +27,6 @@ namespace {
 /// The shared address of the element at (`mn` along M for A / N for B, `k`).
 using OperandAddressFn =
     function_ref<Value(OpBuilder &, Location, Value mn, Value k)>;
-
-/// One `ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16` at the
-/// lane's `address`; returns the 2 * count halves it gives the lane.
-SmallVector<Value> emitLdmatrix(OpBuilder &builder, Location loc, Type element,
-                                Value address, unsigned count, bool trans) {
-  Type i32 = builder.getI32Type();
-  SmallVector<Type> types(count, i32);
-  Type resultType =
-      LLVM::LLVMStructType::getLiteral(builder.getContext(), types);
-  std::string text = "ldmatrix.sync.aligned.m8n8.x" + std::to_string(count) +
-                     (trans ? ".trans" : "") + ".shared.b16 {";
-  std::string constraints;
-  for (unsigned i = 0; i < count; ++i) {
-    text += (i ? ", $" : "$") + std::to_string(i);
-    constraints += "=r,";
-  }
-  text += "}, [ $" + std::to_string(count) + " + 0 ];";
-  constraints += "r";
-  Value word32 = LLVM::PtrToIntOp::create(builder, loc, i32, address);
-  auto asmOp = createInlineAsm(builder, loc, resultType, ValueRange{word32},
-                               text, constraints);
-  SmallVector<Value> halves;
-  auto pair = VectorType::get({2}, element);
-  for (unsigned i = 0; i < count; ++i) {
-    Value word =
-        LLVM::ExtractValueOp::create(builder, loc, asmOp.getResult(0), i);
-    Value vector = LLVM::BitcastOp::create(builder, loc, pair, word);
-    for (unsigned h = 0; h < 2; ++h)
-      halves.push_back(LLVM::ExtractElementOp::create(
-          builder, loc, vector, createI32(builder, loc, h)));
-  }
-  return halves;
-}
 
 /// The fragment registers of `dot` (16-bit, kWidth 2) loaded with
 /// ldmatrix from a tile in shared memory. `kContiguous`: the tile stores

@@ -42,8 +42,11 @@ void populateShapeOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateReduceOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
+/// `computeCapability` (0: unknown) decides which of ldmatrix and stmatrix
+/// the exchanges may use.
 void populateSharedMemoryOpToLLVMPatterns(
-    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    unsigned computeCapability);
 void populateLocalMemoryOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateLdmatrixConversionPatterns(

@@ -7,13 +7,16 @@
 // shared memory: every thread writes its registers to the op's scratch as
 // vectors at their offsets in the layout getSharedExchangeLayout chooses
 // (bank-conflict-free where the layouts allow), a barrier, then every
-// thread reads the vectors its result registers hold. The local_* ops on
+// thread reads the vectors its result registers hold; for 16-bit elements
+// a side may use stmatrix / ldmatrix instead, as its MatrixAccessPlan
+// says (the target's compute capability allowing). The local_* ops on
 // row-major buffers are lowered here too.
 //
 //===----------------------------------------------------------------------===//
 
 #include "LLVMBuilders.h"
 #include "LayoutIndexing.h"
+#include "MatrixLoadStore.h"
 #include "Patterns.h"
 #include "RegisterPacking.h"
 #include "SharedMemoryAccess.h"
@@ -129,10 +132,110 @@ private:
   llvm::DenseMap<int64_t, Value> threadXor;
 };
 
+/// The instructions of one side's matrix access: for each (by the offset
+/// its registers other than the plan's pair and matrix registers add), the
+/// register each of its halves holds (the first one, where registers hold
+/// copies); and for each register, its instruction and half.
+struct MatrixInstructionGroups {
+  llvm::MapVector<int64_t, SmallVector<int32_t>> halves;
+  SmallVector<std::pair<int64_t, unsigned>> halfOfRegister;
+};
+MatrixInstructionGroups groupMatrixRegisters(const LinearLayout &offsets,
+                                             const MatrixAccessPlan &plan) {
+  namespace dims = layout_dims;
+  unsigned count = 1u << plan.matrixRegisters.size();
+  MatrixInstructionGroups groups;
+  for (int32_t reg = 0, e = offsets.getInputSize(dims::kRegister); reg < e;
+       ++reg) {
+    int32_t rest = reg & ~(1 << plan.pairRegister);
+    unsigned half = (reg >> plan.pairRegister) & 1;
+    for (auto [i, bit] : llvm::enumerate(plan.matrixRegisters)) {
+      rest &= ~(1 << bit);
+      half |= ((reg >> bit) & 1) << (i + 1);
+    }
+    int64_t key = offsets.applyOne(dims::kRegister, rest)[0];
+    SmallVector<int32_t> &halves = groups.halves[key];
+    halves.resize(2 * count, -1);
+    if (halves[half] < 0)
+      halves[half] = reg;
+    groups.halfOfRegister.push_back({key, half});
+  }
+  return groups;
+}
+
+/// The addresses a lane gives one side's matrix instructions: the plan's
+/// lane bases and the side's warp bases.
+ScratchAddresses getMatrixAddresses(OpBuilder &builder, Location loc,
+                                    const LinearLayout &offsets,
+                                    const MatrixAccessPlan &plan,
+                                    const ThreadIds &ids, Value base,
+                                    Type slot) {
+  namespace dims = layout_dims;
+  LinearLayout::InputDim lane{dims::kLane.str(), {}};
+  for (int64_t x : plan.laneAddressBases)
+    lane.bases.push_back({int32_t(x)});
+  LinearLayout::InputDim warp{
+      dims::kWarp.str(),
+      SmallVector<LinearLayout::Basis>(offsets.getBases(dims::kWarp))};
+  LinearLayout addressLayout(
+      {std::move(lane), std::move(warp)},
+      SmallVector<LinearLayout::OutputDim>(offsets.getOutputs()));
+  return ScratchAddresses(builder, loc, addressLayout, ids, base, slot);
+}
+
+/// The plan of a matrix access the chooser made (it only chooses those
+/// that have one).
+MatrixAccessPlan getPlan(const LinearLayout &offsets,
+                         const SharedAccess &access) {
+  std::optional<MatrixAccessPlan> plan =
+      getMatrixAccessPlan(offsets, access.kind, access.pairRegister);
+  assert(plan && "the exchange layout chose a matrix access without a plan");
+  return *plan;
+}
+
+/// One side's stores as stmatrix: each instruction once.
+void storeMatrices(OpBuilder &builder, Location loc,
+                   const LinearLayout &offsets, const SharedAccess &access,
+                   ArrayRef<Value> registers, const ThreadIds &ids,
+                   Value base) {
+  MatrixAccessPlan plan = getPlan(offsets, access);
+  Type element = registers.front().getType();
+  ScratchAddresses addresses =
+      getMatrixAddresses(builder, loc, offsets, plan, ids, base, element);
+  bool trans = plan.kind == SharedAccessKind::TransposedMatrix;
+  for (auto &[key, halves] : groupMatrixRegisters(offsets, plan).halves) {
+    SmallVector<Value> values;
+    for (int32_t reg : halves)
+      values.push_back(registers[reg]);
+    emitStmatrix(builder, loc, addresses.get(key), values, trans);
+  }
+}
+
+/// One side's registers loaded with ldmatrix: each instruction once.
+SmallVector<Value> loadMatrices(OpBuilder &builder, Location loc,
+                                const LinearLayout &offsets,
+                                const SharedAccess &access, Type element,
+                                const ThreadIds &ids, Value base) {
+  MatrixAccessPlan plan = getPlan(offsets, access);
+  ScratchAddresses addresses =
+      getMatrixAddresses(builder, loc, offsets, plan, ids, base, element);
+  bool trans = plan.kind == SharedAccessKind::TransposedMatrix;
+  unsigned count = 1u << plan.matrixRegisters.size();
+  MatrixInstructionGroups groups = groupMatrixRegisters(offsets, plan);
+  llvm::DenseMap<int64_t, SmallVector<Value>> loaded;
+  for (auto &[key, halves] : groups.halves)
+    loaded[key] =
+        emitLdmatrix(builder, loc, element, addresses.get(key), count, trans);
+  SmallVector<Value> registers;
+  for (auto [key, half] : groups.halfOfRegister)
+    registers.push_back(loaded[key][half]);
+  return registers;
+}
+
 /// The registers of a block of layout `dst` from those of `src` (onto the
 /// same indices) through the scratch of `op`, laid out as `exchange` says:
-/// a barrier (earlier users of the bytes are done), vector stores, a
-/// barrier, vector loads (each distinct vector once).
+/// a barrier (earlier users of the bytes are done), vector (or matrix)
+/// stores, a barrier, vector (or matrix) loads (each distinct one once).
 SmallVector<Value> exchangeThroughShared(OpBuilder &builder, Location loc,
                                          Operation *op,
                                          ArrayRef<Value> srcRegisters,
@@ -149,10 +252,13 @@ SmallVector<Value> exchangeThroughShared(OpBuilder &builder, Location loc,
 
   // Stores: registers grouped by their vector's first offset.
   createBarrier(builder, loc);
-  {
+  if (exchange.store.isMatrix()) {
+    storeMatrices(builder, loc, src.compose(toOffset), exchange.store,
+                  srcRegisters, ids, base);
+  } else {
     LinearLayout offsets = src.compose(toOffset);
     ScratchAddresses addresses(builder, loc, offsets, ids, base, slot);
-    int64_t width = int64_t(1) << exchange.storeVectorLog2;
+    int64_t width = int64_t(1) << exchange.store.vectorLog2;
     llvm::MapVector<int64_t, SmallVector<Value>> vectors;
     for (auto [reg, value] : llvm::enumerate(srcRegisters)) {
       int64_t offset = offsets.applyOne(dims::kRegister, reg)[0];
@@ -184,8 +290,11 @@ SmallVector<Value> exchangeThroughShared(OpBuilder &builder, Location loc,
 
   // Loads: each vector once, its elements to every register that holds them.
   LinearLayout offsets = dst.compose(toOffset);
+  if (exchange.load.isMatrix())
+    return loadMatrices(builder, loc, offsets, exchange.load, element, ids,
+                        base);
   ScratchAddresses addresses(builder, loc, offsets, ids, base, slot);
-  int64_t width = int64_t(1) << exchange.loadVectorLog2;
+  int64_t width = int64_t(1) << exchange.load.vectorLog2;
   llvm::DenseMap<int64_t, Value> vectors;
   SmallVector<Value> registers;
   for (int32_t reg = 0, e = dst.getInputSize(dims::kRegister); reg < e; ++reg) {
@@ -214,8 +323,10 @@ SmallVector<Value> exchangeThroughShared(OpBuilder &builder, Location loc,
 /// (getExchangeLayouts).
 template <typename OpTy>
 struct ExchangeOpConversion : OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+  ExchangeOpConversion(const TypeConverter &converter, MLIRContext *context,
+                       MatrixInstructions matrix)
+      : OpConversionPattern<OpTy>(converter, context), matrix(matrix) {}
 
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
@@ -240,7 +351,7 @@ struct ExchangeOpConversion : OpConversionPattern<OpTy> {
         exchangeInRegisters(rewriter, loc, srcRegisters, src, dst);
     if (!registers) {
       std::optional<SharedExchangeLayout> exchange = getSharedExchangeLayout(
-          src, dst, getSharedElementBytes(srcType.getElementType()));
+          src, dst, getSharedElementBytes(srcType.getElementType()), matrix);
       if (!exchange)
         return rewriter.notifyMatchFailure(op, "no scratch layout");
       registers = exchangeThroughShared(rewriter, loc, op, srcRegisters, src,
@@ -250,15 +361,21 @@ struct ExchangeOpConversion : OpConversionPattern<OpTy> {
         op, packRegisters(rewriter, loc, *registers, resultLLVMType));
     return success();
   }
+
+  /// The ldmatrix / stmatrix forms the target has.
+  MatrixInstructions matrix;
 };
 } // namespace
 
 void mlir::tilegpu::populateSharedMemoryOpToLLVMPatterns(
-    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    unsigned computeCapability) {
+  MatrixInstructions matrix =
+      MatrixInstructions::forCapability(computeCapability);
   patterns.add<ExchangeOpConversion<tilegpu::ConvertLayoutOp>,
                ExchangeOpConversion<tile::TransOp>,
-               ExchangeOpConversion<tile::ReshapeOp>>(converter,
-                                                      patterns.getContext());
+               ExchangeOpConversion<tile::ReshapeOp>>(
+      converter, patterns.getContext(), matrix);
 }
 
 namespace {

@@ -106,6 +106,7 @@ void annotateConstancy(ModuleOp module, const AxisInfoAnalysis &analysis) {
 
 struct ConvertTileGPUToLLVMPass
     : mlir::tilegpu::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
+  using ConvertTileGPUToLLVMBase::ConvertTileGPUToLLVMBase;
   void runOnOperation() override {
     if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())))
       return signalPassFailure();
@@ -151,7 +152,8 @@ struct ConvertTileGPUToLLVMPass
     populateMemoryOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);
-    populateSharedMemoryOpToLLVMPatterns(converter, patterns);
+    populateSharedMemoryOpToLLVMPatterns(converter, patterns,
+                                         computeCapability);
     populateLdmatrixConversionPatterns(converter, patterns);
     populateLocalMemoryOpToLLVMPatterns(converter, patterns);
     populateDotOpToLLVMPatterns(converter, patterns);

@@ -21,6 +21,12 @@
 // otherwise, each side's vectors its runs along the last dimension); the
 // new layout must never take more wavefronts.
 //
+// A side that uses ldmatrix / stmatrix (16-bit elements, a target that has
+// them) is simulated from the instructions' definition: the addresses its
+// MatrixAccessPlan gives each lane must put every element of every
+// register where the scratch has it, and each 8x8 matrix (8 rows of 16
+// bytes) is a phase.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/IR/SharedExchangeLayout.h"
@@ -107,6 +113,74 @@ Simulated simulate(const LinearLayout &layout, ArrayRef<int64_t> shape,
   return result;
 }
 
+/// The wavefronts of all warps' matrix accesses (ldmatrix / stmatrix of
+/// `access`) of a block of layout `layout`; checks that the lanes' row
+/// addresses give each register the element the layout puts there.
+Simulated simulateMatrices(const LinearLayout &layout, const OffsetFn &offsetOf,
+                           const LinearLayout &toOffset,
+                           const SharedAccess &access) {
+  Simulated result;
+  LinearLayout offsets = layout.compose(toOffset);
+  std::optional<MatrixAccessPlan> plan =
+      getMatrixAccessPlan(offsets, access.kind, access.pairRegister);
+  EXPECT_TRUE(plan.has_value()) << "no plan for the chosen matrix access";
+  if (!plan)
+    return result;
+  bool trans = plan->kind == SharedAccessKind::TransposedMatrix;
+  unsigned count = 1u << plan->matrixRegisters.size();
+  auto laneAddress = [&](int32_t lane) {
+    int64_t address = 0;
+    for (unsigned b = 0; b < 5; ++b)
+      if (lane & (1 << b))
+        address ^= plan->laneAddressBases[b];
+    return address;
+  };
+  for (int32_t warp = 0; warp < layout.getInputSize(dims::kWarp); ++warp) {
+    int64_t warpOffset = offsets.applyOne(dims::kWarp, warp)[0];
+    std::set<int64_t> instructions;
+    for (int32_t reg = 0; reg < layout.getInputSize(dims::kRegister); ++reg) {
+      // The register's instruction (the offset of its other bits), matrix
+      // and half.
+      int32_t rest = reg & ~(1 << plan->pairRegister);
+      int32_t half = (reg >> plan->pairRegister) & 1, matrix = 0;
+      for (auto [i, bit] : llvm::enumerate(plan->matrixRegisters)) {
+        rest &= ~(1 << bit);
+        matrix |= ((reg >> bit) & 1) << i;
+      }
+      int64_t key = offsets.applyOne(dims::kRegister, rest)[0];
+      instructions.insert(key);
+      for (int32_t lane = 0; lane < 32; ++lane) {
+        // Where the instruction puts this lane's value (register `matrix`,
+        // half `half`).
+        int32_t row = trans ? 2 * (lane % 4) + half : lane / 4;
+        int32_t col = trans ? lane / 4 : 2 * (lane % 4) + half;
+        int64_t address = laneAddress(8 * matrix + row) ^ warpOffset ^ key;
+        EXPECT_EQ(address % 8, 0) << "row not 16-byte aligned";
+        EXPECT_EQ(address + col, offsetOf(layout.apply({reg, lane, warp})))
+            << "register " << reg << " lane " << lane << " warp " << warp;
+      }
+    }
+    for (int64_t key : instructions) {
+      ++result.instructions;
+      for (unsigned matrix = 0; matrix < count; ++matrix) {
+        std::map<int64_t, std::set<int64_t>> banks;
+        for (int32_t row = 0; row < 8; ++row) {
+          int64_t word =
+              ((laneAddress(8 * matrix + row) ^ warpOffset ^ key) * 2) / 4;
+          for (int64_t w = word; w < word + 4; ++w)
+            banks[w % 32].insert(w);
+        }
+        size_t most = 0;
+        for (auto &[bank, words] : banks)
+          most = std::max(most, words.size());
+        result.wavefronts += most;
+        ++result.phases;
+      }
+    }
+  }
+  return result;
+}
+
 /// The longest aligned run of registers along the last dimension (as the
 /// replaced scheme vectorized), at most `most` elements.
 int64_t lastDimRun(const LinearLayout &layout, int64_t most) {
@@ -142,16 +216,18 @@ protected:
   struct Result {
     Simulated store, load;
     int64_t oldWavefronts = 0;
+    std::pair<SharedAccessKind, SharedAccessKind> kinds;
   };
 
   /// Checks the exchange from `src` to `dst` (layouts of a block of
   /// `shape`), elements of `bytes`; `transposed` when `dst` is a `trans`
   /// result's view (the replaced scheme then had no padding or vectors).
   Result check(const LinearLayout &src, const LinearLayout &dst,
-               ArrayRef<int64_t> shape, int64_t bytes, bool transposed) {
+               ArrayRef<int64_t> shape, int64_t bytes, bool transposed,
+               MatrixInstructions matrix = MatrixInstructions()) {
     Result result;
     std::optional<SharedExchangeLayout> exchange =
-        getSharedExchangeLayout(src, dst, bytes);
+        getSharedExchangeLayout(src, dst, bytes, matrix);
     EXPECT_TRUE(exchange.has_value());
     if (!exchange)
       return result;
@@ -194,12 +270,21 @@ protected:
           stored.insert(offsetOf(src.apply({r, l, w})));
     EXPECT_EQ(int64_t(stored.size()), elements);
 
+    result.kinds = {exchange->store.kind, exchange->load.kind};
+    EXPECT_TRUE(!exchange->store.isMatrix() || matrix.stmatrix);
+    EXPECT_TRUE(!exchange->load.isMatrix() || matrix.ldmatrix);
     result.store =
-        simulate(src, shape, offsetOf, int64_t(1) << exchange->storeVectorLog2,
-                 bytes, /*dedupe=*/true);
+        exchange->store.isMatrix()
+            ? simulateMatrices(src, offsetOf, *inverse, exchange->store)
+            : simulate(src, shape, offsetOf,
+                       int64_t(1) << exchange->store.vectorLog2, bytes,
+                       /*dedupe=*/true);
     result.load =
-        simulate(dst, shape, offsetOf, int64_t(1) << exchange->loadVectorLog2,
-                 bytes, /*dedupe=*/true);
+        exchange->load.isMatrix()
+            ? simulateMatrices(dst, offsetOf, *inverse, exchange->load)
+            : simulate(dst, shape, offsetOf,
+                       int64_t(1) << exchange->load.vectorLog2, bytes,
+                       /*dedupe=*/true);
     // The model the choice used agrees with the simulation (per warp).
     int64_t warps = src.getInputSize(dims::kWarp);
     EXPECT_EQ(exchange->storeWavefronts * warps, result.store.wavefronts);
@@ -232,12 +317,14 @@ protected:
   }
 
   /// Checks and expects every phase of every access to take one wavefront.
-  void expectConflictFree(const LinearLayout &src, const LinearLayout &dst,
-                          ArrayRef<int64_t> shape, int64_t bytes,
-                          bool transposed) {
-    Result r = check(src, dst, shape, bytes, transposed);
+  Result expectConflictFree(const LinearLayout &src, const LinearLayout &dst,
+                            ArrayRef<int64_t> shape, int64_t bytes,
+                            bool transposed,
+                            MatrixInstructions matrix = MatrixInstructions()) {
+    Result r = check(src, dst, shape, bytes, transposed, matrix);
     EXPECT_EQ(r.store.wavefronts, r.store.phases) << "stores conflict";
     EXPECT_EQ(r.load.wavefronts, r.load.phases) << "loads conflict";
+    return r;
   }
 
   LinearLayout layoutOf(ArrayRef<int64_t> shape, Attribute encoding) {
@@ -281,6 +368,83 @@ TEST_F(SharedExchangeLayouts, TransposesAreConflictFree) {
     }
 }
 
+TEST_F(SharedExchangeLayouts, SixteenBitTransposesUseMatrices) {
+  // The layouts the compiler gives a ragged tile (one element per thread,
+  // lanes along the rows) and its transpose, as bench/kernels/transpose.tile
+  // has them: the source's registers run down the columns, the result's
+  // along the rows, so vectors leave one side 2 bytes wide. ldmatrix.trans
+  // lets the result's lanes 2-4 read the source's 16-byte vectors.
+  struct Case {
+    int64_t m, n;
+    SmallVector<unsigned> srcWarps, resultWarps;
+  };
+  for (Case c : {Case{128, 64, {4, 2}, {2, 4}}, Case{64, 64, {2, 2}, {2, 2}},
+                 Case{32, 32, {4, 1}, {4, 1}}}) {
+    SmallVector<int64_t> shape{c.m, c.n}, transposed{c.n, c.m};
+    SCOPED_TRACE(describe(shape, 2));
+    auto layout = [&](ArrayRef<unsigned> warps) {
+      return BlockedEncodingAttr::get(&context, {1, 1}, {1, 32}, warps, {1, 0});
+    };
+    LinearLayout src = layoutOf(shape, layout(c.srcWarps));
+    LinearLayout dst =
+        getTransposedView(layoutOf(transposed, layout(c.resultWarps)));
+    Result plain = check(src, dst, shape, 2, /*transposed=*/true);
+    EXPECT_EQ(plain.kinds, std::make_pair(SharedAccessKind::Vector,
+                                          SharedAccessKind::Vector));
+    for (unsigned capability : {80u, 90u}) {
+      SCOPED_TRACE("sm_" + std::to_string(capability));
+      Result matrix =
+          expectConflictFree(src, dst, shape, 2, /*transposed=*/true,
+                             MatrixInstructions::forCapability(capability));
+      // sm_80 has only ldmatrix; sm_90 may as well store with
+      // stmatrix.trans (the source's lanes 2-4 along the result's vectors).
+      if (capability == 80 || matrix.kinds.first == SharedAccessKind::Vector)
+        EXPECT_EQ(matrix.kinds,
+                  std::make_pair(SharedAccessKind::Vector,
+                                 SharedAccessKind::TransposedMatrix));
+      else
+        EXPECT_EQ(matrix.kinds,
+                  std::make_pair(SharedAccessKind::TransposedMatrix,
+                                 SharedAccessKind::Vector));
+      // 16 bytes a lane on both sides: the 2-byte side's 32 lanes of one
+      // access fit one wavefront, but take 8 times the instructions and
+      // twice the wavefronts of the 8x8 matrices.
+      Simulated before = plain.store.wavefronts > plain.load.wavefronts
+                             ? plain.store
+                             : plain.load;
+      Simulated after = matrix.kinds.first == SharedAccessKind::Vector
+                            ? matrix.load
+                            : matrix.store;
+      EXPECT_EQ(after.wavefronts * 2, before.wavefronts);
+      EXPECT_EQ(after.instructions * 8, before.instructions);
+    }
+    // 4-byte elements keep their vectors; no target means no matrices.
+    EXPECT_EQ(
+        check(src, dst, shape, 4, true, MatrixInstructions{true, true}).kinds,
+        std::make_pair(SharedAccessKind::Vector, SharedAccessKind::Vector));
+    EXPECT_EQ(
+        check(src, dst, shape, 2, true, MatrixInstructions::forCapability(0))
+            .kinds,
+        std::make_pair(SharedAccessKind::Vector, SharedAccessKind::Vector));
+  }
+  // The 16-byte row layouts of a transpose (coalesced loads and stores):
+  // with ldmatrix and stmatrix both sides move 16 bytes a lane.
+  for (unsigned capability : {80u, 90u})
+    for (int64_t n : {64, 128}) {
+      SmallVector<int64_t> shape{128, n}, transposed{n, 128};
+      SCOPED_TRACE(describe(shape, 2) + " sm_" + std::to_string(capability));
+      LinearLayout src = layoutOf(shape, rowLayout(shape, 2, 8));
+      LinearLayout dst =
+          getTransposedView(layoutOf(transposed, rowLayout(transposed, 2, 8)));
+      Result r =
+          expectConflictFree(src, dst, shape, 2, /*transposed=*/true,
+                             MatrixInstructions::forCapability(capability));
+      EXPECT_TRUE(r.kinds.first != SharedAccessKind::Vector ||
+                  r.kinds.second != SharedAccessKind::Vector);
+      EXPECT_EQ(r.store.instructions, r.load.instructions);
+    }
+}
+
 TEST_F(SharedExchangeLayouts, BlockedPairs) {
   struct Blocked {
     SmallVector<unsigned> spt, tpw, wpc, order;
@@ -304,6 +468,16 @@ TEST_F(SharedExchangeLayouts, BlockedPairs) {
           if (canExchangeInRegisters(src, dst))
             continue;
           Result r = check(src, dst, shape, bytes, /*transposed=*/false);
+          // With ldmatrix / stmatrix (2-byte elements): every matrix access
+          // chosen moves the right elements, and never costs more.
+          if (bytes == 2)
+            for (unsigned capability : {80u, 90u}) {
+              SCOPED_TRACE("sm_" + std::to_string(capability));
+              Result m = check(src, dst, shape, bytes, /*transposed=*/false,
+                               MatrixInstructions::forCapability(capability));
+              EXPECT_LE(m.store.wavefronts + m.load.wavefronts,
+                        r.store.wavefronts + r.load.wavefronts);
+            }
           // Two row-major layouts and their transposes exchange without
           // conflicts in 4- and 2-byte elements.
           if (a.order == b.order || bytes > 4)
@@ -341,6 +515,17 @@ TEST_F(SharedExchangeLayouts, MmaAccumulatorsToBlocked) {
         expectConflictFree(src, dst, shape, bytes, /*transposed=*/false);
         // And back.
         check(dst, src, shape, bytes, /*transposed=*/false);
+        // With ldmatrix and stmatrix: still conflict-free, no more
+        // wavefronts (the matrices move the right elements: check).
+        if (bytes == 2)
+          for (auto [from, to] :
+               {std::pair(&src, &dst), std::pair(&dst, &src)}) {
+            Result vectors = check(*from, *to, shape, bytes, false);
+            Result matrices = check(*from, *to, shape, bytes, false,
+                                    MatrixInstructions::forCapability(90));
+            EXPECT_LE(matrices.store.wavefronts + matrices.load.wavefronts,
+                      vectors.store.wavefronts + vectors.load.wavefronts);
+          }
       }
 }
 
@@ -371,6 +556,10 @@ TEST_F(SharedExchangeLayouts, BlockedToDotOperands) {
               expectConflictFree(src, dst, shape, bytes, false);
             else
               check(src, dst, shape, bytes, false);
+            // ldmatrix (sm_80) reads the operands where it helps.
+            if (bytes == 2)
+              check(src, dst, shape, bytes, false,
+                    MatrixInstructions::forCapability(80));
           }
 }
 

@@ -12,6 +12,12 @@
 // doubling that side's wavefronts. The bank bases are the unit vectors
 // that complete the basis.
 //
+// Matrix accesses (16-bit elements) fix the 3 low bits to one side's
+// lanes and pair register (getMatrixTiles); the other side reads or writes
+// them as the longest vector its registers allow, or as matrices of the
+// same row. One phase of a matrix access is one 8x8 matrix: its 8 rows
+// (the row bases) and the offsets within a row.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/IR/SharedExchangeLayout.h"
@@ -114,8 +120,10 @@ private:
 
 /// What the choice needs to know of one register layout.
 struct Side {
-  /// The images of the lane bits, in order.
-  SmallVector<Bits> lanes;
+  /// The images of the register and lane bits, in order.
+  SmallVector<Bits> registers, lanes;
+  /// The images of every input bit: registers, lanes, warps.
+  SmallVector<Bits> inputs;
   /// log2 of the distinct elements one thread holds.
   unsigned distinctLog2 = 0;
   /// The index bits a register bit moves alone and no other input bit
@@ -137,7 +145,9 @@ Side describe(const LinearLayout &layout, const IndexBits &index) {
         threads.push_back(x);
       if (in.name == dims::kLane)
         side.lanes.push_back(x);
+      side.inputs.push_back(x);
     }
+  side.registers = registers;
   side.distinctLog2 = span(registers).dim();
   for (auto [reg, image] : llvm::enumerate(registers)) {
     Bits x = image; // (lambdas cannot capture structured bindings in C++17)
@@ -190,6 +200,83 @@ Access describeAccess(const Side &side, ArrayRef<Bits> low, unsigned vectorLog2,
   return access;
 }
 
+/// Whether input `position` of `side` moves one index bit that no other
+/// input touches.
+bool movesAlone(const Side &side, size_t position) {
+  Bits x = side.inputs[position];
+  if (!llvm::isPowerOf2_64(x))
+    return false;
+  for (auto [i, y] : llvm::enumerate(side.inputs))
+    if (i != position && (y & x))
+      return false;
+  return true;
+}
+
+/// A matrix access of one side: its access and the images of the 3
+/// offsets of a row (the scratch's low bits).
+struct MatrixTile {
+  SharedAccess access;
+  SmallVector<Bits> low;
+};
+
+/// The matrix accesses of `side` that getMatrixAccessPlan will accept
+/// (16-bit elements): the row's inputs each move an index bit alone.
+SmallVector<MatrixTile> getMatrixTiles(const Side &side, const Model &model) {
+  SmallVector<MatrixTile> tiles;
+  if (model.elementBytes != 2 || side.lanes.size() != 5 || model.numBits < 3)
+    return tiles;
+  size_t lane0 = side.registers.size();
+  auto laneAlone = [&](unsigned i) { return movesAlone(side, lane0 + i); };
+  const SmallVector<Bits> &lanes = side.lanes;
+  if (laneAlone(0) && laneAlone(1))
+    for (auto [reg, image] : llvm::enumerate(side.registers))
+      if (movesAlone(side, reg))
+        tiles.push_back({{SharedAccessKind::Matrix, 3, int(reg)},
+                         {image, lanes[0], lanes[1]}});
+  if (laneAlone(2) && laneAlone(3) && laneAlone(4)) {
+    SmallVector<Bits> seen;
+    for (auto [reg, image] : llvm::enumerate(side.registers)) {
+      if (!image || llvm::is_contained(seen, image))
+        continue;
+      seen.push_back(image);
+      tiles.push_back({{SharedAccessKind::TransposedMatrix, 3, int(reg)},
+                       {lanes[2], lanes[3], lanes[4]}});
+    }
+  }
+  return tiles;
+}
+
+/// The matrix registers getMatrixAccessPlan picks: after the pair
+/// register, up to two more whose images are independent.
+unsigned countMatrixRegisters(ArrayRef<Bits> registers, int pair) {
+  Subspace taken;
+  taken.insert(registers[pair]);
+  unsigned count = 0;
+  for (auto [reg, image] : llvm::enumerate(registers))
+    if (count < 2 && int(reg) != pair && image && taken.insert(image))
+      ++count;
+  return count;
+}
+
+/// One side's matrix accesses: an instruction moves 2^k matrices of 8
+/// elements per lane pair (k matrix registers), a phase is one matrix.
+Access describeMatrixAccess(const Side &side, const SharedAccess &shared,
+                            ArrayRef<Bits> low) {
+  unsigned k = countMatrixRegisters(side.registers, shared.pairRegister);
+  Access access;
+  access.phases = int64_t(1) << k;
+  access.instructions =
+      std::max<int64_t>(1, (int64_t(1) << side.distinctLog2) >> (k + 1));
+  Bits pair = side.registers[shared.pairRegister];
+  SmallVector<Bits> rows =
+      shared.kind == SharedAccessKind::Matrix
+          ? SmallVector<Bits>{side.lanes[2], side.lanes[3], side.lanes[4]}
+          : SmallVector<Bits>{pair, side.lanes[0], side.lanes[1]};
+  for (Bits x : llvm::concat<const Bits>(low.take_front(3), rows))
+    access.reach.insert(x);
+  return access;
+}
+
 /// `count` independent vectors with no bit of `lowMask` that meet `a` and
 /// `b` as little as the dimensions allow (the file header).
 SmallVector<Bits> chooseSegment(const Subspace &a, const Subspace &b,
@@ -239,7 +326,7 @@ SmallVector<Bits> chooseSegment(const Subspace &a, const Subspace &b,
 /// A candidate layout, evaluated.
 struct Choice {
   SmallVector<Bits> low, segment;
-  unsigned storeLog2 = 0, loadLog2 = 0;
+  SharedAccess store, load;
   int64_t storeWavefronts = 0, loadWavefronts = 0, instructions = 0;
   /// How far the registers of a loaded vector are apart: 0 when they are
   /// consecutive (its register bits the result's lowest). Values loaded
@@ -256,10 +343,20 @@ struct Choice {
   }
 };
 
+SharedAccess vectorAccess(unsigned vectorLog2) {
+  return {SharedAccessKind::Vector, vectorLog2, -1};
+}
+
 Choice evaluate(const Side &src, const Side &dst, ArrayRef<Bits> low,
-                unsigned storeLog2, unsigned loadLog2, const Model &model) {
-  Access store = describeAccess(src, low, storeLog2, model);
-  Access load = describeAccess(dst, low, loadLog2, model);
+                const SharedAccess &storeAccess, const SharedAccess &loadAccess,
+                const Model &model) {
+  auto describeSide = [&](const Side &side, const SharedAccess &shared) {
+    return shared.isMatrix()
+               ? describeMatrixAccess(side, shared, low)
+               : describeAccess(side, low, shared.vectorLog2, model);
+  };
+  Access store = describeSide(src, storeAccess);
+  Access load = describeSide(dst, loadAccess);
   Bits lowMask = 0;
   for (Bits x : low)
     lowMask |= x;
@@ -268,8 +365,8 @@ Choice evaluate(const Side &src, const Side &dst, ArrayRef<Bits> low,
   choice.segment =
       chooseSegment(store.reach, load.reach, lowMask,
                     model.numBits - model.wavefrontLog2, model.numBits);
-  choice.storeLog2 = storeLog2;
-  choice.loadLog2 = loadLog2;
+  choice.store = storeAccess;
+  choice.load = loadAccess;
   auto wavefronts = [&](const Access &access) {
     unsigned conflicts =
         intersect(access.reach.basis(), choice.segment, model.numBits).dim();
@@ -278,7 +375,7 @@ Choice evaluate(const Side &src, const Side &dst, ArrayRef<Bits> low,
   choice.storeWavefronts = wavefronts(store);
   choice.loadWavefronts = wavefronts(load);
   choice.instructions = store.instructions + load.instructions;
-  for (unsigned i = 0; i < loadLog2; ++i)
+  for (unsigned i = 0; !loadAccess.isMatrix() && i < loadAccess.vectorLog2; ++i)
     choice.loadSpread +=
         int64_t(dst.registerOf.lookup(llvm::Log2_64(low[i]))) - int64_t(i);
   return choice;
@@ -291,7 +388,8 @@ Choice completeAndEvaluate(const Side &src, const Side &dst,
                            SmallVector<Bits> low, unsigned storeLog2,
                            unsigned loadLog2, const Model &model) {
   if (low.size() >= model.wordLog2)
-    return evaluate(src, dst, low, storeLog2, loadLog2, model);
+    return evaluate(src, dst, low, vectorAccess(storeLog2),
+                    vectorAccess(loadLog2), model);
   Subspace taken = span(low);
   SmallVector<Bits> candidates;
   for (const SmallVector<Bits> *lanes : {&src.lanes, &dst.lanes})
@@ -323,7 +421,8 @@ int64_t SharedExchangeLayout::getScratchBytes() const {
 }
 
 std::optional<SharedExchangeLayout> mlir::tilegpu::getSharedExchangeLayout(
-    const LinearLayout &src, const LinearLayout &dst, unsigned elementBytes) {
+    const LinearLayout &src, const LinearLayout &dst, unsigned elementBytes,
+    MatrixInstructions matrix) {
   ArrayRef<LinearLayout::OutputDim> outputs = src.getOutputs();
   if (outputs.size() != dst.getOutputs().size() ||
       !llvm::isPowerOf2_32(elementBytes) || elementBytes > 16)
@@ -377,28 +476,125 @@ std::optional<SharedExchangeLayout> mlir::tilegpu::getSharedExchangeLayout(
     }
   }
 
+  // Matrix accesses: one side's tile, the other side's longest vector of
+  // it, or its matrices of the same tile.
+  Choice bestVectors = *best;
+  auto vectorOf = [&](const Side &side, ArrayRef<Bits> low) {
+    unsigned k = 0;
+    while (k < low.size() && llvm::isPowerOf2_64(low[k]) &&
+           llvm::is_contained(side.vectorBits, llvm::Log2_64(low[k])))
+      ++k;
+    return vectorAccess(k);
+  };
+  auto considerMatrix = [&](ArrayRef<Bits> low, const SharedAccess &store,
+                            const SharedAccess &load) {
+    Choice choice = evaluate(from, to, low, store, load, model);
+    if (choice.isBetterThan(*best))
+      best = std::move(choice);
+  };
+  SmallVector<MatrixTile> storeTiles, loadTiles;
+  if (matrix.stmatrix)
+    storeTiles = getMatrixTiles(from, model);
+  if (matrix.ldmatrix)
+    loadTiles = getMatrixTiles(to, model);
+  for (const MatrixTile &tile : storeTiles)
+    considerMatrix(tile.low, tile.access, vectorOf(to, tile.low));
+  for (const MatrixTile &tile : loadTiles)
+    considerMatrix(tile.low, vectorOf(from, tile.low), tile.access);
+  for (const MatrixTile &store : storeTiles)
+    for (const MatrixTile &load : loadTiles)
+      if (store.low == load.low)
+        considerMatrix(store.low, store.access, load.access);
+
   // Offsets: the low bits, the bank bits (unit vectors completing the
   // basis, lowest first), the segment bits.
-  Subspace taken = span(best->low);
-  for (Bits x : best->segment)
-    taken.insert(x);
-  SmallVector<Bits> offsets = best->low;
-  for (unsigned i = 0; i < n; ++i)
-    if (taken.insert(unit(i)))
-      offsets.push_back(unit(i));
-  offsets.append(best->segment.begin(), best->segment.end());
-  LinearLayout::InputDim offset{dims::kOffset.str(), {}};
-  for (Bits x : offsets)
-    offset.bases.push_back(index.unflatten(x));
-  SharedExchangeLayout result;
-  result.scratch = LinearLayout({std::move(offset)},
-                                SmallVector<LinearLayout::OutputDim>(outputs));
-  result.storeVectorLog2 = best->storeLog2;
-  result.loadVectorLog2 = best->loadLog2;
-  result.elementBytes = elementBytes;
-  result.storeWavefronts = best->storeWavefronts;
-  result.loadWavefronts = best->loadWavefronts;
+  auto build = [&](const Choice &choice) {
+    Subspace taken = span(choice.low);
+    for (Bits x : choice.segment)
+      taken.insert(x);
+    SmallVector<Bits> offsets = choice.low;
+    for (unsigned i = 0; i < n; ++i)
+      if (taken.insert(unit(i)))
+        offsets.push_back(unit(i));
+    offsets.append(choice.segment.begin(), choice.segment.end());
+    LinearLayout::InputDim offset{dims::kOffset.str(), {}};
+    for (Bits x : offsets)
+      offset.bases.push_back(index.unflatten(x));
+    SharedExchangeLayout result;
+    result.scratch = LinearLayout(
+        {std::move(offset)}, SmallVector<LinearLayout::OutputDim>(outputs));
+    result.store = choice.store;
+    result.load = choice.load;
+    result.elementBytes = elementBytes;
+    result.storeWavefronts = choice.storeWavefronts;
+    result.loadWavefronts = choice.loadWavefronts;
+    return result;
+  };
+  SharedExchangeLayout result = build(*best);
+  // The lowering needs a plan for each matrix access; getMatrixTiles only
+  // offers those that have one, and this keeps it so.
+  auto hasPlan = [&](const LinearLayout &layout, const SharedAccess &access) {
+    return !access.isMatrix() ||
+           getMatrixAccessPlan(layout.compose(*result.scratch.invert()),
+                               access.kind, access.pairRegister);
+  };
+  if (!hasPlan(src, result.store) || !hasPlan(dst, result.load))
+    return build(bestVectors);
   return result;
+}
+
+std::optional<MatrixAccessPlan>
+mlir::tilegpu::getMatrixAccessPlan(const LinearLayout &offsets,
+                                   SharedAccessKind kind, int pairRegister) {
+  if (kind == SharedAccessKind::Vector || offsets.getOutputs().size() != 1)
+    return std::nullopt;
+  auto offsetsOf = [&](StringRef input) {
+    SmallVector<Bits> result;
+    for (const LinearLayout::Basis &basis : offsets.getBases(input))
+      result.push_back(Bits(basis[0]));
+    return result;
+  };
+  SmallVector<Bits> registers = offsetsOf(dims::kRegister);
+  SmallVector<Bits> lanes = offsetsOf(dims::kLane);
+  SmallVector<Bits> warps = offsetsOf(dims::kWarp);
+  if (lanes.size() != 5 || pairRegister < 0 ||
+      pairRegister >= int(registers.size()))
+    return std::nullopt;
+  Bits pair = registers[pairRegister];
+  bool plain = kind == SharedAccessKind::Matrix;
+  // The row's offsets 1, 2, 4 and the row-address bases.
+  SmallVector<Bits> row = plain
+                              ? SmallVector<Bits>{pair, lanes[0], lanes[1]}
+                              : SmallVector<Bits>{lanes[2], lanes[3], lanes[4]};
+  SmallVector<Bits> rowAddresses =
+      plain ? SmallVector<Bits>{lanes[2], lanes[3], lanes[4]}
+            : SmallVector<Bits>{pair, lanes[0], lanes[1]};
+  if (row != SmallVector<Bits>{1, 2, 4})
+    return std::nullopt;
+  // Every other basis keeps to whole rows.
+  unsigned rowInputs = 0;
+  for (Bits x : llvm::concat<Bits>(registers, lanes, warps))
+    if (x & 7)
+      ++rowInputs;
+  if (rowInputs != 3)
+    return std::nullopt;
+  MatrixAccessPlan plan;
+  plan.kind = kind;
+  plan.pairRegister = pairRegister;
+  Subspace taken;
+  taken.insert(pair);
+  for (auto [reg, x] : llvm::enumerate(registers))
+    if (plan.matrixRegisters.size() < 2 && int(reg) != pairRegister && x &&
+        taken.insert(x))
+      plan.matrixRegisters.push_back(int(reg));
+  for (Bits x : rowAddresses)
+    plan.laneAddressBases.push_back(int64_t(x));
+  for (unsigned i = 0; i < 2; ++i)
+    plan.laneAddressBases.push_back(
+        i < plan.matrixRegisters.size()
+            ? int64_t(registers[plan.matrixRegisters[i]])
+            : 0);
+  return plan;
 }
 
 std::optional<std::pair<LinearLayout, LinearLayout>>
