@@ -105,7 +105,7 @@ std::optional<ck::CheckedKernel>
 tilec::checkKernel(const ast::Module &module, llvm::StringRef kernelName,
                    const ConstexprBindings &bindings, DiagnosticEngine &diags) {
   const ast::Function *fn = module.lookup(kernelName);
-  if (!fn || !fn->isKernel) {
+  if (!fn || !(fn->isKernel || fn->isTritonJit)) {
     std::vector<std::string> kernels = listKernels(module);
     std::string msg;
     if (fn)
@@ -139,6 +139,24 @@ ExprPtr Sema::evalConstDefault(const ast::Expr &e) {
     return nullptr;
   }
   return std::move(v.expr);
+}
+
+/// The type of kernel parameter `p`: its annotation, else (a `@triton.jit`
+/// kernel's) the signature's type, or constexpr when it is given a value.
+static ast::TypeAnnotation
+getKernelParamType(const ast::Param &p, const ConstexprBindings &bindings) {
+  ast::TypeAnnotation type = p.type;
+  if (type.kind != ast::TypeAnnotation::Kind::None)
+    return type;
+  auto it = bindings.paramTypes.find(p.name);
+  if (it != bindings.paramTypes.end()) {
+    type.kind = it->second.isPointer ? ast::TypeAnnotation::Kind::Pointer
+                                     : ast::TypeAnnotation::Kind::Scalar;
+    type.elem = it->second.elem;
+  } else if (bindings.values.count(p.name)) {
+    type.kind = ast::TypeAnnotation::Kind::Constexpr;
+  }
+  return type;
 }
 
 std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
@@ -181,21 +199,35 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
         error(SourceLoc(), message);
       else
         diags.warning(SourceLoc(), message);
-    } else if (it->type.kind != ast::TypeAnnotation::Kind::Constexpr)
+    } else if (it->type.kind != ast::TypeAnnotation::Kind::Constexpr &&
+               it->type.kind != ast::TypeAnnotation::Kind::None)
       error(it->loc, "'" + name + "' is a run-time parameter of '" +
                          kernel.name +
                          "', not a constexpr; it cannot be set "
                          "with -D");
   }
 
+  for (const ast::IgnoredDecorator &deco : kernel.ignoredDecorators)
+    diags.warning(deco.loc, "'@" + deco.name +
+                                "' is ignored: tilec compiles one "
+                                "configuration; give its constexpr values "
+                                "with --signature or -D, and --num-warps / "
+                                "--num-stages");
+
+  std::vector<std::string> untyped;
   for (const ast::Param &p : kernel.params) {
     usedNames.insert(p.name);
     kernelFrame.checkedNames[p.name] = p.name;
-    switch (p.type.kind) {
+    ast::TypeAnnotation type = getKernelParamType(p, bindings);
+    switch (type.kind) {
     case ast::TypeAnnotation::Kind::None:
-      error(p.loc, "kernel parameter '" + p.name +
-                       "' needs a type: a "
-                       "pointer (*f32), a scalar (i32, f32) or constexpr");
+      // A `@triton.jit` kernel's are reported together, below.
+      if (kernel.isTritonJit)
+        untyped.push_back(p.name);
+      else
+        error(p.loc, "kernel parameter '" + p.name +
+                         "' needs a type: a "
+                         "pointer (*f32), a scalar (i32, f32) or constexpr");
       kernelFrame.env[p.name].value = Value::invalid();
       continue;
     case ast::TypeAnnotation::Kind::Constexpr: {
@@ -206,6 +238,11 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
       } else if (p.defaultValue) {
         if (ExprPtr def = evalConstDefault(*p.defaultValue))
           v = Value::ofExpr(std::move(def), /*weak=*/true);
+      } else if (kernel.isTritonJit) {
+        error(p.loc, "constexpr '" + p.name +
+                         "' has no value; give it in --signature or set it "
+                         "with -D " +
+                         p.name + "=...");
       } else {
         error(p.loc, "constexpr '" + p.name +
                          "' has no value; give it a "
@@ -224,15 +261,20 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
               "run-time parameter '" + p.name +
                   "' cannot have a default; "
                   "make it constexpr or drop the default");
-      TType type(p.type.elem,
-                 p.type.kind == ast::TypeAnnotation::Kind::Pointer);
-      result.params.push_back({p.name, type, p.loc});
-      kernelFrame.env[p.name].value =
-          Value::ofExpr(std::make_unique<ck::VarRefExpr>(type, p.loc, p.name));
+      TType paramType(type.elem,
+                      type.kind == ast::TypeAnnotation::Kind::Pointer);
+      result.params.push_back({p.name, paramType, p.loc});
+      kernelFrame.env[p.name].value = Value::ofExpr(
+          std::make_unique<ck::VarRefExpr>(paramType, p.loc, p.name));
       continue;
     }
     }
   }
+  if (!untyped.empty())
+    error(kernel.loc, "the parameters of '@triton.jit' kernel '" + kernel.name +
+                          "' have no types (" + llvm::join(untyped, ", ") +
+                          "); give them with --signature, one entry per "
+                          "parameter (such as \"*fp32:16, i32, 1024\")");
   if (diags.getNumErrors() == errorsBefore)
     elabBlock(kernel.body);
   callStack.pop_back();
@@ -273,6 +315,8 @@ std::vector<std::string> Sema::visibleNames() const {
       names.push_back(name);
   for (const auto &fn : module.functions)
     names.push_back(fn->name);
+  for (const ast::ConstexprGlobal &global : module.globals)
+    names.push_back(global.name);
   for (std::string &b : builtinNames())
     names.push_back(std::move(b));
   return names;
@@ -293,6 +337,34 @@ Value Sema::lookupName(const std::string &name, SourceLoc loc) {
       v.expr = std::make_unique<ck::ConstantExpr>(c->getType(), loc, c->value);
     else if (auto *r = llvm::dyn_cast<ck::VarRefExpr>(v.expr.get()))
       v.expr = std::make_unique<ck::VarRefExpr>(r->getType(), loc, r->name);
+  }
+  return v;
+}
+
+Value Sema::elabGlobal(const ast::ConstexprGlobal &global, SourceLoc loc) {
+  if (llvm::is_contained(globalsInProgress, &global)) {
+    error(loc, "module-level constexpr '" + global.name +
+                   "' is defined in terms of itself");
+    return Value::invalid();
+  }
+  // The value sees builtins and the other globals, not the names of the
+  // function that uses it.
+  globalsInProgress.push_back(&global);
+  Frame globalFrame;
+  globalFrame.fn = frame->fn;
+  Frame *user = frame;
+  frame = &globalFrame;
+  Value v = elabExpr(*global.value);
+  frame = user;
+  globalsInProgress.pop_back();
+  if (v.isInvalid())
+    return v;
+  if (const ConstexprValue *c = v.getConst())
+    return makeConst(*c, loc);
+  if (v.isExpr()) {
+    error(global.value->getLoc(), "module-level constexpr '" + global.name +
+                                      "' must be a compile-time constant");
+    return Value::invalid();
   }
   return v;
 }

@@ -367,6 +367,8 @@ Value Sema::elabName(const ast::NameExpr &e) {
   SourceLoc loc = e.getLoc();
   if (frame->env.count(name))
     return lookupName(name, loc);
+  if (const ast::ConstexprGlobal *global = module.lookupGlobal(name))
+    return elabGlobal(*global, loc);
   if (name == "inf")
     return makeConst(ConstexprValue::ofFloat(INFINITY), loc);
   if (name == "nan")

@@ -143,6 +143,8 @@ public:
   /// expressions to fresh names.
   Value materializeTrivial(Value v, SourceLoc loc, llvm::StringRef hint);
   Value lookupName(const std::string &name, SourceLoc loc);
+  /// The value of a module-level constexpr, used at `loc`.
+  Value elabGlobal(const ast::ConstexprGlobal &global, SourceLoc loc);
   std::vector<std::string> visibleNames() const;
   Value callHelper(const ast::Function &fn, CallArgs &args, SourceLoc loc);
   ExprPtr evalConstDefault(const ast::Expr &e);
@@ -259,6 +261,8 @@ public:
   checked::Block *curBlock = nullptr;
   Frame *frame = nullptr;
   std::vector<const ast::Function *> callStack;
+  /// The module-level constexprs being evaluated (to report cycles).
+  std::vector<const ast::ConstexprGlobal *> globalsInProgress;
   /// Number of enclosing run-time regions (if/for/while) across inlined
   /// helpers: the region nesting of the IR.
   unsigned regionDepth = 0;

@@ -19,6 +19,7 @@
 #include "tilec/Driver/TileGPUSource.h"
 #include "tilec/Frontend/MLIRGen.h"
 #include "tilec/Frontend/Parser.h"
+#include "tilec/Frontend/PythonSource.h"
 #include "tilec/Runtime/Hash.h"
 #include "tilec/Target/CudaToolkit.h"
 #include "tilec/Target/PTX.h"
@@ -40,11 +41,14 @@ using namespace tilec;
 
 std::unique_ptr<TileSource>
 TileSource::parse(std::unique_ptr<llvm::MemoryBuffer> buffer,
-                  llvm::raw_ostream &diagOS) {
+                  llvm::raw_ostream &diagOS, SourceLanguage language) {
   std::unique_ptr<TileSource> source(new TileSource());
+  if (language == SourceLanguage::Python)
+    buffer = llvm::MemoryBuffer::getMemBufferCopy(
+        extractTritonCode(buffer->getBuffer()), buffer->getBufferIdentifier());
   source->srcMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   DiagnosticEngine diags(source->srcMgr, diagOS);
-  source->module = parseModule(source->srcMgr, diags);
+  source->module = parseModule(source->srcMgr, diags, language);
   if (!source->module || diags.hasErrors())
     return nullptr;
   return source;

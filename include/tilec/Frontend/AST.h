@@ -325,28 +325,59 @@ struct Param {
   ExprPtr defaultValue; ///< May be null.
 };
 
+/// A decorator of a Python source that tilec accepts and ignores
+/// (`@triton.autotune(...)`, `@triton.heuristics(...)`).
+struct IgnoredDecorator {
+  /// As written: "triton.autotune".
+  std::string name;
+  SourceLoc loc;
+};
+
 /// A `def`: a kernel (decorated with `@kernel`) or a device helper.
 class Function {
 public:
   std::string name;
   SourceLoc loc;
   bool isKernel = false;
+  /// Decorated with `@triton.jit` in a Python source: a kernel when it is
+  /// compiled (its untyped parameters typed by the signature), a helper when
+  /// called.
+  bool isTritonJit = false;
   /// Launch options from `@kernel(num_warps=N, num_stages=S)`.
   std::optional<int64_t> numWarps, numStages;
   std::vector<Param> params;
   Block body;
+  /// The names the body calls as functions (`f(...)`), which tell a Python
+  /// source's kernels from its helpers.
+  std::vector<std::string> calledNames;
+  /// `@triton.autotune` / `@triton.heuristics` above `@triton.jit`.
+  std::vector<IgnoredDecorator> ignoredDecorators;
 };
 
-/// A parsed .tile file.
+/// A module-level compile-time constant of a Python source:
+/// `NAME = tl.constexpr(value)` or `NAME: tl.constexpr = value`.
+struct ConstexprGlobal {
+  std::string name;
+  SourceLoc loc;
+  /// The value (inside `tl.constexpr(...)`).
+  ExprPtr value;
+};
+
+/// A parsed .tile file (or the Triton functions of a Python source).
 class Module {
 public:
   /// The buffer's name (file path or "<stdin>").
   std::string filename;
   std::vector<std::unique_ptr<Function>> functions;
+  /// Module-level constexprs (Python sources only).
+  std::vector<ConstexprGlobal> globals;
 
   /// The function named `name`, or null.
   const Function *lookup(llvm::StringRef name) const;
-  /// The `@kernel` functions in source order.
+  /// The module-level constexpr named `name`, or null.
+  const ConstexprGlobal *lookupGlobal(llvm::StringRef name) const;
+  /// The kernels in source order: the `@kernel` functions, and the
+  /// `@triton.jit` functions that no function of the file calls.
   std::vector<const Function *> getKernels() const;
 };
 
