@@ -214,17 +214,23 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
                                 "with --signature or -D, and --num-warps / "
                                 "--num-stages");
 
+  // A `@triton.jit` kernel's untyped parameters are reported together.
   std::vector<std::string> untyped;
+  for (const ast::Param &p : kernel.params)
+    if (getKernelParamType(p, bindings).kind == ast::TypeAnnotation::Kind::None)
+      untyped.push_back(p.name);
+  if (kernel.isTritonJit && !untyped.empty())
+    error(kernel.loc, "the parameters of '@triton.jit' kernel '" + kernel.name +
+                          "' have no types (" + llvm::join(untyped, ", ") +
+                          "); give them with --signature, one entry per "
+                          "parameter (such as \"*fp32:16, i32, 1024\")");
   for (const ast::Param &p : kernel.params) {
     usedNames.insert(p.name);
     kernelFrame.checkedNames[p.name] = p.name;
     ast::TypeAnnotation type = getKernelParamType(p, bindings);
     switch (type.kind) {
     case ast::TypeAnnotation::Kind::None:
-      // A `@triton.jit` kernel's are reported together, below.
-      if (kernel.isTritonJit)
-        untyped.push_back(p.name);
-      else
+      if (!kernel.isTritonJit)
         error(p.loc, "kernel parameter '" + p.name +
                          "' needs a type: a "
                          "pointer (*f32), a scalar (i32, f32) or constexpr");
@@ -270,11 +276,6 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
     }
     }
   }
-  if (!untyped.empty())
-    error(kernel.loc, "the parameters of '@triton.jit' kernel '" + kernel.name +
-                          "' have no types (" + llvm::join(untyped, ", ") +
-                          "); give them with --signature, one entry per "
-                          "parameter (such as \"*fp32:16, i32, 1024\")");
   if (diags.getNumErrors() == errorsBefore)
     elabBlock(kernel.body);
   callStack.pop_back();
