@@ -13,6 +13,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
+#include <set>
 #include <vector>
 
 using namespace tilec;
@@ -163,12 +165,78 @@ bool isConstexprGlobal(llvm::StringRef head) {
   return paren != llvm::StringRef::npos &&
          readDottedName(value.take_front(paren)) == callee;
 }
+/// A `@triton.jit` function: its name and its lines (decorators included).
+struct JitFunction {
+  std::string name;
+  size_t first = 0, last = 0;
+};
+
+/// The name of `def NAME(...)`; "" for another statement.
+std::string readDefName(llvm::StringRef head) {
+  if (!head.consume_front("def") || head.empty() || !llvm::isSpace(head[0]))
+    return "";
+  head = head.ltrim();
+  return head.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; })
+      .str();
+}
+
+/// The identifiers of `text` (in code, comments and strings alike).
+std::set<std::string> collectWords(llvm::StringRef text) {
+  std::set<std::string> words;
+  while (!text.empty()) {
+    text = text.drop_until([](char c) { return llvm::isAlpha(c) || c == '_'; });
+    llvm::StringRef word =
+        text.take_while([](char c) { return llvm::isAlnum(c) || c == '_'; });
+    if (!word.empty())
+      words.insert(word.str());
+    text = text.drop_front(word.size());
+  }
+  return words;
+}
+
+/// The indices of the functions to keep: all of them, or, when `kernel`
+/// names one, it and the functions whose names occur in a kept one (an
+/// over-approximation of the helpers it calls).
+std::vector<size_t> selectFunctions(llvm::ArrayRef<JitFunction> functions,
+                                    llvm::ArrayRef<llvm::StringRef> lines,
+                                    llvm::StringRef kernel) {
+  std::vector<size_t> all(functions.size());
+  for (size_t i = 0; i < functions.size(); ++i)
+    all[i] = i;
+  auto isKernel = [&](const JitFunction &f) { return f.name == kernel; };
+  if (kernel.empty() || llvm::none_of(functions, isKernel))
+    return all;
+  std::vector<size_t> selected;
+  std::vector<bool> taken(functions.size(), false);
+  for (size_t i = 0; i < functions.size(); ++i)
+    if (isKernel(functions[i])) {
+      selected.push_back(i);
+      taken[i] = true;
+    }
+  for (size_t next = 0; next < selected.size(); ++next) {
+    const JitFunction &f = functions[selected[next]];
+    std::set<std::string> words;
+    for (size_t line = f.first; line <= f.last; ++line) {
+      std::set<std::string> lineWords = collectWords(lines[line]);
+      words.insert(lineWords.begin(), lineWords.end());
+    }
+    for (size_t i = 0; i < functions.size(); ++i)
+      if (!taken[i] && words.count(functions[i].name)) {
+        selected.push_back(i);
+        taken[i] = true;
+      }
+  }
+  std::sort(selected.begin(), selected.end());
+  return selected;
+}
 } // namespace
 
-std::string tilec::extractTritonCode(llvm::StringRef text) {
+std::string tilec::extractTritonCode(llvm::StringRef text,
+                                     llvm::StringRef kernel) {
   llvm::SmallVector<llvm::StringRef> lines;
   text.split(lines, '\n');
   std::vector<bool> keep(lines.size(), false);
+  std::vector<JitFunction> functions;
   std::vector<Statement> statements = splitStatements(lines);
   for (size_t i = 0; i < statements.size(); ++i) {
     const Statement &s = statements[i];
@@ -181,8 +249,8 @@ std::string tilec::extractTritonCode(llvm::StringRef text) {
       if (j == statements.size())
         break;
       if (jit)
-        for (size_t line = s.first; line <= statements[j].last; ++line)
-          keep[line] = true;
+        functions.push_back(
+            {readDefName(statements[j].head), s.first, statements[j].last});
       i = j;
       continue;
     }
@@ -190,6 +258,9 @@ std::string tilec::extractTritonCode(llvm::StringRef text) {
       for (size_t line = s.first; line <= s.last; ++line)
         keep[line] = true;
   }
+  for (size_t f : selectFunctions(functions, lines, kernel))
+    for (size_t line = functions[f].first; line <= functions[f].last; ++line)
+      keep[line] = true;
   std::string result;
   result.reserve(text.size());
   for (size_t i = 0; i < lines.size(); ++i) {

@@ -41,11 +41,13 @@ using namespace tilec;
 
 std::unique_ptr<TileSource>
 TileSource::parse(std::unique_ptr<llvm::MemoryBuffer> buffer,
-                  llvm::raw_ostream &diagOS, SourceLanguage language) {
+                  llvm::raw_ostream &diagOS, SourceLanguage language,
+                  llvm::StringRef kernel) {
   std::unique_ptr<TileSource> source(new TileSource());
   if (language == SourceLanguage::Python)
     buffer = llvm::MemoryBuffer::getMemBufferCopy(
-        extractTritonCode(buffer->getBuffer()), buffer->getBufferIdentifier());
+        extractTritonCode(buffer->getBuffer(), kernel),
+        buffer->getBufferIdentifier());
   source->srcMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   DiagnosticEngine diags(source->srcMgr, diagOS);
   source->module = parseModule(source->srcMgr, diags, language);

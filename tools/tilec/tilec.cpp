@@ -471,9 +471,9 @@ int run(int argc, char **argv) {
   bool python =
       from == Input::Python ||
       (from == Input::Auto && llvm::StringRef(inputFile).ends_with(".py"));
-  std::unique_ptr<TileSource> source =
-      TileSource::parse(getInputBuffer(text), llvm::errs(),
-                        python ? SourceLanguage::Python : SourceLanguage::Tile);
+  std::unique_ptr<TileSource> source = TileSource::parse(
+      getInputBuffer(text), llvm::errs(),
+      python ? SourceLanguage::Python : SourceLanguage::Tile, kernelName);
   if (!source)
     return kInputError;
 

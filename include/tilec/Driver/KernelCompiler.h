@@ -43,10 +43,12 @@ public:
   /// Parses `buffer` (named `name`); diagnostics go to `diagOS`. Returns
   /// null if the file has errors. A Python source is parsed as
   /// extractTritonCode() (PythonSource.h) leaves it, which is also what the
-  /// source manager holds and getText() returns.
+  /// source manager holds and getText() returns; `kernel` (may be empty)
+  /// is the one its functions are read for.
   static std::unique_ptr<TileSource>
   parse(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream &diagOS,
-        SourceLanguage language = SourceLanguage::Tile);
+        SourceLanguage language = SourceLanguage::Tile,
+        llvm::StringRef kernel = "");
 
   llvm::SourceMgr &getSourceMgr() { return srcMgr; }
   const ast::Module &getModule() const { return *module; }

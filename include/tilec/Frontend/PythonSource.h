@@ -28,7 +28,13 @@ namespace tilec {
 /// blocks, comments, ...) is empty in the result, which has as many lines
 /// as \p text. Python's logical lines are followed through brackets,
 /// backslash continuations and (triple-quoted) strings.
-std::string extractTritonCode(llvm::StringRef text);
+///
+/// When \p kernel names a `@triton.jit` function, only it and the
+/// `@triton.jit` functions whose names occur in the kept ones (the helpers
+/// it calls, and maybe a few more) are kept, so that a construct tilec
+/// cannot parse in another kernel of the file is no error.
+std::string extractTritonCode(llvm::StringRef text,
+                              llvm::StringRef kernel = "");
 
 } // namespace tilec
 
