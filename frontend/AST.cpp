@@ -146,8 +146,11 @@ private:
     indent(level) << (fn.isKernel ? "Kernel " : "Function ") << fn.name;
     if (fn.isTritonJit)
       os << " triton.jit";
-    for (const IgnoredDecorator &deco : fn.ignoredDecorators)
-      os << " ignored=" << deco.name;
+    for (const TritonDecorator &deco : fn.tritonDecorators) {
+      os << " @" << deco.name;
+      if (deco.configs)
+        os << "(" << deco.configs->size() << " configs)";
+    }
     if (fn.isKernel)
       os << " num_warps="
          << fn.numWarps.value_or(CompileOptions::kDefaultNumWarps)

@@ -3,13 +3,15 @@
 // The top level of a Python file's Triton code (what extractTritonCode()
 // leaves of it, PythonSource.h): `@triton.jit` functions, with
 // `@triton.autotune(...)` / `@triton.heuristics(...)` decorators above
-// them (recorded and not evaluated), and module-level constexprs
+// them (recorded, with the autotune configs when they are literals; not
+// evaluated), and module-level constexprs
 // (`NAME = tl.constexpr(value)`, `NAME: tl.constexpr = value`). Function
 // bodies parse as in a .tile file (Parser.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Frontend/Parser.h"
+#include "tilec/Frontend/Types.h"
 
 using namespace tilec;
 using namespace tilec::ast;
@@ -19,7 +21,7 @@ bool isJitDecorator(llvm::StringRef name) {
   return name == "triton.jit" || name == "jit";
 }
 
-bool isIgnoredDecorator(llvm::StringRef name) {
+bool isTritonDecorator(llvm::StringRef name) {
   return name == "triton.autotune" || name == "autotune" ||
          name == "triton.heuristics" || name == "heuristics";
 }
@@ -59,15 +61,17 @@ void Parser::parsePythonTopLevel(Module &module) {
 std::unique_ptr<Function> Parser::parseTritonFunction() {
   SourceLoc firstLoc = tok().loc;
   bool jit = false;
-  std::vector<IgnoredDecorator> ignored;
+  std::vector<TritonDecorator> decorators;
   while (tok().is(TokKind::At)) {
     SourceLoc atLoc = tok().loc;
     consume(); // '@'
     std::optional<std::string> name = readDottedName();
     if (name && isJitDecorator(*name)) {
       jit = true;
-    } else if (name && isIgnoredDecorator(*name)) {
-      ignored.push_back({*name, atLoc});
+    } else if (name && isTritonDecorator(*name)) {
+      decorators.push_back({*name, atLoc, std::nullopt});
+      if (llvm::StringRef(*name).ends_with("autotune"))
+        decorators.back().configs = parseAutotuneConfigs();
     } else {
       diags.error(atLoc, "unknown decorator" +
                              (name ? " '@" + *name + "'" : std::string()) +
@@ -77,7 +81,7 @@ std::unique_ptr<Function> Parser::parseTritonFunction() {
       skipToNextLine();
       return nullptr;
     }
-    // The arguments (`do_not_specialize=`, the configs, the heuristics'
+    // The other arguments (`do_not_specialize=`, `key=`, the heuristics'
     // lambdas) are not read.
     skipToNextLine();
     while (tok().is(TokKind::Newline))
@@ -89,7 +93,7 @@ std::unique_ptr<Function> Parser::parseTritonFunction() {
     return nullptr;
   }
   if (!jit) {
-    diags.error(firstLoc, "'@" + ignored.front().name +
+    diags.error(firstLoc, "'@" + decorators.front().name +
                               "' decorates a '@triton.jit' function; add "
                               "'@triton.jit' below it");
     skipLine();
@@ -99,8 +103,85 @@ std::unique_ptr<Function> Parser::parseTritonFunction() {
   if (!fn)
     return nullptr;
   fn->isTritonJit = true;
-  fn->ignoredDecorators = std::move(ignored);
+  fn->tritonDecorators = std::move(decorators);
   return fn;
+}
+
+/// autotune_args := '(' 'configs' '=' '[' config (',' config)* [','] ']' ...
+/// Reads the configs when they are written out; std::nullopt (nothing
+/// reported, the tokens read so far consumed) for any other form, such as
+/// `configs=get_configs()`.
+std::optional<std::vector<AutotuneConfig>> Parser::parseAutotuneConfigs() {
+  if (!consumeIf(TokKind::LParen))
+    return std::nullopt;
+  if (tok().is(TokKind::Identifier) && tok().spelling == "configs" &&
+      peekTok().is(TokKind::Equal)) {
+    consume();
+    consume();
+  }
+  if (!consumeIf(TokKind::LSquare))
+    return std::nullopt;
+  std::vector<AutotuneConfig> configs;
+  while (!tok().is(TokKind::RSquare)) {
+    AutotuneConfig config;
+    if (!parseAutotuneConfig(config))
+      return std::nullopt;
+    configs.push_back(std::move(config));
+    if (!consumeIf(TokKind::Comma))
+      break;
+  }
+  if (!consumeIf(TokKind::RSquare))
+    return std::nullopt;
+  return configs;
+}
+
+/// config := 'triton.Config' '(' '{' [STRING ':' literal (',' ...)* [',']]
+///           '}' (',' ('num_warps' | 'num_stages' | 'num_ctas') '=' INT)*
+///           [','] ')'
+/// literal := ['-'] (INT | FLOAT) | 'True' | 'False'
+bool Parser::parseAutotuneConfig(AutotuneConfig &config) {
+  config.loc = tok().loc;
+  std::optional<std::string> callee = readDottedName();
+  if (!callee || (*callee != "triton.Config" && *callee != "Config") ||
+      !consumeIf(TokKind::LParen) || !consumeIf(TokKind::LBrace))
+    return false;
+  while (tok().is(TokKind::String)) {
+    std::string key = tok().stringValue;
+    consume();
+    if (!consumeIf(TokKind::Colon))
+      return false;
+    std::string text = consumeIf(TokKind::Minus) ? "-" : "";
+    if (!tok().is(TokKind::Integer) && !tok().is(TokKind::Float) &&
+        !tok().is(TokKind::kw_True) && !tok().is(TokKind::kw_False))
+      return false;
+    std::optional<ConstexprValue> value =
+        parseConstexprValue(text + tok().spelling.str());
+    if (!value)
+      return false;
+    consume();
+    config.values.emplace_back(std::move(key), *value);
+    if (!consumeIf(TokKind::Comma))
+      break;
+  }
+  if (!consumeIf(TokKind::RBrace))
+    return false;
+  while (consumeIf(TokKind::Comma) && !tok().is(TokKind::RParen)) {
+    if (!tok().is(TokKind::Identifier) || !peekTok().is(TokKind::Equal) ||
+        !peekTok(2).is(TokKind::Integer))
+      return false;
+    llvm::StringRef option = tok().spelling;
+    int64_t value = static_cast<int64_t>(peekTok(2).intValue);
+    if (option == "num_warps")
+      config.numWarps = value;
+    else if (option == "num_stages")
+      config.numStages = value;
+    else if (option != "num_ctas" || value != 1)
+      return false;
+    consume();
+    consume();
+    consume();
+  }
+  return consumeIf(TokKind::RParen);
 }
 
 /// constexpr_global := NAME '=' dotted '(' expr ')' NEWLINE

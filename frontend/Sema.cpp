@@ -159,6 +159,51 @@ getKernelParamType(const ast::Param &p, const ConstexprBindings &bindings) {
   return type;
 }
 
+/// The autotune config of `deco` that the constexpr values of `bindings`
+/// select: the first one whose every value they give; null if none.
+static const ast::AutotuneConfig *
+selectAutotuneConfig(const ast::TritonDecorator &deco,
+                     const ConstexprBindings &bindings) {
+  if (!deco.configs)
+    return nullptr;
+  for (const ast::AutotuneConfig &config : *deco.configs) {
+    bool matches = llvm::all_of(config.values, [&](const auto &entry) {
+      auto it = bindings.values.find(entry.first);
+      return it != bindings.values.end() && it->second == entry.second;
+    });
+    if (matches)
+      return &config;
+  }
+  return nullptr;
+}
+
+void Sema::applyTritonDecorators(const ast::Function &kernel,
+                                 const ConstexprBindings &bindings,
+                                 ck::CheckedKernel &result) {
+  for (const ast::TritonDecorator &deco : kernel.tritonDecorators) {
+    // An autotune config that the constexpr values select gives its
+    // num_warps and num_stages, unless the command line sets them.
+    if (const ast::AutotuneConfig *config =
+            selectAutotuneConfig(deco, bindings)) {
+      if (!bindings.numWarps && config->numWarps)
+        result.numWarps = *config->numWarps;
+      if (!bindings.numStages && config->numStages)
+        result.numStages = *config->numStages;
+      continue;
+    }
+    std::string why = !llvm::StringRef(deco.name).ends_with("autotune")
+                          ? "tilec compiles one configuration"
+                      : deco.configs
+                          ? "no config of it has the constexpr values given"
+                          : "its configs are not a list of triton.Config "
+                            "literals";
+    diags.warning(deco.loc, "'@" + deco.name + "' is ignored (" + why +
+                                "): give the constexpr values with "
+                                "--signature or -D, and --num-warps / "
+                                "--num-stages");
+  }
+}
+
 std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
                                            const ConstexprBindings &bindings) {
   unsigned errorsBefore = diags.getNumErrors();
@@ -170,6 +215,7 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
       kernel.numWarps.value_or(CompileOptions::kDefaultNumWarps));
   result.numStages = bindings.numStages.value_or(
       kernel.numStages.value_or(CompileOptions::kDefaultNumStages));
+  applyTritonDecorators(kernel, bindings, result);
   if (!CompileOptions::isValidNumWarps(result.numWarps))
     error(kernel.loc, "num_warps must be a power of two between 1 and " +
                           llvm::Twine(CompileOptions::kMaxNumWarps) + "; got " +
@@ -206,13 +252,6 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
                          "', not a constexpr; it cannot be set "
                          "with -D");
   }
-
-  for (const ast::IgnoredDecorator &deco : kernel.ignoredDecorators)
-    diags.warning(deco.loc, "'@" + deco.name +
-                                "' is ignored: tilec compiles one "
-                                "configuration; give its constexpr values "
-                                "with --signature or -D, and --num-warps / "
-                                "--num-stages");
 
   // A `@triton.jit` kernel's untyped parameters are reported together.
   std::vector<std::string> untyped;

@@ -148,6 +148,12 @@ public:
   std::vector<std::string> visibleNames() const;
   Value callHelper(const ast::Function &fn, CallArgs &args, SourceLoc loc);
   ExprPtr evalConstDefault(const ast::Expr &e);
+  /// The `@triton.autotune` / `@triton.heuristics` decorators of a Python
+  /// source's kernel: the launch options of the autotune config that the
+  /// constexpr values select, else a warning that the decorator is ignored.
+  void applyTritonDecorators(const ast::Function &kernel,
+                             const ConstexprBindings &bindings,
+                             checked::CheckedKernel &result);
 
   // --- SemaStmt.cpp: statements --------------------------------------------
   void elabBlock(const ast::Block &block);

@@ -325,12 +325,25 @@ struct Param {
   ExprPtr defaultValue; ///< May be null.
 };
 
-/// A decorator of a Python source that tilec accepts and ignores
-/// (`@triton.autotune(...)`, `@triton.heuristics(...)`).
-struct IgnoredDecorator {
+/// One `triton.Config({'NAME': value, ...}, num_warps=W, num_stages=S)`
+/// of a `@triton.autotune` decorator.
+struct AutotuneConfig {
+  std::vector<std::pair<std::string, ConstexprValue>> values;
+  std::optional<int64_t> numWarps, numStages;
+  SourceLoc loc;
+};
+
+/// A decorator above `@triton.jit` in a Python source:
+/// `@triton.autotune(...)` or `@triton.heuristics(...)`. Neither runs: the
+/// configs of an autotune decorator are recorded when they are written out
+/// (a list of `triton.Config`s of literals), so that the constexpr values
+/// of a compile select one and its num_warps / num_stages.
+struct TritonDecorator {
   /// As written: "triton.autotune".
   std::string name;
   SourceLoc loc;
+  /// The autotune configs, when they could be read.
+  std::optional<std::vector<AutotuneConfig>> configs;
 };
 
 /// A `def`: a kernel (decorated with `@kernel`) or a device helper.
@@ -351,7 +364,7 @@ public:
   /// source's kernels from its helpers.
   std::vector<std::string> calledNames;
   /// `@triton.autotune` / `@triton.heuristics` above `@triton.jit`.
-  std::vector<IgnoredDecorator> ignoredDecorators;
+  std::vector<TritonDecorator> tritonDecorators;
 };
 
 /// A module-level compile-time constant of a Python source:

@@ -138,6 +138,8 @@ private:
   // Top level of a Python source (ParserPython.cpp).
   void parsePythonTopLevel(ast::Module &module);
   std::unique_ptr<ast::Function> parseTritonFunction();
+  std::optional<std::vector<ast::AutotuneConfig>> parseAutotuneConfigs();
+  bool parseAutotuneConfig(ast::AutotuneConfig &config);
   void parseConstexprGlobal(ast::Module &module);
   /// Reads `NAME ('.' NAME)*` into "NAME.NAME"; std::nullopt (nothing
   /// reported) when the current token is not a name.
