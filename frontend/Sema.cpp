@@ -1,8 +1,9 @@
 //===- Sema.cpp - Semantic analysis driver --------------------------------===//
 //
 // Entry points (kernel selection, constexpr bindings), the elaboration of a
-// kernel's signature, name binding with per-invocation unique names, and
-// inlining of helper functions.
+// kernel's signature (a `@triton.jit` kernel's types from the bindings, its
+// autotune config), name binding with per-invocation unique names,
+// module-level constexprs, and inlining of helper functions.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,7 +1,9 @@
 //===- AST.h - Syntax tree of the .tile language ----------------*- C++ -*-===//
 //
 // The untyped syntax tree produced by the parser: a Module of Functions
-// (kernels and helpers), statements and expressions close to Python's `ast`.
+// (kernels and helpers; in a Python source, `@triton.jit` functions and
+// module-level constexprs), statements and expressions close to Python's
+// `ast`.
 // Every node carries the SourceLoc of its first token. Nodes use LLVM-style
 // RTTI (`llvm::isa`/`llvm::dyn_cast` on their Kind). `dumpAST` prints the
 // tree as stable indented text (`tilec --emit=ast`).
