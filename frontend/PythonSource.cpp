@@ -180,6 +180,26 @@ std::string readDefName(llvm::StringRef head) {
       .str();
 }
 
+/// Adds the name that the statement starting with `head` defines, if any:
+/// `NAME = ...`, `NAME: T = ...`, `def NAME`, `class NAME`.
+void addDefinedName(llvm::StringRef head, std::vector<std::string> &names) {
+  auto isNameChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  if (head.consume_front("def ") || head.consume_front("class ")) {
+    std::string name = head.ltrim().take_while(isNameChar).str();
+    if (!name.empty())
+      names.push_back(name);
+    return;
+  }
+  llvm::StringRef name = head.take_while(isNameChar);
+  if (name.empty() || llvm::isDigit(name[0]))
+    return;
+  llvm::StringRef rest = head.drop_front(name.size()).ltrim();
+  if (rest.consume_front(":"))
+    rest = rest.drop_until([](char c) { return c == '='; });
+  if (rest.starts_with("=") && !rest.starts_with("=="))
+    names.push_back(name.str());
+}
+
 /// The identifiers of `text` (in code, comments and strings alike).
 std::set<std::string> collectWords(llvm::StringRef text) {
   std::set<std::string> words;
@@ -232,7 +252,8 @@ std::vector<size_t> selectFunctions(llvm::ArrayRef<JitFunction> functions,
 } // namespace
 
 std::string tilec::extractTritonCode(llvm::StringRef text,
-                                     llvm::StringRef kernel) {
+                                     llvm::StringRef kernel,
+                                     std::vector<std::string> *hostNames) {
   llvm::SmallVector<llvm::StringRef> lines;
   text.split(lines, '\n');
   std::vector<bool> keep(lines.size(), false);
@@ -251,12 +272,16 @@ std::string tilec::extractTritonCode(llvm::StringRef text,
       if (jit)
         functions.push_back(
             {readDefName(statements[j].head), s.first, statements[j].last});
+      else if (hostNames)
+        addDefinedName(statements[j].head, *hostNames);
       i = j;
       continue;
     }
     if (isConstexprGlobal(s.head))
       for (size_t line = s.first; line <= s.last; ++line)
         keep[line] = true;
+    else if (hostNames)
+      addDefinedName(s.head, *hostNames);
   }
   for (size_t f : selectFunctions(functions, lines, kernel))
     for (size_t line = functions[f].first; line <= functions[f].last; ++line)

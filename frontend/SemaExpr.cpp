@@ -383,6 +383,14 @@ Value Sema::elabName(const ast::NameExpr &e) {
     error(loc, "'" + name + "' is a function; call it with (...)");
     return Value::invalid();
   }
+  if (llvm::is_contained(module.hostNames, name)) {
+    error(loc, "'" + name +
+                   "' is defined by the file's host code, which tilec does "
+                   "not compile; a kernel can use a module-level value that "
+                   "is a tl.constexpr (" +
+                   name + " = tl.constexpr(...))");
+    return Value::invalid();
+  }
   std::string hint = findClosestName(name, visibleNames());
   error(loc,
         "unknown name '" + name + "'" +

@@ -386,6 +386,9 @@ public:
   std::vector<std::unique_ptr<Function>> functions;
   /// Module-level constexprs (Python sources only).
   std::vector<ConstexprGlobal> globals;
+  /// The names that a Python source's skipped host code defines at the top
+  /// level (variables, plain functions, classes), for messages.
+  std::vector<std::string> hostNames;
 
   /// The function named `name`, or null.
   const Function *lookup(llvm::StringRef name) const;

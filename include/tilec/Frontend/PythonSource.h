@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
+#include <vector>
 
 namespace tilec {
 
@@ -33,8 +34,12 @@ namespace tilec {
 /// `@triton.jit` functions whose names occur in the kept ones (the helpers
 /// it calls, and maybe a few more) are kept, so that a construct tilec
 /// cannot parse in another kernel of the file is no error.
-std::string extractTritonCode(llvm::StringRef text,
-                              llvm::StringRef kernel = "");
+///
+/// \p hostNames, when given, receives the names that the skipped top-level
+/// statements define (`NAME = ...`, `def NAME`, `class NAME`), for messages
+/// about a kernel that uses one.
+std::string extractTritonCode(llvm::StringRef text, llvm::StringRef kernel = "",
+                              std::vector<std::string> *hostNames = nullptr);
 
 } // namespace tilec
 
