@@ -376,6 +376,12 @@ bool Parser::parseTypeAnnotation(TypeAnnotation &type) {
     return true;
   }
   std::optional<ScalarType> kind = parseDTypeName(name);
+  // Python's own annotations (`n: int`, `x: tl.tensor`) say nothing the
+  // signature does not: the parameter stays untyped.
+  if (!kind && !isPointer && language == SourceLanguage::Python) {
+    type.kind = TypeAnnotation::Kind::None;
+    return true;
+  }
   if (!kind) {
     diags.error(type.loc, "unknown type '" + name +
                               "'; expected a dtype (i32, f32, bf16, ...), a "

@@ -302,7 +302,8 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
     }
     case ast::TypeAnnotation::Kind::Scalar:
     case ast::TypeAnnotation::Kind::Pointer: {
-      if (p.defaultValue)
+      // A Python kernel's defaults are the launcher's business.
+      if (p.defaultValue && !kernel.isTritonJit)
         error(p.defaultValue->getLoc(),
               "run-time parameter '" + p.name +
                   "' cannot have a default; "
