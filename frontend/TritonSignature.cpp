@@ -127,7 +127,6 @@ bool tilec::applyTritonSignature(const ast::Function &kernel,
     return false;
   }
   bool ok = true;
-  bool unalignedPointer = false;
   for (size_t i = 0; i < signature.size(); ++i) {
     const SignatureEntry &entry = signature[i];
     const ast::Param &param = kernel.params[i];
@@ -176,14 +175,13 @@ bool tilec::applyTritonSignature(const ast::Function &kernel,
       continue;
     }
     bindings.paramTypes[param.name] = entry.type;
-    if (entry.type.isPointer)
-      unalignedPointer |= entry.hint != 16;
-    else if (entry.hint == 16)
+    if (entry.type.isPointer) {
+      if (entry.hint != 16 && !keepPointerAlignment)
+        addName(options.unalignedParams, param.name);
+    } else if (entry.hint == 16)
       addName(options.divisibleParams, param.name);
     else if (entry.hint == 1)
       addName(options.unitParams, param.name);
   }
-  if (unalignedPointer && !keepPointerAlignment)
-    options.pointerAlignment = 1;
   return ok;
 }

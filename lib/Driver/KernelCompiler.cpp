@@ -98,7 +98,9 @@ bool isAssumedOne(const CompileOptions &options,
 int64_t getAssumedDivisibility(const CompileOptions &options,
                                const checked::KernelParam &param) {
   if (param.type.isPointer)
-    return options.pointerAlignment;
+    return llvm::is_contained(options.unalignedParams, param.name)
+               ? 1
+               : options.pointerAlignment;
   if (param.type.isInteger() &&
       llvm::is_contained(options.divisibleParams, param.name))
     return 16;

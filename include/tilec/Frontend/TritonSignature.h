@@ -51,9 +51,9 @@ parseTritonSignature(llvm::StringRef text, std::string &error);
 /// (checked against the parameter's annotation when it has one), a value
 /// to `bindings.values` (the parameter becomes a constexpr, as in Triton);
 /// `:16` on an integer adds it to `options.divisibleParams`, `:1` to
-/// `options.unitParams`. A pointer without `:16` makes
-/// `options.pointerAlignment` 1 (no alignment is assumed) unless
-/// `keepPointerAlignment` (--pointer-alignment was given). Errors (a
+/// `options.unitParams`; a pointer without `:16` goes to
+/// `options.unalignedParams` (no alignment is assumed, as in Triton),
+/// unless `keepPointerAlignment` (--pointer-alignment was given). Errors (a
 /// signature of the wrong length, a type for a constexpr parameter, ...)
 /// are reported at the kernel's parameters; false after one.
 bool applyTritonSignature(const ast::Function &kernel,
