@@ -10,6 +10,7 @@
 
 #include "TreeDumper.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tilec;
@@ -102,10 +103,23 @@ const Function *Module::lookup(llvm::StringRef name) const {
   return nullptr;
 }
 
+const ConstexprGlobal *Module::lookupGlobal(llvm::StringRef name) const {
+  for (const ConstexprGlobal &global : globals)
+    if (global.name == name)
+      return &global;
+  return nullptr;
+}
+
 std::vector<const Function *> Module::getKernels() const {
+  auto isCalled = [&](const Function &callee) {
+    return llvm::any_of(functions, [&](const auto &fn) {
+      return fn.get() != &callee &&
+             llvm::is_contained(fn->calledNames, callee.name);
+    });
+  };
   std::vector<const Function *> kernels;
   for (const auto &fn : functions)
-    if (fn->isKernel)
+    if (fn->isKernel || (fn->isTritonJit && !isCalled(*fn)))
       kernels.push_back(fn.get());
   return kernels;
 }
@@ -118,6 +132,11 @@ public:
 
   void dump(const Module &module) {
     os << "Module \"" << module.filename << "\"\n";
+    for (const ConstexprGlobal &global : module.globals) {
+      indent(1) << "ConstexprGlobal " << global.name;
+      loc(global.loc);
+      dump(*global.value, 2);
+    }
     for (const auto &fn : module.functions)
       dump(*fn, 1);
   }
@@ -125,6 +144,13 @@ public:
 private:
   void dump(const Function &fn, int level) {
     indent(level) << (fn.isKernel ? "Kernel " : "Function ") << fn.name;
+    if (fn.isTritonJit)
+      os << " triton.jit";
+    for (const TritonDecorator &deco : fn.tritonDecorators) {
+      os << " @" << deco.name;
+      if (deco.configs)
+        os << "(" << deco.configs->size() << " configs)";
+    }
     if (fn.isKernel)
       os << " num_warps="
          << fn.numWarps.value_or(CompileOptions::kDefaultNumWarps)

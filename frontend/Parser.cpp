@@ -15,11 +15,12 @@ using namespace tilec;
 using namespace tilec::ast;
 
 std::unique_ptr<Module> tilec::parseModule(llvm::SourceMgr &srcMgr,
-                                           DiagnosticEngine &diags) {
+                                           DiagnosticEngine &diags,
+                                           SourceLanguage language) {
   if (srcMgr.getNumBuffers() == 0)
     return nullptr;
   unsigned errorsBefore = diags.getNumErrors();
-  Parser parser(srcMgr, srcMgr.getMainFileID(), diags);
+  Parser parser(srcMgr, srcMgr.getMainFileID(), diags, language);
   std::unique_ptr<Module> module = parser.parseModule();
   if (diags.getNumErrors() != errorsBefore)
     return nullptr;
@@ -27,8 +28,8 @@ std::unique_ptr<Module> tilec::parseModule(llvm::SourceMgr &srcMgr,
 }
 
 Parser::Parser(llvm::SourceMgr &srcMgr, unsigned bufferID,
-               DiagnosticEngine &diags)
-    : srcMgr(srcMgr), bufferID(bufferID), diags(diags) {}
+               DiagnosticEngine &diags, SourceLanguage language)
+    : srcMgr(srcMgr), bufferID(bufferID), diags(diags), language(language) {}
 
 void Parser::errorExpected(llvm::StringRef what) {
   const Token &t = tok();
@@ -140,6 +141,11 @@ bool Parser::skipBlankOrStrayIndent() {
 void Parser::parseTopLevel(Module &module) {
   if (skipBlankOrStrayIndent())
     return;
+  if (language == SourceLanguage::Python &&
+      (tok().is(TokKind::At) || tok().is(TokKind::Identifier))) {
+    parsePythonTopLevel(module);
+    return;
+  }
   switch (tok().kind) {
   case TokKind::Dedent:
     consume();
@@ -161,14 +167,8 @@ void Parser::parseTopLevel(Module &module) {
   case TokKind::kw_def: {
     auto fn =
         tok().is(TokKind::At) ? parseDecoratedFunction() : parseFunction();
-    if (!fn)
-      return;
-    if (const Function *prev = module.lookup(fn->name)) {
-      diags.error(fn->loc, "redefinition of '" + fn->name + "'");
-      diags.note(prev->loc, "previous definition is here");
-      return;
-    }
-    module.functions.push_back(std::move(fn));
+    if (fn)
+      addFunction(module, std::move(fn));
     return;
   }
   default:
@@ -177,6 +177,15 @@ void Parser::parseTopLevel(Module &module) {
   diags.error(tok().loc, "expected 'def', '@kernel' or 'import' at the top "
                          "level; statements must be inside a function");
   skipLine();
+}
+
+void Parser::addFunction(Module &module, std::unique_ptr<Function> fn) {
+  if (const Function *prev = module.lookup(fn->name)) {
+    diags.error(fn->loc, "redefinition of '" + fn->name + "'");
+    diags.note(prev->loc, "previous definition is here");
+    return;
+  }
+  module.functions.push_back(std::move(fn));
 }
 
 /// import_stmt := 'import' dotted ['as' NAME] (',' ...)* NEWLINE
@@ -274,6 +283,11 @@ std::unique_ptr<Function> Parser::parseFunction() {
   }
   fn->name = tok().spelling.str();
   consume();
+  currentFunction = fn.get();
+  struct ResetCurrentFunction {
+    Function *&current;
+    ~ResetCurrentFunction() { current = nullptr; }
+  } reset{currentFunction};
   if (!expect(TokKind::LParen, "'('")) {
     skipLine();
     return nullptr;
@@ -362,6 +376,12 @@ bool Parser::parseTypeAnnotation(TypeAnnotation &type) {
     return true;
   }
   std::optional<ScalarType> kind = parseDTypeName(name);
+  // Python's own annotations (`n: int`, `x: tl.tensor`) say nothing the
+  // signature does not: the parameter stays untyped.
+  if (!kind && !isPointer && language == SourceLanguage::Python) {
+    type.kind = TypeAnnotation::Kind::None;
+    return true;
+  }
   if (!kind) {
     diags.error(type.loc, "unknown type '" + name +
                               "'; expected a dtype (i32, f32, bf16, ...), a "

@@ -258,6 +258,9 @@ ExprPtr Parser::parsePostfix() {
       SourceLoc loc = expr->getLoc();
       consume();
       auto call = std::make_unique<CallExpr>(loc, std::move(expr));
+      if (auto *name = llvm::dyn_cast<NameExpr>(call->callee.get());
+          name && currentFunction)
+        currentFunction->calledNames.push_back(name->name);
       if (!parseCallArgs(*call))
         return nullptr;
       expr = std::move(call);

@@ -1,8 +1,9 @@
 //===- Sema.cpp - Semantic analysis driver --------------------------------===//
 //
 // Entry points (kernel selection, constexpr bindings), the elaboration of a
-// kernel's signature, name binding with per-invocation unique names, and
-// inlining of helper functions.
+// kernel's signature (a `@triton.jit` kernel's types from the bindings, its
+// autotune config), name binding with per-invocation unique names,
+// module-level constexprs, and inlining of helper functions.
 //
 //===----------------------------------------------------------------------===//
 
@@ -105,7 +106,7 @@ std::optional<ck::CheckedKernel>
 tilec::checkKernel(const ast::Module &module, llvm::StringRef kernelName,
                    const ConstexprBindings &bindings, DiagnosticEngine &diags) {
   const ast::Function *fn = module.lookup(kernelName);
-  if (!fn || !fn->isKernel) {
+  if (!fn || !(fn->isKernel || fn->isTritonJit)) {
     std::vector<std::string> kernels = listKernels(module);
     std::string msg;
     if (fn)
@@ -141,6 +142,69 @@ ExprPtr Sema::evalConstDefault(const ast::Expr &e) {
   return std::move(v.expr);
 }
 
+/// The type of kernel parameter `p`: its annotation, else (a `@triton.jit`
+/// kernel's) the signature's type, or constexpr when it is given a value.
+static ast::TypeAnnotation
+getKernelParamType(const ast::Param &p, const ConstexprBindings &bindings) {
+  ast::TypeAnnotation type = p.type;
+  if (type.kind != ast::TypeAnnotation::Kind::None)
+    return type;
+  auto it = bindings.paramTypes.find(p.name);
+  if (it != bindings.paramTypes.end()) {
+    type.kind = it->second.isPointer ? ast::TypeAnnotation::Kind::Pointer
+                                     : ast::TypeAnnotation::Kind::Scalar;
+    type.elem = it->second.elem;
+  } else if (bindings.values.count(p.name)) {
+    type.kind = ast::TypeAnnotation::Kind::Constexpr;
+  }
+  return type;
+}
+
+/// The autotune config of `deco` that the constexpr values of `bindings`
+/// select: the first one whose every value they give; null if none.
+static const ast::AutotuneConfig *
+selectAutotuneConfig(const ast::TritonDecorator &deco,
+                     const ConstexprBindings &bindings) {
+  if (!deco.configs)
+    return nullptr;
+  for (const ast::AutotuneConfig &config : *deco.configs) {
+    bool matches = llvm::all_of(config.values, [&](const auto &entry) {
+      auto it = bindings.values.find(entry.first);
+      return it != bindings.values.end() && it->second == entry.second;
+    });
+    if (matches)
+      return &config;
+  }
+  return nullptr;
+}
+
+void Sema::applyTritonDecorators(const ast::Function &kernel,
+                                 const ConstexprBindings &bindings,
+                                 ck::CheckedKernel &result) {
+  for (const ast::TritonDecorator &deco : kernel.tritonDecorators) {
+    // An autotune config that the constexpr values select gives its
+    // num_warps and num_stages, unless the command line sets them.
+    if (const ast::AutotuneConfig *config =
+            selectAutotuneConfig(deco, bindings)) {
+      if (!bindings.numWarps && config->numWarps)
+        result.numWarps = *config->numWarps;
+      if (!bindings.numStages && config->numStages)
+        result.numStages = *config->numStages;
+      continue;
+    }
+    std::string why = !llvm::StringRef(deco.name).ends_with("autotune")
+                          ? "tilec compiles one configuration"
+                      : deco.configs
+                          ? "no config of it has the constexpr values given"
+                          : "its configs are not a list of triton.Config "
+                            "literals";
+    diags.warning(deco.loc, "'@" + deco.name + "' is ignored (" + why +
+                                "): give the constexpr values with "
+                                "--signature or -D, and --num-warps / "
+                                "--num-stages");
+  }
+}
+
 std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
                                            const ConstexprBindings &bindings) {
   unsigned errorsBefore = diags.getNumErrors();
@@ -152,6 +216,7 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
       kernel.numWarps.value_or(CompileOptions::kDefaultNumWarps));
   result.numStages = bindings.numStages.value_or(
       kernel.numStages.value_or(CompileOptions::kDefaultNumStages));
+  applyTritonDecorators(kernel, bindings, result);
   if (!CompileOptions::isValidNumWarps(result.numWarps))
     error(kernel.loc, "num_warps must be a power of two between 1 and " +
                           llvm::Twine(CompileOptions::kMaxNumWarps) + "; got " +
@@ -181,21 +246,34 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
         error(SourceLoc(), message);
       else
         diags.warning(SourceLoc(), message);
-    } else if (it->type.kind != ast::TypeAnnotation::Kind::Constexpr)
+    } else if (it->type.kind != ast::TypeAnnotation::Kind::Constexpr &&
+               it->type.kind != ast::TypeAnnotation::Kind::None)
       error(it->loc, "'" + name + "' is a run-time parameter of '" +
                          kernel.name +
                          "', not a constexpr; it cannot be set "
                          "with -D");
   }
 
+  // A `@triton.jit` kernel's untyped parameters are reported together.
+  std::vector<std::string> untyped;
+  for (const ast::Param &p : kernel.params)
+    if (getKernelParamType(p, bindings).kind == ast::TypeAnnotation::Kind::None)
+      untyped.push_back(p.name);
+  if (kernel.isTritonJit && !untyped.empty())
+    error(kernel.loc, "the parameters of '@triton.jit' kernel '" + kernel.name +
+                          "' have no types (" + llvm::join(untyped, ", ") +
+                          "); give them with --signature, one entry per "
+                          "parameter (such as \"*fp32:16, i32, 1024\")");
   for (const ast::Param &p : kernel.params) {
     usedNames.insert(p.name);
     kernelFrame.checkedNames[p.name] = p.name;
-    switch (p.type.kind) {
+    ast::TypeAnnotation type = getKernelParamType(p, bindings);
+    switch (type.kind) {
     case ast::TypeAnnotation::Kind::None:
-      error(p.loc, "kernel parameter '" + p.name +
-                       "' needs a type: a "
-                       "pointer (*f32), a scalar (i32, f32) or constexpr");
+      if (!kernel.isTritonJit)
+        error(p.loc, "kernel parameter '" + p.name +
+                         "' needs a type: a "
+                         "pointer (*f32), a scalar (i32, f32) or constexpr");
       kernelFrame.env[p.name].value = Value::invalid();
       continue;
     case ast::TypeAnnotation::Kind::Constexpr: {
@@ -206,6 +284,11 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
       } else if (p.defaultValue) {
         if (ExprPtr def = evalConstDefault(*p.defaultValue))
           v = Value::ofExpr(std::move(def), /*weak=*/true);
+      } else if (kernel.isTritonJit) {
+        error(p.loc, "constexpr '" + p.name +
+                         "' has no value; give it in --signature or set it "
+                         "with -D " +
+                         p.name + "=...");
       } else {
         error(p.loc, "constexpr '" + p.name +
                          "' has no value; give it a "
@@ -219,16 +302,17 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
     }
     case ast::TypeAnnotation::Kind::Scalar:
     case ast::TypeAnnotation::Kind::Pointer: {
-      if (p.defaultValue)
+      // A Python kernel's defaults are the launcher's business.
+      if (p.defaultValue && !kernel.isTritonJit)
         error(p.defaultValue->getLoc(),
               "run-time parameter '" + p.name +
                   "' cannot have a default; "
                   "make it constexpr or drop the default");
-      TType type(p.type.elem,
-                 p.type.kind == ast::TypeAnnotation::Kind::Pointer);
-      result.params.push_back({p.name, type, p.loc});
-      kernelFrame.env[p.name].value =
-          Value::ofExpr(std::make_unique<ck::VarRefExpr>(type, p.loc, p.name));
+      TType paramType(type.elem,
+                      type.kind == ast::TypeAnnotation::Kind::Pointer);
+      result.params.push_back({p.name, paramType, p.loc});
+      kernelFrame.env[p.name].value = Value::ofExpr(
+          std::make_unique<ck::VarRefExpr>(paramType, p.loc, p.name));
       continue;
     }
     }
@@ -273,6 +357,8 @@ std::vector<std::string> Sema::visibleNames() const {
       names.push_back(name);
   for (const auto &fn : module.functions)
     names.push_back(fn->name);
+  for (const ast::ConstexprGlobal &global : module.globals)
+    names.push_back(global.name);
   for (std::string &b : builtinNames())
     names.push_back(std::move(b));
   return names;
@@ -293,6 +379,34 @@ Value Sema::lookupName(const std::string &name, SourceLoc loc) {
       v.expr = std::make_unique<ck::ConstantExpr>(c->getType(), loc, c->value);
     else if (auto *r = llvm::dyn_cast<ck::VarRefExpr>(v.expr.get()))
       v.expr = std::make_unique<ck::VarRefExpr>(r->getType(), loc, r->name);
+  }
+  return v;
+}
+
+Value Sema::elabGlobal(const ast::ConstexprGlobal &global, SourceLoc loc) {
+  if (llvm::is_contained(globalsInProgress, &global)) {
+    error(loc, "module-level constexpr '" + global.name +
+                   "' is defined in terms of itself");
+    return Value::invalid();
+  }
+  // The value sees builtins and the other globals, not the names of the
+  // function that uses it.
+  globalsInProgress.push_back(&global);
+  Frame globalFrame;
+  globalFrame.fn = frame->fn;
+  Frame *user = frame;
+  frame = &globalFrame;
+  Value v = elabExpr(*global.value);
+  frame = user;
+  globalsInProgress.pop_back();
+  if (v.isInvalid())
+    return v;
+  if (const ConstexprValue *c = v.getConst())
+    return makeConst(*c, loc);
+  if (v.isExpr()) {
+    error(global.value->getLoc(), "module-level constexpr '" + global.name +
+                                      "' must be a compile-time constant");
+    return Value::invalid();
   }
   return v;
 }

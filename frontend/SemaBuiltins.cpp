@@ -212,6 +212,13 @@ Value Sema::elabCall(const ast::CallExpr &e) {
         return Value::invalid();
       return callBuiltin(n->name, args, loc);
     }
+    if (llvm::is_contained(module.hostNames, n->name)) {
+      error(loc, "'" + n->name +
+                     "' is defined by the file's host code, which tilec "
+                     "does not compile; a kernel can call '@triton.jit' "
+                     "functions and built-ins");
+      return Value::invalid();
+    }
     std::vector<std::string> names = visibleNames();
     std::string hint = findClosestName(n->name, names);
     error(loc, "unknown function '" + n->name + "'" +

@@ -367,6 +367,8 @@ Value Sema::elabName(const ast::NameExpr &e) {
   SourceLoc loc = e.getLoc();
   if (frame->env.count(name))
     return lookupName(name, loc);
+  if (const ast::ConstexprGlobal *global = module.lookupGlobal(name))
+    return elabGlobal(*global, loc);
   if (name == "inf")
     return makeConst(ConstexprValue::ofFloat(INFINITY), loc);
   if (name == "nan")
@@ -379,6 +381,14 @@ Value Sema::elabName(const ast::NameExpr &e) {
   }
   if (isBuiltinName(name) || module.lookup(name)) {
     error(loc, "'" + name + "' is a function; call it with (...)");
+    return Value::invalid();
+  }
+  if (llvm::is_contained(module.hostNames, name)) {
+    error(loc, "'" + name +
+                   "' is defined by the file's host code, which tilec does "
+                   "not compile; a kernel can use a module-level value that "
+                   "is a tl.constexpr (" +
+                   name + " = tl.constexpr(...))");
     return Value::invalid();
   }
   std::string hint = findClosestName(name, visibleNames());

@@ -143,9 +143,17 @@ public:
   /// expressions to fresh names.
   Value materializeTrivial(Value v, SourceLoc loc, llvm::StringRef hint);
   Value lookupName(const std::string &name, SourceLoc loc);
+  /// The value of a module-level constexpr, used at `loc`.
+  Value elabGlobal(const ast::ConstexprGlobal &global, SourceLoc loc);
   std::vector<std::string> visibleNames() const;
   Value callHelper(const ast::Function &fn, CallArgs &args, SourceLoc loc);
   ExprPtr evalConstDefault(const ast::Expr &e);
+  /// The `@triton.autotune` / `@triton.heuristics` decorators of a Python
+  /// source's kernel: the launch options of the autotune config that the
+  /// constexpr values select, else a warning that the decorator is ignored.
+  void applyTritonDecorators(const ast::Function &kernel,
+                             const ConstexprBindings &bindings,
+                             checked::CheckedKernel &result);
 
   // --- SemaStmt.cpp: statements --------------------------------------------
   void elabBlock(const ast::Block &block);
@@ -259,6 +267,8 @@ public:
   checked::Block *curBlock = nullptr;
   Frame *frame = nullptr;
   std::vector<const ast::Function *> callStack;
+  /// The module-level constexprs being evaluated (to report cycles).
+  std::vector<const ast::ConstexprGlobal *> globalsInProgress;
   /// Number of enclosing run-time regions (if/for/while) across inlined
   /// helpers: the region nesting of the IR.
   unsigned regionDepth = 0;

@@ -19,6 +19,7 @@
 #include "tilec/Driver/TileGPUSource.h"
 #include "tilec/Frontend/MLIRGen.h"
 #include "tilec/Frontend/Parser.h"
+#include "tilec/Frontend/PythonSource.h"
 #include "tilec/Runtime/Hash.h"
 #include "tilec/Target/CudaToolkit.h"
 #include "tilec/Target/PTX.h"
@@ -40,11 +41,19 @@ using namespace tilec;
 
 std::unique_ptr<TileSource>
 TileSource::parse(std::unique_ptr<llvm::MemoryBuffer> buffer,
-                  llvm::raw_ostream &diagOS) {
+                  llvm::raw_ostream &diagOS, SourceLanguage language,
+                  llvm::StringRef kernel) {
   std::unique_ptr<TileSource> source(new TileSource());
+  std::vector<std::string> hostNames;
+  if (language == SourceLanguage::Python)
+    buffer = llvm::MemoryBuffer::getMemBufferCopy(
+        extractTritonCode(buffer->getBuffer(), kernel, &hostNames),
+        buffer->getBufferIdentifier());
   source->srcMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   DiagnosticEngine diags(source->srcMgr, diagOS);
-  source->module = parseModule(source->srcMgr, diags);
+  source->module = parseModule(source->srcMgr, diags, language);
+  if (source->module)
+    source->module->hostNames = std::move(hostNames);
   if (!source->module || diags.hasErrors())
     return nullptr;
   return source;
@@ -89,7 +98,9 @@ bool isAssumedOne(const CompileOptions &options,
 int64_t getAssumedDivisibility(const CompileOptions &options,
                                const checked::KernelParam &param) {
   if (param.type.isPointer)
-    return options.pointerAlignment;
+    return llvm::is_contained(options.unalignedParams, param.name)
+               ? 1
+               : options.pointerAlignment;
   if (param.type.isInteger() &&
       llvm::is_contained(options.divisibleParams, param.name))
     return 16;

@@ -3,7 +3,9 @@
 // tilec FILE.tile [-k KERNEL] [-D NAME=VALUE]... [--arch=...] [--emit=...]
 // [-o OUT|-]: compiles the kernels of a .tile file to PTX (+ metadata JSON),
 // cubin or an AOT header, or prints the IR of an earlier stage; with
-// --interpret it runs one kernel on the CPU instead (Interpret.cpp). A .mlir
+// --interpret it runs one kernel on the CPU instead (Interpret.cpp). A .py
+// file is a Python source whose `@triton.jit` kernel compiles with the types
+// of --signature (TritonSignature.h). A .mlir
 // file (or --from=tilegpu) is tilegpu IR with its layouts written, compiled
 // from there on (TileGPUSource.h). Exit
 // codes: 0 success, 1 bad input, 2 bad usage, 3 environment (SPEC
@@ -18,6 +20,7 @@
 #include "tilec/Driver/Pipeline.h"
 #include "tilec/Driver/TileGPUSource.h"
 #include "tilec/Frontend/Sema.h"
+#include "tilec/Frontend/TritonSignature.h"
 #include "tilec/Runtime/Files.h"
 #include "tilec/Target/CudaToolkit.h"
 #include "tilec/tilec.h"
@@ -39,24 +42,29 @@ static_assert(static_cast<int>(Emit::Cubin) == static_cast<int>(Stage::Cubin),
 
 /// What the input file holds.
 enum class Input {
-  /// tilegpu for a .mlir file, else source.
+  /// tilegpu for a .mlir file, Python for a .py file, else source.
   Auto,
   /// The .tile language.
   Source,
+  /// A Python file's `@triton.jit` functions (PythonSource.h).
+  Python,
   /// tilegpu IR with its layouts written (TileGPUSource.h).
   TileGPU,
 };
 
 cl::OptionCategory category("tilec options");
-cl::opt<std::string> inputFile(cl::Positional,
-                               cl::desc("<FILE.tile | FILE.mlir | ->"),
-                               cl::cat(category));
+cl::opt<std::string>
+    inputFile(cl::Positional, cl::desc("<FILE.tile | FILE.py | FILE.mlir | ->"),
+              cl::cat(category));
 cl::opt<Input>
     from("from",
-         cl::desc("What the input is (default: tilegpu for a .mlir file, else "
-                  "source)"),
+         cl::desc("What the input is (default: tilegpu for a .mlir file, "
+                  "python for a .py file, else source)"),
          cl::init(Input::Auto),
          cl::values(clEnumValN(Input::Source, "source", "a .tile source"),
+                    clEnumValN(Input::Python, "python",
+                               "a Python source: its @triton.jit kernel, "
+                               "typed by --signature"),
                     clEnumValN(Input::TileGPU, "tilegpu",
                                "tilegpu IR whose blocks have their layouts (as "
                                "--emit=tilegpu prints it): compiled from there "
@@ -66,6 +74,13 @@ cl::opt<std::string> kernelName("k", cl::desc("Compile only this kernel"),
                                 cl::value_desc("KERNEL"), cl::cat(category));
 cl::alias kernelAlias("kernel", cl::desc("Alias for -k"),
                       cl::aliasopt(kernelName), cl::cat(category));
+cl::opt<std::string> signature(
+    "signature",
+    cl::desc("Types of the kernel's parameters, as Triton's AOT compiler "
+             "takes them: \"*fp16:16, *fp16, i32:16, 1024\" (a type, :16 "
+             "divisible by 16 / 16-byte aligned, :1 equal to 1, or a "
+             "constexpr value)"),
+    cl::value_desc("TYPES"), cl::cat(category));
 cl::list<std::string> defines("D", cl::Prefix,
                               cl::desc("Set a constexpr parameter"),
                               cl::value_desc("NAME=VALUE"), cl::cat(category));
@@ -269,6 +284,49 @@ std::vector<std::string> selectKernels(std::vector<std::string> all,
   return all;
 }
 
+/// The kernel of a Python source: -k's, else the one `@triton.jit` function
+/// that no other calls; empty after an error (exit code in `code`).
+std::vector<std::string> selectPythonKernel(std::vector<std::string> all,
+                                            int &code) {
+  if (!kernelName.empty())
+    return {kernelName};
+  if (all.size() == 1)
+    return all;
+  if (all.empty()) {
+    llvm::errs() << "error: " << inputFile
+                 << ": no @triton.jit function in the file\n";
+    code = kInputError;
+  } else {
+    llvm::errs() << "error: " << inputFile << " has several @triton.jit "
+                 << "kernels; choose one with -k (" << llvm::join(all, ", ")
+                 << ")\n";
+    code = kUsageError;
+  }
+  return {};
+}
+
+/// Applies --signature (parsed into `entries`) to the one kernel of
+/// `kernels`; the exit code.
+int applySignature(TileSource &source, const std::vector<std::string> &kernels,
+                   llvm::ArrayRef<SignatureEntry> entries,
+                   ConstexprBindings &bindings, CompileOptions &options) {
+  if (kernels.size() != 1) {
+    llvm::errs() << "error: --signature types one kernel; choose it with -k ("
+                 << llvm::join(kernels, ", ") << ")\n";
+    return kUsageError;
+  }
+  const ast::Function *fn = source.getModule().lookup(kernels.front());
+  // An unknown kernel is reported by the compile.
+  if (!fn)
+    return kSuccess;
+  DiagnosticEngine diags(source.getSourceMgr(), llvm::errs());
+  bool keepAlignment = pointerAlignment.getNumOccurrences() > 0;
+  return applyTritonSignature(*fn, entries, bindings, options, keepAlignment,
+                              diags)
+             ? kSuccess
+             : kInputError;
+}
+
 /// Compiles each of `kernels` with `compileOne` to `stage` and writes the
 /// outputs (-o); the exit code.
 int compileKernels(const std::vector<std::string> &kernels, Stage stage,
@@ -335,6 +393,10 @@ int run(int argc, char **argv) {
           "  tilec softmax.tile                 -> softmax.ptx + softmax.json\n"
           "  tilec mm.tile -k matmul -D BLOCK_M=64 --arch=sm_80 -o out/\n"
           "  tilec k.tile --emit=tile           (print the tile IR)\n"
+          "  tilec add.py -k add_kernel --signature \"*fp32:16, *fp32:16, "
+          "*fp32:16, i32, 1024\"\n"
+          "                                     (a @triton.jit kernel of a "
+          "Python file)\n"
           "  tilec k.mlir --arch=sm_90a         (tilegpu IR with its layouts:\n"
           "                                     compiled keeping them)\n"
           "  tilec add.tile --interpret --grid=4 --arg x=rand:1000 ...\n"
@@ -349,6 +411,16 @@ int run(int argc, char **argv) {
   }
   if (int code = checkInterpretUsage())
     return code;
+  std::vector<SignatureEntry> signatureEntries;
+  if (signature.getNumOccurrences()) {
+    std::string error;
+    auto parsed = parseTritonSignature(signature, error);
+    if (!parsed) {
+      llvm::errs() << "error: --signature: " << error << "\n";
+      return kUsageError;
+    }
+    signatureEntries = std::move(*parsed);
+  }
   ConstexprBindings bindings;
   for (const std::string &define : defines) {
     std::string error;
@@ -388,17 +460,39 @@ int run(int argc, char **argv) {
   bool tilegpuInput =
       from == Input::TileGPU ||
       (from == Input::Auto && llvm::StringRef(inputFile).ends_with(".mlir"));
-  if (tilegpuInput)
+  if (tilegpuInput) {
+    if (signature.getNumOccurrences()) {
+      llvm::errs() << "error: --signature types the parameters of a source's "
+                      "kernel; a tilegpu input states them in its IR\n";
+      return kUsageError;
+    }
     return compileTileGPUInput(text, options);
-  std::unique_ptr<TileSource> source =
-      TileSource::parse(getInputBuffer(text), llvm::errs());
+  }
+  bool python =
+      from == Input::Python ||
+      (from == Input::Auto && llvm::StringRef(inputFile).ends_with(".py"));
+  std::unique_ptr<TileSource> source = TileSource::parse(
+      getInputBuffer(text), llvm::errs(),
+      python ? SourceLanguage::Python : SourceLanguage::Tile, kernelName);
   if (!source)
     return kInputError;
 
-  std::vector<std::string> kernels =
-      selectKernels(source->getKernelNames(), "@kernel function");
-  if (kernels.empty())
-    return kInputError;
+  std::vector<std::string> kernels;
+  if (python) {
+    int code = kSuccess;
+    kernels = selectPythonKernel(source->getKernelNames(), code);
+    if (kernels.empty())
+      return code;
+  } else {
+    kernels = selectKernels(source->getKernelNames(), "@kernel function");
+    if (kernels.empty())
+      return kInputError;
+  }
+  if (signature.getNumOccurrences()) {
+    if (int code = applySignature(*source, kernels, signatureEntries, bindings,
+                                  options))
+      return code;
+  }
 
   if (interpret)
     return runInterpretCommand(*source, kernels, bindings);

@@ -13,6 +13,7 @@
 #define TILEC_DRIVER_KERNELCOMPILER_H
 
 #include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Parser.h"
 #include "tilec/Frontend/Sema.h"
 #include "tilec/Runtime/KernelMetadata.h"
 #include "tilec/Support/CompileOptions.h"
@@ -35,13 +36,19 @@ class TimingScope;
 namespace tilec {
 class TileGPUSource;
 
-/// A parsed .tile file: its source manager and AST.
+/// A parsed .tile file (or the Triton code of a Python file): its source
+/// manager and AST.
 class TileSource {
 public:
   /// Parses `buffer` (named `name`); diagnostics go to `diagOS`. Returns
-  /// null if the file has errors.
+  /// null if the file has errors. A Python source is parsed as
+  /// extractTritonCode() (PythonSource.h) leaves it, which is also what the
+  /// source manager holds and getText() returns; `kernel` (may be empty)
+  /// is the one its functions are read for.
   static std::unique_ptr<TileSource>
-  parse(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream &diagOS);
+  parse(std::unique_ptr<llvm::MemoryBuffer> buffer, llvm::raw_ostream &diagOS,
+        SourceLanguage language = SourceLanguage::Tile,
+        llvm::StringRef kernel = "");
 
   llvm::SourceMgr &getSourceMgr() { return srcMgr; }
   const ast::Module &getModule() const { return *module; }

@@ -1,7 +1,9 @@
 //===- AST.h - Syntax tree of the .tile language ----------------*- C++ -*-===//
 //
 // The untyped syntax tree produced by the parser: a Module of Functions
-// (kernels and helpers), statements and expressions close to Python's `ast`.
+// (kernels and helpers; in a Python source, `@triton.jit` functions and
+// module-level constexprs), statements and expressions close to Python's
+// `ast`.
 // Every node carries the SourceLoc of its first token. Nodes use LLVM-style
 // RTTI (`llvm::isa`/`llvm::dyn_cast` on their Kind). `dumpAST` prints the
 // tree as stable indented text (`tilec --emit=ast`).
@@ -325,28 +327,75 @@ struct Param {
   ExprPtr defaultValue; ///< May be null.
 };
 
+/// One `triton.Config({'NAME': value, ...}, num_warps=W, num_stages=S)`
+/// of a `@triton.autotune` decorator.
+struct AutotuneConfig {
+  std::vector<std::pair<std::string, ConstexprValue>> values;
+  std::optional<int64_t> numWarps, numStages;
+  SourceLoc loc;
+};
+
+/// A decorator above `@triton.jit` in a Python source:
+/// `@triton.autotune(...)` or `@triton.heuristics(...)`. Neither runs: the
+/// configs of an autotune decorator are recorded when they are written out
+/// (a list of `triton.Config`s of literals), so that the constexpr values
+/// of a compile select one and its num_warps / num_stages.
+struct TritonDecorator {
+  /// As written: "triton.autotune".
+  std::string name;
+  SourceLoc loc;
+  /// The autotune configs, when they could be read.
+  std::optional<std::vector<AutotuneConfig>> configs;
+};
+
 /// A `def`: a kernel (decorated with `@kernel`) or a device helper.
 class Function {
 public:
   std::string name;
   SourceLoc loc;
   bool isKernel = false;
+  /// Decorated with `@triton.jit` in a Python source: a kernel when it is
+  /// compiled (its untyped parameters typed by the signature), a helper when
+  /// called.
+  bool isTritonJit = false;
   /// Launch options from `@kernel(num_warps=N, num_stages=S)`.
   std::optional<int64_t> numWarps, numStages;
   std::vector<Param> params;
   Block body;
+  /// The names the body calls as functions (`f(...)`), which tell a Python
+  /// source's kernels from its helpers.
+  std::vector<std::string> calledNames;
+  /// `@triton.autotune` / `@triton.heuristics` above `@triton.jit`.
+  std::vector<TritonDecorator> tritonDecorators;
 };
 
-/// A parsed .tile file.
+/// A module-level compile-time constant of a Python source:
+/// `NAME = tl.constexpr(value)` or `NAME: tl.constexpr = value`.
+struct ConstexprGlobal {
+  std::string name;
+  SourceLoc loc;
+  /// The value (inside `tl.constexpr(...)`).
+  ExprPtr value;
+};
+
+/// A parsed .tile file (or the Triton functions of a Python source).
 class Module {
 public:
   /// The buffer's name (file path or "<stdin>").
   std::string filename;
   std::vector<std::unique_ptr<Function>> functions;
+  /// Module-level constexprs (Python sources only).
+  std::vector<ConstexprGlobal> globals;
+  /// The names that a Python source's skipped host code defines at the top
+  /// level (variables, plain functions, classes), for messages.
+  std::vector<std::string> hostNames;
 
   /// The function named `name`, or null.
   const Function *lookup(llvm::StringRef name) const;
-  /// The `@kernel` functions in source order.
+  /// The module-level constexpr named `name`, or null.
+  const ConstexprGlobal *lookupGlobal(llvm::StringRef name) const;
+  /// The kernels in source order: the `@kernel` functions, and the
+  /// `@triton.jit` functions that no function of the file calls.
   std::vector<const Function *> getKernels() const;
 };
 

@@ -23,16 +23,29 @@ class SourceMgr;
 
 namespace tilec {
 
+/// What a source file is written in.
+enum class SourceLanguage {
+  /// A .tile file.
+  Tile,
+  /// The Triton code of a Python file, as extractTritonCode()
+  /// (PythonSource.h) leaves it: `@triton.jit` functions (with
+  /// `@triton.autotune` / `@triton.heuristics` above them, ignored) and
+  /// module-level constexprs.
+  Python,
+};
+
 /// Parses the main buffer of `srcMgr` (its first buffer). Returns null when
 /// any error was reported (lexical or syntactic); the diagnostics are
 /// already printed.
-std::unique_ptr<ast::Module> parseModule(llvm::SourceMgr &srcMgr,
-                                         DiagnosticEngine &diags);
+std::unique_ptr<ast::Module>
+parseModule(llvm::SourceMgr &srcMgr, DiagnosticEngine &diags,
+            SourceLanguage language = SourceLanguage::Tile);
 
 /// The parser proper; use parseModule() unless you need the tokens.
 class Parser {
 public:
-  Parser(llvm::SourceMgr &srcMgr, unsigned bufferID, DiagnosticEngine &diags);
+  Parser(llvm::SourceMgr &srcMgr, unsigned bufferID, DiagnosticEngine &diags,
+         SourceLanguage language = SourceLanguage::Tile);
 
   /// Parses the whole buffer. Always returns a module (possibly partial);
   /// check the DiagnosticEngine for errors.
@@ -114,11 +127,25 @@ private:
 
   // Top level.
   void parseTopLevel(ast::Module &module);
+  /// Adds \p fn to \p module, or reports a redefinition.
+  void addFunction(ast::Module &module, std::unique_ptr<ast::Function> fn);
   void parseImport();
   std::unique_ptr<ast::Function> parseDecoratedFunction();
   std::unique_ptr<ast::Function> parseFunction();
   bool parseParam(ast::Function &fn);
   bool parseTypeAnnotation(ast::TypeAnnotation &type);
+
+  // Top level of a Python source (ParserPython.cpp).
+  void parsePythonTopLevel(ast::Module &module);
+  std::unique_ptr<ast::Function> parseTritonFunction();
+  std::optional<std::vector<ast::AutotuneConfig>> parseAutotuneConfigs();
+  bool parseAutotuneConfig(ast::AutotuneConfig &config);
+  void parseConstexprGlobal(ast::Module &module);
+  /// Reads `NAME ('.' NAME)*` into "NAME.NAME"; std::nullopt (nothing
+  /// reported) when the current token is not a name.
+  std::optional<std::string> readDottedName();
+  /// Skips the rest of the logical line and its NEWLINE.
+  void skipToNextLine();
 
   // Statements.
   bool parseSuite(ast::Block &block);
@@ -171,6 +198,10 @@ private:
   llvm::SourceMgr &srcMgr;
   unsigned bufferID;
   DiagnosticEngine &diags;
+  SourceLanguage language;
+  /// The function being parsed (null at the top level), whose calledNames
+  /// parsePostfix() records.
+  ast::Function *currentFunction = nullptr;
   std::vector<Token> tokens;
   size_t pos = 0;
   unsigned nesting = 0;

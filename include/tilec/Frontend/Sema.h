@@ -37,6 +37,10 @@ struct ConstexprBindings {
   /// Whether a value that names no parameter of the kernel is an error
   /// (the host API, as Triton's launcher) rather than a warning (tilec).
   bool unknownNamesAreErrors = false;
+  /// Types of kernel parameters written without one (a `@triton.jit`
+  /// kernel's, from `--signature`: TritonSignature.h). An untyped parameter
+  /// with a value in `values` is a constexpr.
+  std::map<std::string, ParamType> paramTypes;
 };
 
 /// Parses one `-D` argument, `NAME=VALUE`, into `bindings`. On failure
@@ -44,7 +48,7 @@ struct ConstexprBindings {
 bool parseConstexprDefine(llvm::StringRef define, ConstexprBindings &bindings,
                           std::string &error);
 
-/// Names of the `@kernel` functions of `module`, in source order.
+/// Names of the kernels of `module` (Module::getKernels), in source order.
 std::vector<std::string> listKernels(const ast::Module &module);
 
 /// Checks and elaborates kernel `kernelName` of `module`. Returns

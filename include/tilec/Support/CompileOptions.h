@@ -42,6 +42,10 @@ struct CompileOptions {
   unsigned pointerAlignment = 16;
   std::vector<std::string> divisibleParams;
   std::vector<std::string> unitParams;
+  /// Pointer parameters assumed aligned to their element only, whatever
+  /// pointerAlignment says (a Triton AOT signature's pointers without
+  /// `:16`, TritonSignature.h).
+  std::vector<std::string> unalignedParams;
   /// Fuse multiplies and adds into fma (`--fp-fusion`).
   bool fpFusion = true;
 

@@ -77,6 +77,7 @@ TEST(CompileOptions, KeyTextCoversEveryCodeField) {
       [](CompileOptions &o) { o.divisibleParams = {"n"}; },
       [](CompileOptions &o) { o.unitParams = {"n"}; },
       [](CompileOptions &o) { o.fpFusion = false; },
+      [](CompileOptions &o) { o.unalignedParams = {"x"}; },
   };
   for (std::size_t i = 0; i < changes.size(); ++i) {
     CompileOptions changed;

@@ -1,0 +1,187 @@
+//===- TritonSignature.cpp - Triton's AOT kernel signatures ---------------===//
+//
+// Parsing of `--signature` strings and their application to a kernel's
+// parameters (TritonSignature.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Frontend/TritonSignature.h"
+
+#include "tilec/Frontend/Types.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace tilec;
+
+namespace {
+/// Triton's fp8 spellings (`fp8e4nv`, `fp8e5`, `float8e4b15`, ...) and
+/// tilec's (`f8e4m3`, `f8e5m2`).
+bool isFP8Name(llvm::StringRef name) {
+  return name.starts_with("fp8") || name.starts_with("f8") ||
+         name.starts_with("float8");
+}
+
+/// Parses one entry; false with `error` set.
+bool parseEntry(llvm::StringRef text, SignatureEntry &entry,
+                std::string &error) {
+  entry.text = text.str();
+  auto [body, hintText] = text.split(':');
+  body = body.trim();
+  if (text.contains(':')) {
+    hintText = hintText.trim();
+    if (hintText.getAsInteger(10, entry.hint) ||
+        (entry.hint != 16 && entry.hint != 1)) {
+      error = "'" + text.str() +
+              "': the hint after ':' is 16 (divisible by 16, or a "
+              "16-byte aligned pointer) or 1 (equal to 1)";
+      return false;
+    }
+  }
+  if (body.empty()) {
+    error = "an empty entry; each parameter takes a type (*fp16, i32, ...) "
+            "or a constexpr value (1024)";
+    return false;
+  }
+  if (std::optional<ConstexprValue> value = parseConstexprValue(body)) {
+    if (entry.hint) {
+      error = "'" + text.str() + "': a constexpr value takes no ':' hint";
+      return false;
+    }
+    entry.isValue = true;
+    entry.value = *value;
+    return true;
+  }
+  entry.type.isPointer = body.consume_front("*");
+  body = body.ltrim();
+  if (isFP8Name(body)) {
+    error = "'" + text.str() + "': fp8 types are not supported yet";
+    return false;
+  }
+  std::optional<ScalarType> elem = parseDTypeName(body.str());
+  if (!elem) {
+    error = "unknown type '" + body.str() +
+            "'; expected a type (i32, fp32, bf16, *fp16, ...) or a "
+            "constexpr value (1024)";
+    return false;
+  }
+  entry.type.elem = *elem;
+  if (entry.hint && !entry.type.isPointer && !isIntegerType(*elem)) {
+    error = "'" + text.str() +
+            "': a ':' hint applies to integers and "
+            "pointers, not to " +
+            scalarTypeName(*elem);
+    return false;
+  }
+  if (entry.hint == 1 && entry.type.isPointer) {
+    error = "'" + text.str() +
+            "': a pointer takes the hint ':16' (16-byte "
+            "aligned), not ':1'";
+    return false;
+  }
+  return true;
+}
+
+void addName(std::vector<std::string> &names, const std::string &name) {
+  if (!llvm::is_contained(names, name))
+    names.push_back(name);
+}
+} // namespace
+
+std::optional<std::vector<SignatureEntry>>
+tilec::parseTritonSignature(llvm::StringRef text, std::string &error) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',');
+  std::vector<SignatureEntry> entries;
+  if (text.trim().empty())
+    return entries;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    SignatureEntry entry;
+    if (!parseEntry(parts[i].trim(), entry, error)) {
+      error = "entry " + std::to_string(i + 1) + ": " + error;
+      return std::nullopt;
+    }
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
+bool tilec::applyTritonSignature(const ast::Function &kernel,
+                                 llvm::ArrayRef<SignatureEntry> signature,
+                                 ConstexprBindings &bindings,
+                                 CompileOptions &options,
+                                 bool keepPointerAlignment,
+                                 DiagnosticEngine &diags) {
+  if (signature.size() != kernel.params.size()) {
+    std::vector<std::string> names;
+    for (const ast::Param &p : kernel.params)
+      names.push_back(p.name);
+    diags.error(kernel.loc,
+                "--signature gives " + llvm::Twine(signature.size()) + " entr" +
+                    (signature.size() == 1 ? "y" : "ies") + " for the " +
+                    llvm::Twine(kernel.params.size()) + " parameter" +
+                    (kernel.params.size() == 1 ? "" : "s") + " of '" +
+                    kernel.name + "' (" + llvm::join(names, ", ") +
+                    "); give one type or constexpr value per parameter");
+    return false;
+  }
+  bool ok = true;
+  for (size_t i = 0; i < signature.size(); ++i) {
+    const SignatureEntry &entry = signature[i];
+    const ast::Param &param = kernel.params[i];
+    using Kind = ast::TypeAnnotation::Kind;
+    Kind declared = param.type.kind;
+    if (entry.isValue) {
+      if (declared == Kind::Scalar || declared == Kind::Pointer) {
+        diags.error(param.loc,
+                    "'" + param.name + "' is a run-time " + param.type.str() +
+                        " parameter; --signature entry " + llvm::Twine(i + 1) +
+                        " gives it the value " + entry.text);
+        ok = false;
+        continue;
+      }
+      auto it = bindings.values.find(param.name);
+      if (it != bindings.values.end() && !(it->second == entry.value)) {
+        diags.error(param.loc,
+                    "-D " + param.name + "=" + it->second.pythonStr() +
+                        " and --signature (" + entry.text + ") give '" +
+                        param.name + "' different values");
+        ok = false;
+        continue;
+      }
+      bindings.values[param.name] = entry.value;
+      continue;
+    }
+    if (declared == Kind::Constexpr) {
+      diags.error(param.loc, "'" + param.name +
+                                 "' is a constexpr parameter; --signature "
+                                 "entry " +
+                                 llvm::Twine(i + 1) +
+                                 " must be its value (such as 1024), not "
+                                 "the type '" +
+                                 entry.text + "'");
+      ok = false;
+      continue;
+    }
+    if (declared != Kind::None &&
+        (param.type.elem != entry.type.elem ||
+         (declared == Kind::Pointer) != entry.type.isPointer)) {
+      diags.error(param.loc, "'" + param.name + "' is declared '" +
+                                 param.type.str() + "' but --signature entry " +
+                                 llvm::Twine(i + 1) + " says '" +
+                                 entry.type.str() + "'");
+      ok = false;
+      continue;
+    }
+    bindings.paramTypes[param.name] = entry.type;
+    if (entry.type.isPointer) {
+      if (entry.hint != 16 && !keepPointerAlignment)
+        addName(options.unalignedParams, param.name);
+    } else if (entry.hint == 16)
+      addName(options.divisibleParams, param.name);
+    else if (entry.hint == 1)
+      addName(options.unitParams, param.name);
+  }
+  return ok;
+}

@@ -1,0 +1,66 @@
+//===- TritonSignature.h - Triton's AOT kernel signatures -------*- C++ -*-===//
+//
+// A `@triton.jit` kernel's parameters have no types in the source; Triton
+// takes them from the launch, and its AOT compiler (triton/tools/compile.py)
+// from a signature string: one comma-separated entry per parameter, a type
+// (`*fp16`, `i32`, ...) with an optional hint (`:16`, divisible by 16 or a
+// 16-byte aligned pointer; `:1`, equal to 1), or a value (`1024`) for a
+// constexpr. `tilec --signature` reads the same string (docs/cli.md).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_FRONTEND_TRITONSIGNATURE_H
+#define TILEC_FRONTEND_TRITONSIGNATURE_H
+
+#include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Sema.h"
+#include "tilec/Support/CompileOptions.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec {
+
+/// One entry of a signature.
+struct SignatureEntry {
+  /// As written, without the spaces around it.
+  std::string text;
+  /// A type (a pointer or a scalar) or a constexpr value.
+  bool isValue = false;
+  ParamType type;
+  ConstexprValue value;
+  /// The hint after ':': 16 (divisible by 16, or a 16-byte aligned
+  /// pointer), 1 (equal to 1) or 0 (none).
+  unsigned hint = 0;
+};
+
+/// Parses a signature ("*fp16:16, *fp16, i32:16, 1024"). Types take
+/// tilec's and Triton's spellings (`f16`/`fp16`, `i32`, `u8`, `bf16`, ...;
+/// SPEC §1.3); values are integers, floats, True or False. std::nullopt with
+/// `error` set on a malformed entry, an unknown type or a hint that does
+/// not fit its type.
+std::optional<std::vector<SignatureEntry>>
+parseTritonSignature(llvm::StringRef text, std::string &error);
+
+/// Gives the parameters of `kernel` the types and values of `signature`,
+/// one entry per parameter in order: a type goes to `bindings.paramTypes`
+/// (checked against the parameter's annotation when it has one), a value
+/// to `bindings.values` (the parameter becomes a constexpr, as in Triton);
+/// `:16` on an integer adds it to `options.divisibleParams`, `:1` to
+/// `options.unitParams`; a pointer without `:16` goes to
+/// `options.unalignedParams` (no alignment is assumed, as in Triton),
+/// unless `keepPointerAlignment` (--pointer-alignment was given). Errors (a
+/// signature of the wrong length, a type for a constexpr parameter, ...)
+/// are reported at the kernel's parameters; false after one.
+bool applyTritonSignature(const ast::Function &kernel,
+                          llvm::ArrayRef<SignatureEntry> signature,
+                          ConstexprBindings &bindings, CompileOptions &options,
+                          bool keepPointerAlignment, DiagnosticEngine &diags);
+
+} // namespace tilec
+
+#endif // TILEC_FRONTEND_TRITONSIGNATURE_H
