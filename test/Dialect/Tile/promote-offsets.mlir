@@ -222,14 +222,15 @@ func.func @aligned_induction_variable(%n: i32, %out: !tile.ptr<i1>) {
 // Rows from the induction variable times a stride (attention's
 // `k + (start_n + offs_n)[:, None] * stride + offs_d[None, :]`): the sum
 // splits through the expand_dims and the product by a splat into the
-// uniform `start_n * stride` and `offs_n[:, None] * stride`, which does not
-// depend on the loop. The pointer is built from the loop-invariant parts
-// first, then advanced by the uniform part, moved past the broadcast and
-// the column advance: one scalar product and one addition per pointer
-// per iteration.
-// CHECK-LABEL: func.func @uniform_advance_last
+// uniform `start_n * stride`, a scalar product that goes into the base,
+// and `offs_n[:, None] * stride`, which does not depend on the loop (the
+// code generator computes it once): no 64-bit product per row and
+// iteration. (Adding the uniform part last instead, after pointers built
+// before the loop, took 16-28 more registers in attention and measured
+// slower, bench/RESULTS.md session 12.)
+// CHECK-LABEL: func.func @rows_from_induction_variable
 // CHECK-SAME: (%[[K:.*]]: !tile.ptr<f16>, %[[N:.*]]: i32, %[[STRIDE:.*]]: i32)
-func.func @uniform_advance_last(%k: !tile.ptr<f16>, %n: i32, %stride: i32) -> tensor<64x64xf16> {
+func.func @rows_from_induction_variable(%k: !tile.ptr<f16>, %n: i32, %stride: i32) -> tensor<64x64xf16> {
   %c0 = arith.constant 0 : i32
   %c64 = arith.constant 64 : i32
   %zero = arith.constant dense<0.0> : tensor<64x64xf16>
@@ -237,6 +238,8 @@ func.func @uniform_advance_last(%k: !tile.ptr<f16>, %n: i32, %stride: i32) -> te
   %cols = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32> -> tensor<1x64xi32>
   %colsb = tile.broadcast %cols : tensor<1x64xi32> -> tensor<64x64xi32>
   // CHECK: %[[S64:.*]] = arith.extsi %[[STRIDE]] : i32 to i64
+  // CHECK: %[[R:.*]] = tile.make_range
+  // CHECK: %[[R64:.*]] = arith.extsi %[[R]] : tensor<64xi32> to tensor<64xi64>
   // CHECK: scf.for %[[I:[^ ]*]] =
   %res = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %zero) -> tensor<64x64xf16> : i32 {
     %is = tile.splat %i : tensor<64xi32>
@@ -246,14 +249,14 @@ func.func @uniform_advance_last(%k: !tile.ptr<f16>, %n: i32, %stride: i32) -> te
     %roff = arith.muli %rowse, %st : tensor<64x1xi32>
     %ks = tile.splat %k : tensor<64x1x!tile.ptr<f16>>
     // CHECK: %[[I64:.*]] = arith.extsi %[[I]] : i32 to i64
-    // CHECK: %[[RS:.*]] = arith.muli %{{.*}}, %{{.*}} : tensor<64x1xi64>
-    // CHECK: %[[P0:.*]] = tile.addptr %{{.*}}, %[[RS]] : tensor<64x1x!tile.ptr<f16>>, tensor<64x1xi64>
     // CHECK: %[[U:.*]] = arith.muli %[[I64]], %[[S64]] : i64
-    // CHECK: %[[PB:.*]] = tile.broadcast %[[P0]] : tensor<64x1x!tile.ptr<f16>> -> tensor<64x64x!tile.ptr<f16>>
-    // CHECK: %[[PC:.*]] = tile.addptr %[[PB]], %{{.*}} : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
-    // CHECK: %[[US:.*]] = tile.splat %[[U]] : tensor<64x64xi64>
-    // CHECK: %[[P:.*]] = tile.addptr %[[PC]], %[[US]] : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi64>
-    // CHECK: tile.load %[[P]]
+    // CHECK: %[[BASE:.*]] = tile.addptr %[[K]], %[[U]] : !tile.ptr<f16>, i64
+    // CHECK: %[[SB:.*]] = tile.splat %[[BASE]] : tensor<64x1x!tile.ptr<f16>>
+    // CHECK: %[[E:.*]] = tile.expand_dims %[[R64]] {axis = 1 : i32} : tensor<64xi64> -> tensor<64x1xi64>
+    // CHECK: %[[SS:.*]] = tile.splat %[[S64]] : tensor<64x1xi64>
+    // CHECK: %[[RS:.*]] = arith.muli %[[E]], %[[SS]] : tensor<64x1xi64>
+    // CHECK: %[[P:.*]] = tile.addptr %[[SB]], %[[RS]] : tensor<64x1x!tile.ptr<f16>>, tensor<64x1xi64>
+    // CHECK: tile.broadcast %[[P]]
     %p = tile.addptr %ks, %roff : tensor<64x1x!tile.ptr<f16>>, tensor<64x1xi32>
     %pb = tile.broadcast %p : tensor<64x1x!tile.ptr<f16>> -> tensor<64x64x!tile.ptr<f16>>
     %pc = tile.addptr %pb, %colsb : tensor<64x64x!tile.ptr<f16>>, tensor<64x64xi32>
@@ -290,4 +293,30 @@ func.func @uniform_scaled_into_base(%q: !tile.ptr<f16>, %stride: i32) -> tensor<
   %p = tile.addptr %qs, %roff : tensor<64x1x!tile.ptr<f16>>, tensor<64x1xi32>
   %v = tile.load %p : tensor<64x1x!tile.ptr<f16>>
   return %v : tensor<64x1xf16>
+}
+
+// -----
+
+// In a loop (from any start, so that the sum may wrap), a range's offsets
+// stay per element and the uniform part goes into the scalar base: from
+// there the range's offsets fold into the accesses' immediates.
+// CHECK-LABEL: func.func @range_in_loop_into_base
+func.func @range_in_loop_into_base(%x: !tile.ptr<f16>, %n: i32, %c0: i32) -> tensor<1024xf16> {
+  %c1024 = arith.constant 1024 : i32
+  %zero = arith.constant dense<0.0> : tensor<1024xf16>
+  %r = tile.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %xs = tile.splat %x : tensor<1024x!tile.ptr<f16>>
+  // CHECK: scf.for
+  // CHECK: %[[BASE:.*]] = tile.addptr %{{.*}}, %{{.*}} : !tile.ptr<f16>, i64
+  // CHECK: %[[SB:.*]] = tile.splat %[[BASE]] : tensor<1024x!tile.ptr<f16>>
+  // CHECK: tile.addptr %[[SB]], %{{.*}} : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+  %res = scf.for %off = %c0 to %n step %c1024 iter_args(%acc = %zero) -> tensor<1024xf16> : i32 {
+    %os = tile.splat %off : tensor<1024xi32>
+    %cols = arith.addi %os, %r : tensor<1024xi32>
+    %p = tile.addptr %xs, %cols : tensor<1024x!tile.ptr<f16>>, tensor<1024xi32>
+    %v = tile.load %p : tensor<1024x!tile.ptr<f16>>
+    %sum = arith.addf %acc, %v : tensor<1024xf16>
+    scf.yield %sum : tensor<1024xf16>
+  }
+  return %res : tensor<1024xf16>
 }

@@ -12,11 +12,8 @@
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/Debug.h"
 
@@ -385,21 +382,6 @@ struct TilePromoteOffsetsPass
     Location loc = addptr.getLoc();
     OpBuilder builder(addptr);
     Value scalarBase = addptr.getPtr().getDefiningOp<SplatOp>().getSrc();
-    ++numUniformSplits;
-    ++numOffsetsPromoted;
-    if (auto loop = dyn_cast<scf::ForOp>(addptr->getParentOp())) {
-      const LoopVariance &variance = getVariance(loop);
-      auto isInvariant = [&](const Term &term) {
-        return !variance.contains(term.value) &&
-               (!term.scale || !variance.contains(term.scale));
-      };
-      if (!variance.contains(scalarBase) &&
-          llvm::all_of(rewrite.split.others, isInvariant) &&
-          !llvm::all_of(rewrite.split.uniform, isInvariant)) {
-        addUniformLast(rewrite, exact, variance);
-        return;
-      }
-    }
     Value moved =
         AddPtrOp::create(builder, loc, scalarBase.getType(), scalarBase,
                          exactSum(builder, loc, exact, rewrite.split.uniform));
@@ -407,84 +389,9 @@ struct TilePromoteOffsetsPass
     addptr.getPtrMutable().assign(base);
     addptr.getOffsetMutable().assign(
         sumOthers(builder, loc, exact, rewrite.split));
+    ++numUniformSplits;
+    ++numOffsetsPromoted;
   }
-
-  /// The values of `loop`'s body that depend on the iteration: the body's
-  /// arguments, results of ops with effects or regions, and what is
-  /// computed from them.
-  using LoopVariance = llvm::DenseSet<Value>;
-  const LoopVariance &getVariance(scf::ForOp loop) {
-    auto [it, inserted] = variances.try_emplace(loop);
-    if (!inserted)
-      return it->second;
-    LoopVariance &variant = it->second;
-    for (Value argument : loop.getBody()->getArguments())
-      variant.insert(argument);
-    for (Operation &op : *loop.getBody()) {
-      bool depends = op.getNumRegions() != 0 || !isPure(&op) ||
-                     llvm::any_of(op.getOperands(), [&](Value operand) {
-                       return variant.contains(operand);
-                     });
-      if (depends)
-        variant.insert(op.getResults().begin(), op.getResults().end());
-    }
-    return variant;
-  }
-
-  /// In a loop whose iterations move a pointer block by a uniform amount
-  /// (`(start + arange(0, N))[:, None] * stride` with `start` the induction
-  /// variable): `addptr(addptr(splat(p), others), splat(uniform))`, the
-  /// uniform advance added last and moved past the broadcasts and the
-  /// loop-invariant advances that follow it. What comes before it does not
-  /// depend on the loop and is computed once, before it: each iteration
-  /// costs one scalar product and one addition per pointer, where the
-  /// pointer built from the exact `(start + i) * stride` of each row costs
-  /// a 64-bit product per row.
-  void addUniformLast(AddPtrRewrite &rewrite, ExactValueBuilder &exact,
-                      const LoopVariance &variance) {
-    AddPtrOp addptr = rewrite.addptr;
-    Location loc = addptr.getLoc();
-    OpBuilder builder(addptr);
-    Value invariant =
-        AddPtrOp::create(builder, loc, addptr.getType(), addptr.getPtr(),
-                         sumOthers(builder, loc, exact, rewrite.split));
-    Value uniform = exactSum(builder, loc, exact, rewrite.split.uniform);
-    auto splatOffset = [&](Type pointers) {
-      return SplatOp::create(
-          builder, loc,
-          cast<RankedTensorType>(pointers).clone(uniform.getType()), uniform);
-    };
-    auto result = AddPtrOp::create(builder, loc, addptr.getType(), invariant,
-                                   splatOffset(addptr.getType()));
-    addptr.replaceAllUsesWith(result.getResult());
-    addptr.erase();
-    // Past single-use broadcasts and invariant advances of the result.
-    while (result->hasOneUse()) {
-      Operation *user = *result->user_begin();
-      Value moved;
-      builder.setInsertionPoint(user);
-      if (auto broadcast = dyn_cast<BroadcastOp>(user)) {
-        moved = BroadcastOp::create(builder, loc, broadcast.getType(),
-                                    result.getPtr());
-      } else if (auto next = dyn_cast<AddPtrOp>(user);
-                 next && next.getPtr() == result.getResult() &&
-                 !variance.contains(next.getOffset())) {
-        moved = AddPtrOp::create(builder, loc, next.getType(), result.getPtr(),
-                                 next.getOffset());
-      } else {
-        break;
-      }
-      Type type = user->getResult(0).getType();
-      auto advanced =
-          AddPtrOp::create(builder, loc, type, moved, splatOffset(type));
-      user->getResult(0).replaceAllUsesWith(advanced.getResult());
-      user->erase();
-      result.erase();
-      result = advanced;
-    }
-  }
-
-  llvm::DenseMap<Operation *, LoopVariance> variances;
 
   void splitCompare(CompareRewrite &rewrite, ExactValueBuilder &exact) {
     arith::CmpIOp cmp = rewrite.cmp;
