@@ -346,7 +346,19 @@ std::optional<Symbol> Evaluator::evaluate(Operation *op, Value value,
     Value src = splat.getSrc();
     Symbol symbol;
     if (isa<tile::PointerType>(src.getType())) {
-      symbol.base = src;
+      // A scalar base advanced by scalar offsets (offset promotion moves
+      // the uniform part of an offset there): the root pointer plus them.
+      Value base = src;
+      IndexPolynomial poly;
+      while (auto advance = base.getDefiningOp<tile::AddPtrOp>()) {
+        auto offset = scalar(advance.getOffset(), depth + 1);
+        if (!offset)
+          break;
+        poly = poly + *offset;
+        base = advance.getPtr();
+      }
+      symbol.base = base;
+      symbol.poly = poly;
       return symbol;
     }
     if (!src.getType().isSignlessInteger() || src.getType().isInteger(1))

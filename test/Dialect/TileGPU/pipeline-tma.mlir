@@ -372,3 +372,63 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return %res : tensor<128x64xf32, #mma>
   }
 }
+
+// -----
+
+// The box's first row moved into a scalar base (what tile-promote-offsets
+// makes of `(pid * 64 + arange)[:, None] * lda`): the tensor map is still
+// the kernel argument's, the base's scalar offsets go into the coordinates.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @advanced_base
+  // CHECK-SAME: (%[[PA:[^:]*]]: !tile.ptr<f16>
+  // CHECK: tilegpu.create_tensor_map %[[PA]],
+  // CHECK: scf.for
+  // CHECK: tilegpu.async_tma_copy_global_to_local
+  // CHECK-NOT: async_copy_global_to_local
+  // CHECK: scf.yield
+  func.func @advanced_base(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %k: i32, %lda: i32 {tile.divisibility = 16 : i32}) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero_a = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %pid = tile.program_id 0 : i32
+    %row0 = arith.muli %pid, %c64 : i32
+    %row064 = arith.extsi %row0 : i32 to i64
+    %lda64 = arith.extsi %lda : i32 to i64
+    %first = arith.muli %row064, %lda64 : i64
+    %base = tile.addptr %pa, %first : !tile.ptr<f16>, i64
+    %ri = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %r1 = tile.expand_dims %ri {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ldas = tile.splat %lda : tensor<128x1xi32, #a>
+    %r2 = arith.muli %r1, %ldas : tensor<128x1xi32, #a>
+    %r3 = tile.broadcast %r2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ci = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %c1d = tile.expand_dims %ci {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %c2d = tile.broadcast %c1d : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %off = arith.addi %r3, %c2d : tensor<128x64xi32, #a>
+    %pas = tile.splat %base : tensor<128x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %off : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    %n = arith.addi %k, %c64 : i32
+    %res:2 = scf.for %iv = %c0 to %n step %c1 iter_args(%acc = %z, %p = %a0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>) : i32 {
+      %kk = arith.muli %iv, %c64 : i32
+      %left = arith.subi %k, %kk : i32
+      %lefts = tile.splat %left : tensor<1x64xi32, #a>
+      %colmask = arith.cmpi slt, %c1d, %lefts : tensor<1x64xi32, #a>
+      %mask = tile.broadcast %colmask : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %at = tile.load %p, %mask, %zero_a : tensor<128x64x!tile.ptr<f16>, #a>
+      %as = tilegpu.local_alloc %at : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %bs = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %as, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      %pn = tile.addptr %p, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      scf.yield %d, %pn : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+}
