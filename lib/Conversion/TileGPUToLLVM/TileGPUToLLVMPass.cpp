@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FP8Conversion.h"
 #include "GlobalMemoryAccess.h"
 #include "Patterns.h"
 
@@ -144,11 +145,14 @@ struct ConvertTileGPUToLLVMPass
                << "[" DEBUG_TYPE "] " << kernels.size() << " kernel(s), "
                << tilegpu::getNumWarps(module) << " warps\n");
 
+    if (failed(checkFP8Conversions(module, computeCapability)))
+      return signalPassFailure();
     LowerToLLVMOptions options(context);
     options.overrideIndexBitwidth(32);
     TileGPUToLLVMTypeConverter converter(context, options);
     RewritePatternSet patterns(context);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateFP8ConversionToLLVMPatterns(converter, patterns);
     populateMemoryOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);
