@@ -404,6 +404,12 @@ Value Sema::elabName(const ast::NameExpr &e) {
     return makeConst(ConstexprValue::ofFloat(NAN), loc);
   if (std::optional<ScalarType> k = parseDTypeName(name))
     return Value::ofDType(*k);
+  if (isUnsupportedFP8Name(name)) {
+    error(loc, "'" + name +
+                   "' is not supported; tilec has the fp8 types float8e4nv "
+                   "and float8e5");
+    return Value::invalid();
+  }
   if (name == "tl" || name == "triton") {
     error(loc, "'" + name + "' is a module; use it as " + name + ".NAME");
     return Value::invalid();
