@@ -1,7 +1,7 @@
 //===- FP8Conversion.h - fp8 conversion patterns ----------------*- C++ -*-===//
 //
-// The target check and the population function of FP8ConversionToLLVM.cpp:
-// `arith.extf` from and `arith.truncf` to the fp8 types.
+// The population function of FP8ConversionToLLVM.cpp: conversions from and
+// to the fp8 types.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,17 +10,15 @@
 
 #include "TypeConverter.h"
 
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace mlir::tilegpu {
 
-/// Reports every fp8 conversion of \p module as an error when the target
-/// (`computeCapability`, 0: unknown) has none (below sm_89).
-LogicalResult checkFP8Conversions(ModuleOp module, unsigned computeCapability);
-/// fp8 <-> wider float conversions (sm_89 and newer).
+/// fp8 <-> wider float conversions: PTX's cvt from sm_89 on (and for an
+/// unknown `computeCapability`, 0), integer operations before.
 void populateFP8ConversionToLLVMPatterns(
-    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    unsigned computeCapability);
 
 } // namespace mlir::tilegpu
 

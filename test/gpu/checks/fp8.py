@@ -57,9 +57,8 @@ def inputs(rng, n):
     return x
 
 
-@test("fp8", "conversions")
-def t_fp8_cvt(t):
-    k = t.k("fp8_cvt")
+def check_cvt(t, variant):
+    k = t.k(variant)
     for n in t.sizes:
         xv = inputs(t.rng, n)
         x = xv.astype(np.float32)
@@ -100,9 +99,8 @@ def t_fp8_cvt(t):
         )
 
 
-@test("fp8", "dtype-generic scale")
-def t_fp8_scale(t):
-    k = t.k("fp8_scale")
+def check_scale(t, variant):
+    k = t.k(variant)
     for n in t.sizes:
         x = t.rng.integers(0, 256, n).astype(np.uint8)
         x[(x & 0x7F) >= 0x7C] = 0  # finite e5m2 only
@@ -110,3 +108,8 @@ def t_fp8_scale(t):
         k((cdiv(n, 512),), out=out, x=t.inp(x), s=0.01, n=n)
         ref = fp8_encode(fp8_decode(x, "e5m2").astype(np.float32) * np.float32(0.01), "e4m3")
         t.bits("n=%d e5m2 * 0.01 -> e4m3" % n, out, ref)
+
+
+for _suffix, _what in (("", ""), ("_sm80", " (sm_80 code: no fp8 cvt)")):
+    test("fp8", "conversions" + _what)(lambda t, v="fp8_cvt" + _suffix: check_cvt(t, v))
+    test("fp8", "dtype-generic scale" + _what)(lambda t, v="fp8_scale" + _suffix: check_scale(t, v))
