@@ -84,6 +84,10 @@ private:
       return builder.getF32Type();
     case ScalarType::F64:
       return builder.getF64Type();
+    case ScalarType::F8E4M3:
+      return builder.getType<Float8E4M3FNType>();
+    case ScalarType::F8E5M2:
+      return builder.getType<Float8E5M2Type>();
     }
     return Type();
   }
@@ -607,6 +611,12 @@ Value MLIRGenImpl::genCast(Value value, const TType &from, const TType &to,
   Type toElem = getElementTypeOrSelf(target);
   bool fromFloat = isa<FloatType>(fromElem), toFloat = isa<FloatType>(toElem);
   bool fromUnsigned = isUnsignedType(from.elem) || from.elem == ScalarType::I1;
+  // Integers and fp8 convert through f32 (there is no direct conversion).
+  if (fromFloat != toFloat && (isFP8Type(from.elem) || isFP8Type(to.elem))) {
+    TType f32 = (fromFloat ? from : to).withElem(ScalarType::F32);
+    Value wide = genCast(value, from, f32, location);
+    return wide ? genCast(wide, f32, to, location) : Value();
+  }
   if (!toFloat && toElem.isInteger(1)) {
     // x != 0
     TType zeroType = from;

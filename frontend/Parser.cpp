@@ -382,6 +382,13 @@ bool Parser::parseTypeAnnotation(TypeAnnotation &type) {
     type.kind = TypeAnnotation::Kind::None;
     return true;
   }
+  llvm::StringRef bare = llvm::StringRef(name).rsplit('.').second;
+  if (!kind && isUnsupportedFP8Name(bare.empty() ? name : bare.str())) {
+    diags.error(type.loc, "type '" + name +
+                              "' is not supported; tilec has the fp8 types "
+                              "f8e4m3 (float8e4nv) and f8e5m2 (float8e5)");
+    return false;
+  }
   if (!kind) {
     diags.error(type.loc, "unknown type '" + name +
                               "'; expected a dtype (i32, f32, bf16, ...), a "

@@ -42,6 +42,8 @@ Value Value::clone() const {
   v.expr = expr ? ck::cloneExpr(*expr) : nullptr;
   v.weak = weak;
   v.dtype = dtype;
+  v.dtypeIsPointer = dtypeIsPointer;
+  v.dtypeShape = dtypeShape;
   v.str = str;
   for (const Value &el : elements)
     v.elements.push_back(el.clone());
@@ -54,8 +56,13 @@ std::string Value::describe() const {
     return "invalid value";
   case Kind::Expr:
     return type().str();
-  case Kind::DType:
-    return "dtype " + std::string(scalarTypeName(dtype));
+  case Kind::DType: {
+    std::string name =
+        std::string(dtypeIsPointer ? "*" : "") + scalarTypeName(dtype);
+    if (dtypeShape)
+      return "block type " + TType(dtype, dtypeIsPointer, *dtypeShape).str();
+    return (dtypeIsPointer ? "pointer type " : "dtype ") + name;
+  }
   case Kind::String:
     return "string";
   case Kind::None:
@@ -310,6 +317,12 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
                   "make it constexpr or drop the default");
       TType paramType(type.elem,
                       type.kind == ast::TypeAnnotation::Kind::Pointer);
+      if (!paramType.isPointer && isFP8Type(paramType.elem))
+        error(p.loc, "parameter '" + p.name + "': a scalar " +
+                         scalarTypeName(paramType.elem) +
+                         " parameter is not supported; pass f32 (or a "
+                         "pointer to " +
+                         scalarTypeName(paramType.elem) + ")");
       result.params.push_back({p.name, paramType, p.loc});
       kernelFrame.env[p.name].value = Value::ofExpr(
           std::make_unique<ck::VarRefExpr>(paramType, p.loc, p.name));

@@ -253,6 +253,14 @@ Value Sema::elabCall(const ast::CallExpr &e) {
 
 Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
                        SourceLoc loc) {
+  if (self.kind == Value::Kind::DType) {
+    if (std::optional<bool> answer = dtypePredicate(self, name)) {
+      std::vector<Value> slots;
+      if (!bindArgs(args, name, {}, 0, slots))
+        return Value::invalid();
+      return makeConst(ConstexprValue::ofBool(*answer), loc);
+    }
+  }
   if (!self.isExpr()) {
     error(loc, "a " + self.describe() + " value has no method '" + name + "'");
     return Value::invalid();
@@ -473,7 +481,7 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
       return std::move(pickA ? a : b);
     }
     auto kind = computationType(a, b, false, loc, name);
-    if (!kind)
+    if (!kind || !rejectFP8(TType(*kind), loc, "'" + name.str() + "'"))
       return Value::invalid();
     ExprPtr x = castTo(std::move(a.expr), *kind, loc);
     ExprPtr y = castTo(std::move(b.expr), *kind, loc);

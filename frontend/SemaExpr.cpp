@@ -36,6 +36,12 @@ Value Sema::makeConst(const ConstexprValue &v, SourceLoc loc) {
 
 /// Converts a constant to the representation used for element `kind`.
 static ConstexprValue convertConst(const ConstexprValue &v, ScalarType kind) {
+  if (kind == ScalarType::F8E4M3)
+    return ConstexprValue::ofFloat(
+        f8e4m3::fromFloat(static_cast<float>(v.asFloat())).toFloat());
+  if (kind == ScalarType::F8E5M2)
+    return ConstexprValue::ofFloat(
+        f8e5m2::fromFloat(static_cast<float>(v.asFloat())).toFloat());
   if (isFloatType(kind))
     return ConstexprValue::ofFloat(v.asFloat());
   if (kind == ScalarType::I1)
@@ -223,10 +229,27 @@ Sema::requireShape(const Value &v, SourceLoc loc, llvm::StringRef what) {
   return shape;
 }
 
+bool Sema::rejectFP8(const TType &type, SourceLoc loc, llvm::StringRef what) {
+  if (type.isPointer || !isFP8Type(type.elem))
+    return true;
+  error(loc, what + " on " + llvm::Twine(scalarTypeName(type.elem)) +
+                 " is not supported: fp8 is a storage type; convert with "
+                 ".to(tl.float32) first");
+  return false;
+}
+
 std::optional<ScalarType> Sema::requireDType(const Value &v, SourceLoc loc,
                                              llvm::StringRef what) {
-  if (v.kind == Value::Kind::DType)
+  if (v.isScalarDType())
     return v.dtype;
+  if (v.kind == Value::Kind::DType) {
+    error(loc, "expected a scalar dtype (tl.float32, tl.int64, ...) for " +
+                   what + "; got the " + v.describe() +
+                   (v.dtypeIsPointer && !v.dtypeShape
+                        ? " (its pointee is .element_ty)"
+                        : ""));
+    return std::nullopt;
+  }
   if (!v.isInvalid())
     error(loc, "expected a dtype (tl.float32, tl.int64, ...) for " + what +
                    ", got " + v.describe());
@@ -283,6 +306,12 @@ std::optional<ScalarType> Sema::computationType(const Value &a, const Value &b,
       return ScalarType::F32;
     return isHalf(ka) ? ka : kb;
   }
+  // Triton's rule: two fp8 types give fp16 unless they are the same; an
+  // integer with an fp8 gives the fp8 type.
+  if (isFP8Type(ka) && isFP8Type(kb))
+    return ka == kb ? ka : ScalarType::F16;
+  if (isFP8Type(ka) || isFP8Type(kb))
+    return isFP8Type(ka) ? ka : kb;
   if (divOrMod && ka != ScalarType::I1 && kb != ScalarType::I1 &&
       isUnsignedType(ka) != isUnsignedType(kb)) {
     error(loc, "cannot use '" + op + "' with " + a.type().str() + " and " +
@@ -375,6 +404,12 @@ Value Sema::elabName(const ast::NameExpr &e) {
     return makeConst(ConstexprValue::ofFloat(NAN), loc);
   if (std::optional<ScalarType> k = parseDTypeName(name))
     return Value::ofDType(*k);
+  if (isUnsupportedFP8Name(name)) {
+    error(loc, "'" + name +
+                   "' is not supported; tilec has the fp8 types float8e4nv "
+                   "and float8e5");
+    return Value::invalid();
+  }
   if (name == "tl" || name == "triton") {
     error(loc, "'" + name + "' is a module; use it as " + name + ".NAME");
     return Value::invalid();
@@ -404,6 +439,12 @@ Value Sema::elabAttribute(const ast::AttributeExpr &e) {
         !frame->env.count(base->name)) {
       if (std::optional<ScalarType> k = parseDTypeName(e.attr))
         return Value::ofDType(*k);
+      if (isUnsupportedFP8Name(e.attr)) {
+        error(e.attrLoc, "'tl." + e.attr +
+                             "' is not supported; tilec has the fp8 types "
+                             "tl.float8e4nv and tl.float8e5");
+        return Value::invalid();
+      }
       if (e.attr == "language" || e.attr == "math")
         return Value::invalid();
       if (isBuiltinName(e.attr)) {
@@ -424,15 +465,14 @@ Value Sema::elabAttribute(const ast::AttributeExpr &e) {
   Value base = elabExpr(*e.base);
   if (base.isInvalid())
     return base;
+  if (base.kind == Value::Kind::DType)
+    return dtypeAttribute(base, e.attr, e.attrLoc);
   if (base.isExpr()) {
     const TType &t = base.type();
-    if (e.attr == "dtype") {
-      if (t.isPointer) {
-        error(e.attrLoc, "'.dtype' of a pointer is not supported");
-        return Value::invalid();
-      }
-      return Value::ofDType(t.elem);
-    }
+    if (e.attr == "dtype")
+      return Value::ofElementDType(t);
+    if (e.attr == "type")
+      return Value::ofTypeOf(t);
     if (e.attr == "shape") {
       Value v;
       v.kind = Value::Kind::Tuple;
@@ -451,6 +491,80 @@ Value Sema::elabAttribute(const ast::AttributeExpr &e) {
   error(e.attrLoc,
         "a " + base.describe() + " value has no attribute '" + e.attr + "'");
   return Value::invalid();
+}
+
+Value Sema::dtypeAttribute(const Value &type, llvm::StringRef attr,
+                           SourceLoc loc) {
+  bool isScalar = type.isScalarDType();
+  if (attr == "element_ty" || attr == "scalar") {
+    // A block type's element; a pointer type's pointee.
+    if (type.dtypeShape)
+      return Value::ofDType(type.dtype, type.dtypeIsPointer);
+    if (type.dtypeIsPointer && attr == "element_ty")
+      return Value::ofDType(type.dtype);
+    if (attr == "scalar")
+      return type.clone();
+  }
+  if (attr == "shape" && type.dtypeShape) {
+    Value v;
+    v.kind = Value::Kind::Tuple;
+    for (int64_t d : *type.dtypeShape)
+      v.elements.push_back(makeConst(ConstexprValue::ofInt(d), loc));
+    return v;
+  }
+  if (attr == "primitive_bitwidth" && isScalar)
+    return makeConst(ConstexprValue::ofInt(scalarTypeBits(type.dtype)), loc);
+  error(loc, "a " + type.describe() + " value has no attribute '" + attr + "'" +
+                 (attr == "element_ty"
+                      ? " (only pointer and block types have an element_ty)"
+                      : ""));
+  return Value::invalid();
+}
+
+std::optional<bool> Sema::dtypePredicate(const Value &type,
+                                         llvm::StringRef name) {
+  bool scalar = type.isScalarDType();
+  ScalarType k = type.dtype;
+  if (name == "is_ptr")
+    return type.dtypeIsPointer && !type.dtypeShape;
+  if (name == "is_block")
+    return bool(type.dtypeShape);
+  if (!scalar) {
+    if (name.starts_with("is_"))
+      return false;
+    return std::nullopt;
+  }
+  if (name == "is_floating")
+    return isFloatType(k);
+  if (name == "is_int")
+    return isIntegerType(k);
+  if (name == "is_int_signed")
+    return isIntegerType(k) && !isUnsignedType(k) && k != ScalarType::I1;
+  if (name == "is_int_unsigned")
+    return isUnsignedType(k);
+  if (name == "is_bool" || name == "is_int1")
+    return k == ScalarType::I1;
+  if (name == "is_fp8")
+    return isFP8Type(k);
+  if (name == "is_fp8e4nv")
+    return k == ScalarType::F8E4M3;
+  if (name == "is_fp8e5")
+    return k == ScalarType::F8E5M2;
+  if (name == "is_fp16")
+    return k == ScalarType::F16;
+  if (name == "is_bf16")
+    return k == ScalarType::BF16;
+  if (name == "is_fp32")
+    return k == ScalarType::F32;
+  if (name == "is_fp64")
+    return k == ScalarType::F64;
+  for (ScalarType t :
+       {ScalarType::I8, ScalarType::I16, ScalarType::I32, ScalarType::I64,
+        ScalarType::U8, ScalarType::U16, ScalarType::U32, ScalarType::U64})
+    if (name == "is_" + std::string(scalarTypeName(t))
+                            .replace(0, 1, isUnsignedType(t) ? "uint" : "int"))
+      return k == t;
+  return std::nullopt;
 }
 
 Value Sema::elabSubscript(const ast::SubscriptExpr &e) {

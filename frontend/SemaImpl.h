@@ -23,7 +23,10 @@ namespace sema {
 using checked::ExprPtr;
 
 /// A value during elaboration: a typed expression (possibly a compile-time
-/// constant), a dtype, a string, None, or a tuple of values.
+/// constant), a dtype, a string, None, or a tuple of values. A dtype is a
+/// scalar type (`tl.float32`, `x.dtype`), a pointer type (`p.dtype`, whose
+/// `element_ty` is the pointee) or a block type (`x.type` of a block, whose
+/// `element_ty` is its element dtype).
 struct Value {
   enum class Kind { Invalid, Expr, DType, String, None, Tuple };
   Kind kind = Kind::Invalid;
@@ -33,6 +36,11 @@ struct Value {
   /// a higher kind (Triton's rule).
   bool weak = false;
   ScalarType dtype = ScalarType::I32;
+  /// A DType that is a pointer to `dtype`.
+  bool dtypeIsPointer = false;
+  /// A DType that is a block type: its shape (its element is `dtype`, a
+  /// pointer when dtypeIsPointer).
+  std::optional<std::vector<int64_t>> dtypeShape;
   std::string str;
   std::vector<Value> elements;
 
@@ -49,11 +57,33 @@ struct Value {
     v.weak = weak;
     return v;
   }
-  static Value ofDType(ScalarType k) {
+  static Value ofDType(ScalarType k, bool isPointer = false) {
     Value v;
     v.kind = Kind::DType;
     v.dtype = k;
+    v.dtypeIsPointer = isPointer;
     return v;
+  }
+  /// The dtype of the elements of \p type (`x.dtype`).
+  static Value ofElementDType(const TType &type) {
+    return ofDType(type.elem, type.isPointer);
+  }
+  /// The type of \p type (`x.type`): a block type for a block, else its
+  /// dtype.
+  static Value ofTypeOf(const TType &type) {
+    Value v = ofElementDType(type);
+    if (!type.isScalar())
+      v.dtypeShape = type.shape;
+    return v;
+  }
+  /// Whether two DType values name the same type.
+  bool sameDType(const Value &other) const {
+    return dtype == other.dtype && dtypeIsPointer == other.dtypeIsPointer &&
+           dtypeShape == other.dtypeShape;
+  }
+  /// A DType that is a plain scalar type (neither pointer nor block).
+  bool isScalarDType() const {
+    return kind == Kind::DType && !dtypeIsPointer && !dtypeShape;
   }
   static Value ofString(std::string s) {
     Value v;
@@ -223,6 +253,16 @@ public:
                                          llvm::StringRef what);
   std::optional<std::vector<int64_t>>
   requireShape(const Value &v, SourceLoc loc, llvm::StringRef what);
+  /// `T.element_ty`, `T.scalar`, `T.shape`, `T.primitive_bitwidth` of a
+  /// dtype value \p type.
+  Value dtypeAttribute(const Value &type, llvm::StringRef attr, SourceLoc loc);
+  /// The answer of the predicate method \p name (`is_fp16`, `is_floating`,
+  /// `is_ptr`, ...) of a dtype value; nullopt when it is not one.
+  std::optional<bool> dtypePredicate(const Value &type, llvm::StringRef name);
+  /// Errors (and returns false) when \p type holds fp8 elements, which
+  /// tilec stores and converts but does not compute on: \p what names the
+  /// operation ("'+'", "'sum'").
+  bool rejectFP8(const TType &type, SourceLoc loc, llvm::StringRef what);
   std::optional<ScalarType> requireDType(const Value &v, SourceLoc loc,
                                          llvm::StringRef what);
 

@@ -77,7 +77,7 @@ Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   TType type = operand->getType();
   ExprPtr result =
       std::make_unique<ck::MathExpr>(type, loc, fn, std::move(operand));
-  if (elem == ScalarType::F16 || elem == ScalarType::BF16)
+  if (elem == ScalarType::F16 || elem == ScalarType::BF16 || isFP8Type(elem))
     result = castTo(std::move(result), elem, loc);
   return Value::ofExpr(std::move(result));
 }

@@ -165,7 +165,8 @@ Value Sema::builtinAtomicAdd(CallArgs &args, SourceLoc loc) {
   auto isSupported = [&](ScalarType elem) {
     if (elem == ScalarType::I1 || elem == ScalarType::I8 ||
         elem == ScalarType::I16 || elem == ScalarType::U8 ||
-        elem == ScalarType::U16 || elem == ScalarType::BF16) {
+        elem == ScalarType::U16 || elem == ScalarType::BF16 ||
+        isFP8Type(elem)) {
       error(loc, "atomic_add is not supported on " +
                      llvm::Twine(scalarTypeName(elem)) +
                      "; use f16, f32, f64, i32, u32, i64 or u64");
@@ -215,6 +216,12 @@ Value Sema::builtinDot(CallArgs &args, SourceLoc loc) {
                    " and " + bt.str() +
                    " (convert one with "
                    ".to(...))");
+    return Value::invalid();
+  }
+  if (isFP8Type(at.elem)) {
+    error(loc, "dot on fp8 operands (" + llvm::Twine(scalarTypeName(at.elem)) +
+                   ") is not supported yet; convert them with "
+                   ".to(tl.float16) first");
     return Value::invalid();
   }
   ScalarType resElem;
@@ -302,6 +309,8 @@ Value Sema::reduce(ck::ReduceKind kind, Value x, std::optional<int64_t> axis,
     error(loc, "'" + name + "' expects a block of numbers; got " + t.str());
     return Value::invalid();
   }
+  if (!rejectFP8(t, loc, "'" + name.str() + "'"))
+    return Value::invalid();
   ExprPtr input = std::move(x.expr);
   int64_t rank = t.getRank();
   std::vector<int64_t> origShape = t.shape;

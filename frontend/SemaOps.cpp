@@ -192,6 +192,9 @@ Value Sema::unaryOp(ast::UnaryOp op, Value v, SourceLoc loc) {
       return makeConst(ConstexprValue::ofBool(!c->asBool()), loc);
     }
   }
+  if (op != ast::UnaryOp::Pos && op != ast::UnaryOp::Not &&
+      !rejectFP8(t, loc, "'" + spelling.str() + "'"))
+    return Value::invalid();
   switch (op) {
   case ast::UnaryOp::Pos:
     return v;
@@ -282,7 +285,7 @@ Value Sema::binaryOp(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
     else if (lhs.getConst() && rhs.getConst())
       same = *lhs.getConst() == *rhs.getConst();
     else if (lhs.kind == Value::Kind::DType && rhs.kind == Value::Kind::DType)
-      same = lhs.dtype == rhs.dtype;
+      same = lhs.sameDType(rhs);
     else {
       error(loc, "'" + spelling +
                      "' is only supported on None, dtypes and "
@@ -293,9 +296,9 @@ Value Sema::binaryOp(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
   }
   if ((op == BinaryOp::Eq || op == BinaryOp::Ne) &&
       lhs.kind == Value::Kind::DType && rhs.kind == Value::Kind::DType)
-    return makeConst(ConstexprValue::ofBool((lhs.dtype == rhs.dtype) ==
-                                            (op == BinaryOp::Eq)),
-                     loc);
+    return makeConst(
+        ConstexprValue::ofBool(lhs.sameDType(rhs) == (op == BinaryOp::Eq)),
+        loc);
   if (op == BinaryOp::MatMul) {
     CallArgs args;
     args.loc = loc;
@@ -350,7 +353,8 @@ Value Sema::binaryOp(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
     elem = ScalarType::F32;
   else
     elem = computationType(lhs, rhs, divOrMod, loc, spelling);
-  if (!elem)
+  if (!elem ||
+      !rejectFP8(lhs.type().withElem(*elem), loc, "'" + spelling + "'"))
     return Value::invalid();
   // Like Triton, an integer literal (or constexpr) that does not fit the
   // integer type of the operation is an error, not a silent wrap-around.

@@ -248,7 +248,8 @@ void Sema::elabIf(const ast::IfStmt &s) {
     }
     if (!tv.isExpr() || !ev.isExpr()) {
       if (tv.kind == ev.kind && tv.kind != Value::Kind::Tuple &&
-          tv.dtype == ev.dtype && tv.str == ev.str) {
+          (tv.kind != Value::Kind::DType || tv.sameDType(ev)) &&
+          tv.str == ev.str) {
         frame->env[name].value = tv.clone();
         continue;
       }

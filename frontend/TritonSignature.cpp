@@ -16,13 +16,6 @@
 using namespace tilec;
 
 namespace {
-/// Triton's fp8 spellings (`fp8e4nv`, `fp8e5`, `float8e4b15`, ...) and
-/// tilec's (`f8e4m3`, `f8e5m2`).
-bool isFP8Name(llvm::StringRef name) {
-  return name.starts_with("fp8") || name.starts_with("f8") ||
-         name.starts_with("float8");
-}
-
 /// Parses one entry; false with `error` set.
 bool parseEntry(llvm::StringRef text, SignatureEntry &entry,
                 std::string &error) {
@@ -55,8 +48,10 @@ bool parseEntry(llvm::StringRef text, SignatureEntry &entry,
   }
   entry.type.isPointer = body.consume_front("*");
   body = body.ltrim();
-  if (isFP8Name(body)) {
-    error = "'" + text.str() + "': fp8 types are not supported yet";
+  if (isUnsupportedFP8Name(body.str())) {
+    error = "'" + text.str() +
+            "': this fp8 type is not supported; tilec has fp8e4nv (f8e4m3) "
+            "and fp8e5 (f8e5m2)";
     return false;
   }
   std::optional<ScalarType> elem = parseDTypeName(body.str());

@@ -2,22 +2,25 @@
 //
 // The interpreter's memory: buffers at far-apart base addresses, the
 // encoding of elements in memory (floats rounded to their type when
-// stored, i1 as one byte), and the pointer and memory ops (`tile.addptr`,
-// `load`, `store`, `atomic_add`, `ptr_to_int`, `int_to_ptr`). `addptr` adds
-// the exact value of its offset (SPEC 1.4). Every access of an active lane
-// is checked: inside a buffer, naturally aligned.
+// stored, fp8 saturating as PTX's `cvt.rn.satfinite` does, i1 as one byte), and
+// the pointer and memory ops (`tile.addptr`, `load`, `store`, `atomic_add`,
+// `ptr_to_int`, `int_to_ptr`). `addptr` adds the exact value of its offset
+// (SPEC 1.4). Every access of an active lane is checked: inside a buffer,
+// naturally aligned.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Executor.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Support/Types.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/Format.h"
 
 #include <cstring>
+#include <optional>
 
 using namespace mlir;
 using namespace tilec;
@@ -48,11 +51,25 @@ double toDouble(llvm::APFloat value) {
 }
 } // namespace
 
+/// The fp8 bits of \p value, rounded as the GPU code does: to f32 first,
+/// then to nearest even with saturation (PTX `cvt.rn.satfinite`); nullopt
+/// when \p type is not an fp8 type.
+static std::optional<std::uint8_t> toFP8Bits(double value, Type type) {
+  float narrow = static_cast<float>(value);
+  if (isa<Float8E4M3FNType>(type))
+    return tilec::f8e4m3::fromFloat(narrow).bits;
+  if (isa<Float8E5M2Type>(type))
+    return tilec::f8e5m2::fromFloat(narrow).bits;
+  return std::nullopt;
+}
+
 double tilec::interp::roundToFloat(double value, Type type) {
   if (type.isF64())
     return value;
   if (type.isF32())
     return static_cast<float>(value);
+  if (std::optional<std::uint8_t> bits = toFP8Bits(value, type))
+    return bitsToFloat(*bits, type);
   return toDouble(toAPFloat(value, type));
 }
 
@@ -68,10 +85,16 @@ std::uint64_t tilec::interp::floatToBits(double value, Type type) {
     std::memcpy(&bits, &narrow, sizeof(bits));
     return bits;
   }
+  if (std::optional<std::uint8_t> bits = toFP8Bits(value, type))
+    return *bits;
   return toAPFloat(value, type).bitcastToAPInt().getZExtValue();
 }
 
 double tilec::interp::bitsToFloat(std::uint64_t bits, Type type) {
+  if (isa<Float8E4M3FNType>(type))
+    return tilec::f8e4m3{static_cast<std::uint8_t>(bits)}.toFloat();
+  if (isa<Float8E5M2Type>(type))
+    return tilec::f8e5m2{static_cast<std::uint8_t>(bits)}.toFloat();
   unsigned width = type.getIntOrFloatBitWidth();
   return toDouble(llvm::APFloat(getSemantics(type), llvm::APInt(width, bits)));
 }

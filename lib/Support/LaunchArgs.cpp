@@ -162,6 +162,12 @@ void storeElement(HostBuffer &buffer, std::size_t index, Number value) {
   case ScalarType::BF16:
     put(bf16::fromFloat(static_cast<float>(value.floatValue)).bits);
     return;
+  case ScalarType::F8E4M3:
+    put(f8e4m3::fromFloat(static_cast<float>(value.floatValue)).bits);
+    return;
+  case ScalarType::F8E5M2:
+    put(f8e5m2::fromFloat(static_cast<float>(value.floatValue)).bits);
+    return;
   case ScalarType::F32:
     put(static_cast<float>(value.floatValue));
     return;
@@ -435,6 +441,14 @@ Element readElement(const HostBuffer &buffer, std::size_t index) {
     element.floatValue =
         bf16{static_cast<std::uint16_t>(element.bits)}.toFloat();
     return element;
+  case ScalarType::F8E4M3:
+    element.floatValue =
+        f8e4m3{static_cast<std::uint8_t>(element.bits)}.toFloat();
+    return element;
+  case ScalarType::F8E5M2:
+    element.floatValue =
+        f8e5m2{static_cast<std::uint8_t>(element.bits)}.toFloat();
+    return element;
   case ScalarType::F32: {
     float value;
     std::memcpy(&value, &element.bits, sizeof(value));
@@ -474,7 +488,7 @@ std::string tilec::formatElement(const HostBuffer &buffer, std::size_t index) {
   if (!element.isFloat)
     return isUnsignedType(buffer.elem) ? std::to_string(element.bits)
                                        : std::to_string(element.intValue);
-  // f16 and bf16 values print as their float value.
+  // f16, bf16 and fp8 values print as their float value.
   if (buffer.elem == ScalarType::F64)
     return shortestDecimal(element.floatValue);
   return shortestDecimal(static_cast<float>(element.floatValue));

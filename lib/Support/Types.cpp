@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 
 using namespace tilec;
 
@@ -41,6 +42,16 @@ constexpr ScalarInfo kScalars[] = {
     {ScalarType::BF16, "bf16", "bfloat16", 16},
     {ScalarType::F32, "f32", "float32", 32},
     {ScalarType::F64, "f64", "float64", 64},
+    {ScalarType::F8E4M3, "f8e4m3", "float8e4nv", 8},
+    {ScalarType::F8E5M2, "f8e5m2", "float8e5", 8},
+};
+
+/// Other spellings of the fp8 types: Triton's repr and the OCP names.
+constexpr std::pair<const char *, ScalarType> kFP8Aliases[] = {
+    {"fp8e4nv", ScalarType::F8E4M3},
+    {"float8e4m3", ScalarType::F8E4M3},
+    {"fp8e5", ScalarType::F8E5M2},
+    {"float8e5m2", ScalarType::F8E5M2},
 };
 
 const ScalarInfo &info(ScalarType type) {
@@ -80,6 +91,10 @@ std::string tilec::cppTypeName(ScalarType type) {
     return "float";
   case ScalarType::F64:
     return "double";
+  case ScalarType::F8E4M3:
+    return "tilec::f8e4m3";
+  case ScalarType::F8E5M2:
+    return "tilec::f8e5m2";
   default:
     return std::string(isUnsignedType(type) ? "uint" : "int") +
            std::to_string(8 * scalarTypeBytes(type)) + "_t";
@@ -96,6 +111,9 @@ std::optional<ScalarType> tilec::parseScalarType(std::string_view name) {
 std::optional<ScalarType> tilec::parseDTypeName(std::string_view name) {
   if (name == "bool")
     return ScalarType::I1;
+  for (const auto &[alias, type] : kFP8Aliases)
+    if (name == alias)
+      return type;
   // Triton's repr of the IEEE floats: "fp16", "fp32", "fp64".
   if (name.substr(0, 2) == "fp")
     return parseScalarType("f" + std::string(name.substr(2)));
@@ -103,6 +121,15 @@ std::optional<ScalarType> tilec::parseDTypeName(std::string_view name) {
     if (name == s.name || name == s.longName)
       return s.type;
   return std::nullopt;
+}
+
+bool tilec::isUnsupportedFP8Name(std::string_view name) {
+  for (const char *unsupported :
+       {"float8e4b15", "fp8e4b15", "float8e4b8", "fp8e4b8", "float8e5b16",
+        "fp8e5b16", "float8e4b15x4", "fp8e4b15x4"})
+    if (name == unsupported)
+      return true;
+  return false;
 }
 
 std::string tilec::tritonDTypeName(ScalarType type) {
@@ -113,7 +140,11 @@ bool tilec::isIntegerType(ScalarType type) { return !isFloatType(type); }
 
 bool tilec::isFloatType(ScalarType type) {
   return type == ScalarType::F16 || type == ScalarType::BF16 ||
-         type == ScalarType::F32 || type == ScalarType::F64;
+         type == ScalarType::F32 || type == ScalarType::F64 || isFP8Type(type);
+}
+
+bool tilec::isFP8Type(ScalarType type) {
+  return type == ScalarType::F8E4M3 || type == ScalarType::F8E5M2;
 }
 
 bool tilec::isUnsignedType(ScalarType type) {
@@ -190,6 +221,82 @@ bf16 bf16::fromFloat(float value) {
 }
 
 float bf16::toFloat() const { return bitsToFloat(std::uint32_t(bits) << 16); }
+
+namespace {
+/// An fp8 format: sign, \p ExpBits exponent bits (bias 2^(ExpBits-1)-1),
+/// \p ManBits mantissa bits.
+struct FP8Format {
+  int expBits;
+  int manBits;
+  /// The bits of the largest finite value (0x7E for e4m3, 0x7B for e5m2).
+  std::uint8_t maxFinite;
+  /// Whether the all-ones exponent holds infinity and NaNs (e5m2) or
+  /// ordinary values but for the all-ones NaN (e4m3).
+  bool ieeeSpecials;
+
+  int bias() const { return (1 << (expBits - 1)) - 1; }
+};
+
+constexpr FP8Format kE4M3{4, 3, 0x7E, false};
+constexpr FP8Format kE5M2{5, 2, 0x7B, true};
+
+double decodeFP8(const FP8Format &f, std::uint8_t bits) {
+  int manMask = (1 << f.manBits) - 1;
+  int exponent = (bits >> f.manBits) & ((1 << f.expBits) - 1);
+  int mantissa = bits & manMask;
+  bool negative = bits & 0x80;
+  double magnitude;
+  int allOnes = (1 << f.expBits) - 1;
+  if (f.ieeeSpecials && exponent == allOnes)
+    magnitude = mantissa ? NAN : INFINITY;
+  else if (!f.ieeeSpecials && exponent == allOnes && mantissa == manMask)
+    magnitude = NAN;
+  else if (exponent == 0) // Subnormal: mantissa * 2^(1 - bias - manBits).
+    magnitude = std::ldexp(mantissa, 1 - f.bias() - f.manBits);
+  else
+    magnitude = std::ldexp(mantissa + (1 << f.manBits),
+                           exponent - f.bias() - f.manBits);
+  return negative ? -magnitude : magnitude;
+}
+
+std::uint8_t encodeFP8(const FP8Format &f, float value) {
+  if (std::isnan(value))
+    return 0x7F;
+  std::uint8_t sign = std::signbit(value) ? 0x80 : 0;
+  double magnitude = std::fabs(static_cast<double>(value));
+  double maxFinite = decodeFP8(f, f.maxFinite);
+  if (magnitude >= maxFinite)
+    return sign | f.maxFinite;
+  // The spacing of representable values around `magnitude`.
+  int minExponent = 1 - f.bias();
+  int exponent = magnitude == 0 ? minExponent : std::ilogb(magnitude);
+  if (exponent < minExponent)
+    exponent = minExponent;
+  double quantum = std::ldexp(1.0, exponent - f.manBits);
+  // Exact in double; nearbyint rounds half to even.
+  double units = std::nearbyint(magnitude / quantum);
+  double rounded = units * quantum;
+  if (rounded >= maxFinite)
+    return sign | f.maxFinite;
+  if (rounded < std::ldexp(1.0, minExponent)) // Subnormal (or zero).
+    return sign | static_cast<std::uint8_t>(units);
+  int roundedExponent = std::ilogb(rounded);
+  int mantissa =
+      static_cast<int>(std::ldexp(rounded, f.manBits - roundedExponent)) -
+      (1 << f.manBits);
+  return sign | static_cast<std::uint8_t>(
+                    ((roundedExponent + f.bias()) << f.manBits) | mantissa);
+}
+} // namespace
+
+f8e4m3 f8e4m3::fromFloat(float value) { return {encodeFP8(kE4M3, value)}; }
+float f8e4m3::toFloat() const {
+  return static_cast<float>(decodeFP8(kE4M3, bits));
+}
+f8e5m2 f8e5m2::fromFloat(float value) { return {encodeFP8(kE5M2, value)}; }
+float f8e5m2::toFloat() const {
+  return static_cast<float>(decodeFP8(kE5M2, bits));
+}
 
 namespace {
 /// The shortest "%g" form of \p value that reads back the same value.

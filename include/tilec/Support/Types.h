@@ -4,7 +4,8 @@
 // host API: the scalar element types of the `.tile` language (`i32`, `f16`,
 // ...), a kernel parameter type (`*f32`, `i64`) and a named parameter with
 // what the code assumes of it (KernelParam), host-side storage types for
-// the 16-bit floats (tilec::f16, tilec::bf16), and the value of a constexpr
+// the 16- and 8-bit floats (tilec::f16, tilec::bf16, tilec::f8e4m3,
+// tilec::f8e5m2), and the value of a constexpr
 // parameter (an integer, a float or a bool). Nothing here needs a GPU.
 //
 //===----------------------------------------------------------------------===//
@@ -36,7 +37,12 @@ enum class ScalarType {
   F16,
   BF16,
   F32,
-  F64
+  F64,
+  /// fp8 with 4 exponent and 3 mantissa bits, no infinity (OCP E4M3FN;
+  /// Triton's `float8e4nv`).
+  F8E4M3,
+  /// fp8 with 5 exponent and 2 mantissa bits (OCP E5M2; Triton's `float8e5`).
+  F8E5M2
 };
 
 /// The canonical name of \p type ("i32", "bf16", ...).
@@ -48,8 +54,12 @@ std::string cppTypeName(ScalarType type);
 std::optional<ScalarType> parseScalarType(std::string_view name);
 /// Parses a dtype name as the language accepts it: canonical ("f32"), long
 /// ("float32", "int64", "bfloat16", "uint8"), Triton's repr ("fp32",
-/// "fp16") or "bool"/"int1"; std::nullopt when it is none of them.
+/// "fp16", "fp8e4nv") or "bool"/"int1"; std::nullopt when it is none of
+/// them.
 std::optional<ScalarType> parseDTypeName(std::string_view name);
+/// True for the fp8 names of Triton's that tilec does not have
+/// ("float8e4b15", "fp8e4b15", "float8e4b8", "float8e5b16").
+bool isUnsupportedFP8Name(std::string_view name);
 /// The Triton-style name of \p type, used in suggestions: "tl.float32".
 std::string tritonDTypeName(ScalarType type);
 /// The size in bytes of one element in memory (i1 is stored as one byte).
@@ -58,8 +68,10 @@ unsigned scalarTypeBytes(ScalarType type);
 unsigned scalarTypeBits(ScalarType type);
 /// True for i1 and every signed or unsigned integer type.
 bool isIntegerType(ScalarType type);
-/// True for f16, bf16, f32 and f64.
+/// True for f16, bf16, f32, f64 and the fp8 types.
 bool isFloatType(ScalarType type);
+/// True for the fp8 types (f8e4m3, f8e5m2).
+bool isFP8Type(ScalarType type);
 /// True for the unsigned integer types u8..u64.
 bool isUnsignedType(ScalarType type);
 
@@ -113,6 +125,21 @@ struct bf16 {
   /// Converts with round-to-nearest-even; NaN stays NaN.
   static bf16 fromFloat(float value);
   /// Converts exactly to float.
+  float toFloat() const;
+};
+
+/// The fp8 conversions (both fp8 types are stored as one byte). fromFloat
+/// rounds to nearest even and saturates as PTX's `cvt.rn.satfinite` does:
+/// a value beyond the largest finite one (infinity included) becomes the
+/// largest finite one of its sign, NaN becomes 0x7F. toFloat is exact.
+struct f8e4m3 {
+  std::uint8_t bits = 0;
+  static f8e4m3 fromFloat(float value);
+  float toFloat() const;
+};
+struct f8e5m2 {
+  std::uint8_t bits = 0;
+  static f8e5m2 fromFloat(float value);
   float toFloat() const;
 };
 
@@ -204,6 +231,10 @@ template <typename T> constexpr ScalarType scalarTypeOf() {
     return ScalarType::F16;
   else if constexpr (std::is_same_v<U, bf16>)
     return ScalarType::BF16;
+  else if constexpr (std::is_same_v<U, f8e4m3>)
+    return ScalarType::F8E4M3;
+  else if constexpr (std::is_same_v<U, f8e5m2>)
+    return ScalarType::F8E5M2;
   else if constexpr (std::is_same_v<U, float>)
     return ScalarType::F32;
   else if constexpr (std::is_same_v<U, double>)

@@ -1,9 +1,11 @@
 //===- ElementwiseOpToLLVM.cpp - Elementwise ops on blocks to LLVM --------===//
 //
 // An `arith` or `math` op on blocks becomes the same op on each register
-// (the scalar op is then lowered by the upstream arith/math patterns), once
+// (the scalar op is then lowered by the upstream arith/math patterns or,
+// for fp8 conversions, FP8ConversionToLLVM.cpp; an fp8 register is an i8), once
 // per run of registers the axis analysis shows equal; a
-// splat constant block becomes its scalar in every register; pointer casts
+// splat constant block becomes its scalar in every register (an fp8 one
+// its bits in an i8); pointer casts
 // and bitcasts apply per register.
 //
 //===----------------------------------------------------------------------===//
@@ -23,6 +25,15 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
+bool isFP8(Type type) { return isa<Float8E4M3FNType, Float8E5M2Type>(type); }
+
+/// \p value as \p type (an fp8 value and its i8 register), for the
+/// conversion to resolve.
+Value castRegister(OpBuilder &builder, Location loc, Value value, Type type) {
+  return UnrealizedConversionCastOp::create(builder, loc, type, value)
+      .getResult(0);
+}
+
 /// Any single-result arith/math op whose result is a laid-out block.
 struct ElementwiseOpConversion : ConversionPattern {
   ElementwiseOpConversion(const TypeConverter &converter, MLIRContext *context)
@@ -48,6 +59,11 @@ struct ElementwiseOpConversion : ConversionPattern {
       SmallVector<Value> registers = unpackRegisters(rewriter, loc, converted);
       if (!isa<RankedTensorType>(original.getType()))
         registers.assign(numRegisters, converted);
+      // An fp8 register (i8) is given to the scalar op as the fp8 value.
+      Type element = getElementTypeOrSelf(original.getType());
+      if (isFP8(element))
+        for (Value &reg : registers)
+          reg = castRegister(rewriter, loc, reg, element);
       if (registers.size() != numRegisters)
         return rewriter.notifyMatchFailure(op, "operand layouts differ");
       unpacked.push_back(std::move(registers));
@@ -74,7 +90,12 @@ struct ElementwiseOpConversion : ConversionPattern {
         state.addOperands(registers[i]);
       state.addTypes(type.getElementType());
       state.addAttributes(attributes);
-      results.push_back(rewriter.create(state)->getResult(0));
+      Value result = rewriter.create(state)->getResult(0);
+      if (isFP8(result.getType()))
+        result =
+            castRegister(rewriter, loc, result,
+                         getTypeConverter()->convertType(result.getType()));
+      results.push_back(result);
     }
     rewriter.replaceOp(op, packRegisters(rewriter, loc, results, resultType));
     return success();
@@ -94,9 +115,15 @@ struct SplatConstantOpConversion : OpConversionPattern<arith::ConstantOp> {
     if (!dense || !dense.isSplat())
       return rewriter.notifyMatchFailure(op, "only splat constants");
     Type elementType = type.getElementType();
-    Value scalar = LLVM::ConstantOp::create(
-        rewriter, op.getLoc(), elementType,
-        cast<TypedAttr>(dense.getSplatValue<Attribute>()));
+    auto value = cast<TypedAttr>(dense.getSplatValue<Attribute>());
+    // A float LLVM has no type for (fp8) is its bits in an integer.
+    Type registerType = getTypeConverter()->convertType(elementType);
+    if (auto floatValue = dyn_cast<FloatAttr>(value);
+        floatValue && isa<IntegerType>(registerType))
+      value = rewriter.getIntegerAttr(registerType,
+                                      floatValue.getValue().bitcastToAPInt());
+    Value scalar =
+        LLVM::ConstantOp::create(rewriter, op.getLoc(), registerType, value);
     SmallVector<Value> registers(tilegpu::getNumRegisters(type), scalar);
     rewriter.replaceOp(op,
                        packRegisters(rewriter, op.getLoc(), registers,

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FP8Conversion.h"
 #include "GlobalMemoryAccess.h"
 #include "Patterns.h"
 
@@ -149,6 +150,7 @@ struct ConvertTileGPUToLLVMPass
     TileGPUToLLVMTypeConverter converter(context, options);
     RewritePatternSet patterns(context);
     populateElementwiseOpToLLVMPatterns(converter, patterns);
+    populateFP8ConversionToLLVMPatterns(converter, patterns, computeCapability);
     populateMemoryOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);

@@ -16,4 +16,5 @@ from checks import (  # noqa: F401
     examples,
     regress,
     layout_pairs,
+    fp8,
 )

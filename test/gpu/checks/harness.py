@@ -63,6 +63,7 @@ def ptr_dtypes():
     types = {ty: (getattr(np, name),) for ty, name in SCALAR_NP.items()}
     types["i1"] = (np.bool_, np.int8, np.uint8)
     types["bf16"] = (np.uint16,)
+    types["f8e4m3"] = types["f8e5m2"] = (np.uint8,)  # fp8 as raw bits
     return types
 
 

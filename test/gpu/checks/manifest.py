@@ -176,6 +176,10 @@ for _k in "binary_f32 binary_i32 where_scalar arith_f32 arith_i32 compare div_sc
 CAST_TYPES = "i8 i16 i32 i64 u32 f16 bf16 f32 f64".split()
 for _t in CAST_TYPES + ["i1"]:
     kern("cast_" + _t, G + "casts.tile")
+for _k in ("fp8_cvt", "fp8_scale"):
+    kern(_k, G + "fp8.tile")
+    # sm_80 has no fp8 cvt: the same bits from integer operations.
+    kern(_k + "_sm80", G + "fp8.tile", _k, flags=["--arch=sm_80"])
 for _k in ("trans_k", "reshape_k", "bcast_k", "bcast_col", "hints_copy", "hints_2d"):
     kern(_k, G + "shape.tile")
 kern("trans_k_w8", G + "shape.tile", "trans_k", nw=8)

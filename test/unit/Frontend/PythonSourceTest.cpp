@@ -115,8 +115,13 @@ TEST(PythonSourceTest, SignatureErrors) {
   EXPECT_FALSE(parseTritonSignature("*i8:1", error));
   EXPECT_FALSE(parseTritonSignature("16:16", error));
   EXPECT_FALSE(parseTritonSignature("i32,,i32", error));
-  EXPECT_FALSE(parseTritonSignature("*fp8e4nv", error));
-  EXPECT_NE(error.find("fp8 types are not supported yet"), std::string::npos);
+  EXPECT_FALSE(parseTritonSignature("*fp8e4b15", error));
+  EXPECT_NE(error.find("this fp8 type is not supported"), std::string::npos);
+  auto fp8 = parseTritonSignature("*fp8e4nv, *fp8e5, *f8e4m3:16", error);
+  ASSERT_TRUE(fp8) << error;
+  EXPECT_EQ((*fp8)[0].type.elem, ScalarType::F8E4M3);
+  EXPECT_EQ((*fp8)[1].type.elem, ScalarType::F8E5M2);
+  EXPECT_EQ((*fp8)[2].type.str(), "*f8e4m3");
 }
 
 TEST(PythonSourceTest, KeepsOnlyTheKernelAndWhatItNames) {

@@ -45,7 +45,8 @@ LogicalResult PointerType::verify(function_ref<InFlightDiagnostic()> emitError,
   if (isa<IntegerType>(pointeeType) &&
       cast<IntegerType>(pointeeType).isSignless())
     return success();
-  if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(pointeeType))
+  if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type, Float8E4M3FNType,
+          Float8E5M2Type>(pointeeType))
     return success();
   return emitError() << "pointee type must be a signless integer or a "
                         "floating-point type, got "

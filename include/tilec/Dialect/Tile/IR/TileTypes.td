@@ -33,12 +33,15 @@ def Tile_PointerType : Tile_Type<"Pointer", "ptr"> {
   let genVerifyDecl = 1;
 }
 
-// Scalars of a block: signless integers, the float types, pointers.
+// Scalars of a block: signless integers, the float types, the fp8 storage
+// types (loaded, stored, converted; no arithmetic), pointers.
 def Tile_Float : AnyTypeOf<[F16, BF16, F32, F64], "floating-point">;
+def Tile_FP8 : AnyTypeOf<[F8E4M3FN, F8E5M2], "fp8">;
 def Tile_Int : AnyTypeOf<[I1, I8, I16, I32, I64], "integer">;
 def Tile_Ptr : Type<CPred<"::llvm::isa<::mlir::tile::PointerType>($_self)">,
                     "tile pointer", "::mlir::tile::PointerType">;
-def Tile_Scalar : AnyTypeOf<[Tile_Float, Tile_Int, Tile_Ptr], "tile scalar">;
+def Tile_Scalar : AnyTypeOf<[Tile_Float, Tile_FP8, Tile_Int, Tile_Ptr],
+                            "tile scalar">;
 
 def Tile_FloatTensor : RankedTensorOf<[Tile_Float]>;
 def Tile_IntTensor : RankedTensorOf<[Tile_Int]>;
