@@ -69,7 +69,6 @@ private:
   unsigned dotOperand(unsigned opIdx);
   std::string slice(unsigned blocked, unsigned dim);
   unsigned pickBlocked();
-  bool mmaFits() const { return options.allowMma && rows >= 16 && cols >= 16; }
 
   std::string convert(const PoolValue &value, unsigned layout);
   std::string expandAndBroadcast(const std::string &value, unsigned blocked,
@@ -243,7 +242,7 @@ void Generator::step() {
   }
   case 2:
   case 3: { // a conversion to another blocked or mma layout
-    unsigned target = mmaFits() && choices.below(4) == 0
+    unsigned target = options.allowMma && choices.below(4) == 0
                           ? (choices.below(2) ? newMma() : pickBlocked())
                           : pickBlocked();
     std::string result = convert(value, target);
@@ -251,7 +250,7 @@ void Generator::step() {
     return;
   }
   case 4: { // a round trip through a dot-operand layout
-    if (!mmaFits())
+    if (!options.allowMma)
       return;
     unsigned operand = dotOperand(choices.below(2));
     std::string there = convert(value, operand);

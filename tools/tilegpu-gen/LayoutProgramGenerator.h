@@ -41,7 +41,8 @@ struct LayoutGenOptions {
   unsigned maxSteps = 8;
   /// The most elements of the block.
   unsigned maxElements = 4096;
-  /// mma accumulator and dot-operand layouts as conversion targets.
+  /// mma accumulator and dot-operand layouts as conversion targets (on any
+  /// shape: a block smaller than the layout's tile is masked).
   bool allowMma = true;
 };
 
