@@ -7,6 +7,9 @@
 #                    pass pipelines (only inputs that verify)
 #   FUZZER=gen       bytes decoded into valid generated programs (tile-gen),
 #                    compiled to PTX for sm_90a and sm_80; any error is a bug
+#   FUZZER=tilegpu   bytes decoded into valid laid-out tilegpu modules
+#                    (tilegpu-gen: random layouts and shapes), compiled to
+#                    PTX for sm_80 and sm_90a; any error is a bug
 # Seeds: the examples, the test kernels and tile-gen programs (.tile text);
 # for tileir their `tilec --emit=tile` IR and every test/**/*.mlir case.
 # The corpus (BUILD_DIR/fuzz-corpus-FUZZER) grows across runs; crashes go
@@ -30,10 +33,10 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
 fi
 FUZZER=${FUZZER:-frontend}
 case "$FUZZER" in
-frontend | pipeline | tileir | gen) ;;
-*) echo "fuzz.sh: FUZZER must be frontend, pipeline, tileir or gen" >&2; exit 2 ;;
+frontend | pipeline | tileir | gen | tilegpu) ;;
+*) echo "fuzz.sh: FUZZER must be frontend, pipeline, tileir, gen or tilegpu" >&2; exit 2 ;;
 esac
-ninja -C "$BUILD_DIR" ${JOBS:+-j "$JOBS"} "tilec-$FUZZER-fuzzer" tilec tile-gen
+ninja -C "$BUILD_DIR" ${JOBS:+-j "$JOBS"} "tilec-$FUZZER-fuzzer" tilec tile-gen tilegpu-gen
 BIN="$BUILD_DIR/bin"
 CORPUS="$BUILD_DIR/fuzz-corpus-$FUZZER"
 SEEDS="$BUILD_DIR/fuzz-seeds"
@@ -71,8 +74,9 @@ tileir)
       '/^\/\/ -----/ { n++; next } { print > (out "_" n+0 ".mlir") }' "$f"
   done
   ;;
-gen)
-  # Any bytes decode to a program; a few random inputs to start from.
+gen | tilegpu)
+  # Any bytes decode to a program (a module); a few random inputs to start
+  # from.
   for i in 1 2 3 4 5 6 7 8; do
     head -c $((i * 64)) /dev/urandom >"$CORPUS/seed_$i"
   done

@@ -11,7 +11,7 @@
 # Usage: scripts/sanitize.sh [BUILD_DIR]          (default: build-asan)
 #   TILEC_JOBS=N   parallel build jobs (default: nproc)
 #   LIT=path       the lit to use
-#   FUZZ_SECONDS=N how long each of the four fuzzers runs (default 60; 0 skips)
+#   FUZZ_SECONDS=N how long each of the five fuzzers runs (default 60; 0 skips)
 #
 # What is instrumented: our code (lib/, frontend/, runtime/, tools/, tests),
 # compiled -O1 -g without NDEBUG, so our asserts and MLIR's debug-only checks
@@ -102,7 +102,7 @@ tested=$(date +%s)
 fuzz_status=0
 fuzz_summary=""
 if [ "$FUZZ_SECONDS" -gt 0 ]; then
-  for fuzzer in frontend pipeline tileir gen; do
+  for fuzzer in frontend pipeline tileir gen tilegpu; do
     echo "== fuzzing $fuzzer for $FUZZ_SECONDS s"
     log="$BUILD_DIR/fuzz-$fuzzer.log"
     # The tile-IR seeds come from the regular build's tilec when there is

@@ -31,7 +31,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tool_dirs = [config.tilec_tools_dir, config.llvm_tools_dir]
-tools = ["tile-opt", "tile-translate", "tile-gen", "tile-run"]
+tools = ["tile-opt", "tile-translate", "tile-gen", "tilegpu-gen", "tile-run"]
 if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec")):
     tools.append("tilec")
     config.available_features.add("tilec")
@@ -43,7 +43,7 @@ if os.path.exists(os.path.join(config.tilec_tools_dir, "tile-bench")):
 if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-frontend-fuzzer")):
     tools.append("tilec-frontend-fuzzer")
     config.available_features.add("fuzzer")
-for fuzzer in ("pipeline", "tileir", "gen"):
+for fuzzer in ("pipeline", "tileir", "gen", "tilegpu"):
     if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-%s-fuzzer" % fuzzer)):
         tools.append("tilec-%s-fuzzer" % fuzzer)
         config.available_features.add("%s-fuzzer" % fuzzer)

@@ -35,6 +35,71 @@ Value mlir::tilegpu::packRegisters(OpBuilder &builder, Location loc,
   return packed;
 }
 
+namespace {
+/// The members of the struct an `llvm.insertvalue` chain ends in, as far as
+/// the chain sets them (a null Value where it does not, or where a nested
+/// position writes part of a member).
+SmallVector<Value> readInsertChain(LLVM::InsertValueOp head,
+                                   unsigned numMembers) {
+  SmallVector<Value> members(numMembers);
+  SmallVector<bool> known(numMembers, false);
+  Value container = head.getResult();
+  while (auto insert = container.getDefiningOp<LLVM::InsertValueOp>()) {
+    ArrayRef<int64_t> position = insert.getPosition();
+    if (position.empty() || position[0] < 0 || position[0] >= numMembers)
+      break;
+    // The last insert into a member wins: the first one met going back.
+    if (!known[position[0]]) {
+      known[position[0]] = true;
+      if (position.size() == 1)
+        members[position[0]] = insert.getValue();
+    }
+    container = insert.getContainer();
+  }
+  return members;
+}
+} // namespace
+
+void mlir::tilegpu::forwardPackedRegisters(Operation *root) {
+  DenseMap<Operation *, SmallVector<Value>> chains;
+  SmallVector<LLVM::ExtractValueOp> extracts;
+  root->walk(
+      [&](LLVM::ExtractValueOp extract) { extracts.push_back(extract); });
+  for (LLVM::ExtractValueOp extract : extracts) {
+    auto head = extract.getContainer().getDefiningOp<LLVM::InsertValueOp>();
+    auto structType =
+        dyn_cast<LLVM::LLVMStructType>(extract.getContainer().getType());
+    ArrayRef<int64_t> position = extract.getPosition();
+    if (!head || !structType || position.size() != 1)
+      continue;
+    auto [it, inserted] = chains.try_emplace(head.getOperation());
+    if (inserted)
+      it->second = readInsertChain(head, structType.getBody().size());
+    if (position[0] < 0 || position[0] >= (int64_t)it->second.size())
+      continue;
+    Value member = it->second[position[0]];
+    if (!member || member.getType() != extract.getType())
+      continue;
+    extract.getResult().replaceAllUsesWith(member);
+    extract.erase();
+  }
+  // The chains nobody reads any more, from their end back (a chain's end
+  // may lie inside another chain, erased with it: skipped).
+  DenseSet<Operation *> erased;
+  for (auto &entry : chains) {
+    Operation *op = entry.first;
+    while (op && !erased.contains(op) && op->use_empty() &&
+           isa<LLVM::InsertValueOp, LLVM::UndefOp, LLVM::PoisonOp>(op)) {
+      Operation *container = nullptr;
+      if (auto insert = dyn_cast<LLVM::InsertValueOp>(op))
+        container = insert.getContainer().getDefiningOp();
+      erased.insert(op);
+      op->erase();
+      op = container;
+    }
+  }
+}
+
 Value mlir::tilegpu::packDotOperand(OpBuilder &builder, Location loc,
                                     ArrayRef<Value> elements) {
   Type i32 = builder.getI32Type();

@@ -3,13 +3,15 @@
 // The pass that lowers a laid-out module to LLVM + NVVM: structured control
 // flow to `cf` first, then one dialect conversion with the tilegpu patterns
 // of this folder and the upstream arith, math (libdevice), cf and func
-// patterns; kernels get `nvvm.kernel` and their block size.
+// patterns; kernels get `nvvm.kernel` and their block size, and the
+// registers extracted from packed blocks are forwarded (RegisterPacking.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "FP8Conversion.h"
 #include "GlobalMemoryAccess.h"
 #include "Patterns.h"
+#include "RegisterPacking.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
@@ -203,6 +205,7 @@ struct ConvertTileGPUToLLVMPass
     SmallVector<UnrealizedConversionCastOp> casts;
     module.walk([&](UnrealizedConversionCastOp op) { casts.push_back(op); });
     reconcileUnrealizedCasts(casts);
+    forwardPackedRegisters(module);
   }
 };
 } // namespace

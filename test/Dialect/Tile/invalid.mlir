@@ -40,7 +40,7 @@ func.func @make_range_order() {
 
 func.func @make_range_pow2() {
   // expected-error @+1 {{length end - start = 12 must be a power of two}}
-  %0 = tile.make_range {end = 12 : i32, start = 0 : i32} : tensor<12xi32>
+  %0 = tile.make_range {end = 12 : i32, start = 0 : i32} : tensor<16xi32>
   return
 }
 
@@ -381,6 +381,16 @@ func.func @splat_dynamic(%x: f32) {
 func.func @splat_zero(%x: f32) {
   // expected-error @+1 {{result #0 'tensor<0x16xf32>' has a dimension of size 0}}
   %0 = tile.splat %x : tensor<0x16xf32>
+  return
+}
+
+// -----
+
+// Every dimension is a power of two, as in the language (the layouts the
+// blocks get describe power-of-two extents only).
+func.func @splat_not_power_of_two(%x: f32) {
+  // expected-error @+1 {{result #0 'tensor<24x32xf32>' has a dimension of size 24, not a power of two}}
+  %0 = tile.splat %x : tensor<24x32xf32>
   return
 }
 

@@ -52,23 +52,23 @@ func.func @buffers(%x: tensor<128xf32, #b1>) {
 #b3 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #nvmma = #tilegpu.nvmma_shared<{swizzle = 64, order = [1, 0]}>
 
-// Swizzled tiles start on 1024-byte boundaries (after a 1.5 KiB tile);
+// Swizzled tiles start on 1024-byte boundaries (after a 512-byte tile);
 // scratch (2 KiB for a 512-element f32 conversion) goes after the buffers
 // live at its op, or at 0 once they are dead.
-// CHECK-LABEL: module attributes {tilegpu.shared = 6144 : i32}
+// CHECK-LABEL: module attributes {tilegpu.shared = 5120 : i32}
 // CHECK-LABEL: func.func @swizzled
-func.func @swizzled(%x: tensor<64x32xf16, #b1>, %y: tensor<24x32xf16, #b1>, %z: tensor<512xf32, #b2>) {
+func.func @swizzled(%x: tensor<64x32xf16, #b1>, %y: tensor<8x32xf16, #b1>, %z: tensor<512xf32, #b2>) {
   // CHECK: tilegpu.local_alloc %{{.*}} {offset = 0 : i64}
-  %a = tilegpu.local_alloc %y : (tensor<24x32xf16, #b1>) -> !tilegpu.memdesc<24x32xf16, #nvmma>
-  // CHECK: tilegpu.convert_layout %{{.*}} {tilegpu.scratch_offset = 1536 : i32}
+  %a = tilegpu.local_alloc %y : (tensor<8x32xf16, #b1>) -> !tilegpu.memdesc<8x32xf16, #nvmma>
+  // CHECK: tilegpu.convert_layout %{{.*}} {tilegpu.scratch_offset = 512 : i32}
   %cz = tilegpu.convert_layout %z : tensor<512xf32, #b2> -> tensor<512xf32, #b3>
-  // CHECK: tilegpu.local_alloc %{{.*}} {offset = 2048 : i64}
+  // CHECK: tilegpu.local_alloc %{{.*}} {offset = 1024 : i64}
   %b = tilegpu.local_alloc %x : (tensor<64x32xf16, #b1>) -> !tilegpu.memdesc<64x32xf16, #nvmma>
-  %va = tilegpu.local_load %a : !tilegpu.memdesc<24x32xf16, #nvmma> -> tensor<24x32xf16, #b1>
+  %va = tilegpu.local_load %a : !tilegpu.memdesc<8x32xf16, #nvmma> -> tensor<8x32xf16, #b1>
   %vb = tilegpu.local_load %b : !tilegpu.memdesc<64x32xf16, #nvmma> -> tensor<64x32xf16, #b1>
   // CHECK: tilegpu.convert_layout %{{.*}} {tilegpu.scratch_offset = 0 : i32}
   %cz2 = tilegpu.convert_layout %cz : tensor<512xf32, #b3> -> tensor<512xf32, #b2>
-  tile.print "", %va, %vb, %cz2 : tensor<24x32xf16, #b1>, tensor<64x32xf16, #b1>, tensor<512xf32, #b2>
+  tile.print "", %va, %vb, %cz2 : tensor<8x32xf16, #b1>, tensor<64x32xf16, #b1>, tensor<512xf32, #b2>
   return
 }
 

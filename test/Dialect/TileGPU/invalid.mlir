@@ -497,6 +497,41 @@ func.func @f(%x: tensor<16xf32, #mma>)
 
 // -----
 
+// Register layouts describe power-of-two extents only (issue 25: a 24x32
+// block under a 32-row layout read registers past its end): every
+// dimension of a laid-out block is a power of two, as in the language.
+#b = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-error @+1 {{a block with a register layout needs power-of-two dimensions, got 24 in dimension 0}}
+func.func @f(%x: tensor<24x32xf16, #b>)
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s = #tilegpu.slice<{dim = 0, parent = #b}>
+// expected-error @+1 {{a block with a register layout needs power-of-two dimensions, got 24 in dimension 0}}
+func.func @f(%x: tensor<24xf32, #s>)
+
+// -----
+
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+// expected-error @+1 {{a block with a register layout needs power-of-two dimensions, got 48 in dimension 0}}
+func.func @f(%x: tensor<48x64xf32, #mma>)
+
+// -----
+
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
+#a = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+// expected-error @+1 {{a block with a register layout needs power-of-two dimensions, got 40 in dimension 1}}
+func.func @f(%x: tensor<64x40xf16, #a>)
+
+// -----
+
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// expected-error @+1 {{a block with a register layout needs a static shape}}
+func.func @f(%x: tensor<?xf32, #b>)
+
+// -----
+
 #mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [2, 2], instrShape = [16, 8]}>
 // expected-error @+1 {{dot operand index must be 0 (A) or 1 (B), got 7}}
 #bad = #tilegpu.dot_op<{opIdx = 7, parent = #mma, kWidth = 2}>

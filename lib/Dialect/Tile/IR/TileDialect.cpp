@@ -15,6 +15,7 @@
 #include "tilec/Support/Limits.h"
 
 #include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -86,10 +87,17 @@ LogicalResult mlir::tile::verifyBlockType(Operation *op, Type type,
     return op->emitOpError() << what << " " << type
                              << " must have rank 1 or more (a scalar is not "
                                 "a block)";
-  for (int64_t d : ranked.getShape())
+  for (int64_t d : ranked.getShape()) {
     if (d < 1)
       return op->emitOpError()
              << what << " " << type << " has a dimension of size " << d;
+    // As in the language (docs/spec.md section 1.3): the layouts the blocks
+    // get map bits of an index, so they describe power-of-two extents only.
+    if (!llvm::isPowerOf2_64(static_cast<uint64_t>(d)))
+      return op->emitOpError()
+             << what << " " << type << " has a dimension of size " << d
+             << ", not a power of two";
+  }
   if (tilec::exceedsMaxBlockElements(ranked.getShape()))
     return op->emitOpError() << what << " " << type << " has more than "
                              << tilec::kMaxBlockElements << " (2^20) elements";

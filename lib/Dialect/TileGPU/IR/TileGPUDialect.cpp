@@ -133,13 +133,28 @@ unsigned getLayoutRank(Attribute layout) {
   return 0;
 }
 
-/// A block of `shape` with a layout of rank `rank`.
-LogicalResult verifyBlockRank(Attribute layout, ArrayRef<int64_t> shape,
-                              function_ref<InFlightDiagnostic()> emitError) {
+/// What every register layout needs of the block it lays out: as many
+/// dimensions as the layout has, each a power of two. A register layout is
+/// a linear map over F2 from register, lane and warp bits to the bits of an
+/// element's index (LinearLayoutConversions.cpp): it covers 2^k indices per
+/// dimension, masked to the block's extent, so a dimension of 24 would be
+/// covered as 16 or 32 (elements lost, or registers past the end of the
+/// block). The frontend makes only such blocks (docs/spec.md section 1.3).
+LogicalResult verifyLaidOutBlock(Attribute layout, ArrayRef<int64_t> shape,
+                                 function_ref<InFlightDiagnostic()> emitError) {
   unsigned rank = getLayoutRank(layout);
   if (rank != shape.size())
     return emitError() << "a " << rank << "-D layout on a " << shape.size()
                        << "-D block";
+  for (auto [dim, size] : llvm::enumerate(shape)) {
+    if (ShapedType::isDynamic(size))
+      return emitError() << "a block with a register layout needs a static "
+                            "shape";
+    if (size < 1 || !llvm::isPowerOf2_64(static_cast<uint64_t>(size)))
+      return emitError() << "a block with a register layout needs "
+                            "power-of-two dimensions, got "
+                         << size << " in dimension " << dim;
+  }
   return success();
 }
 } // namespace
@@ -147,22 +162,22 @@ LogicalResult verifyBlockRank(Attribute layout, ArrayRef<int64_t> shape,
 LogicalResult BlockedEncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return verifyBlockRank(*this, shape, emitError);
+  return verifyLaidOutBlock(*this, shape, emitError);
 }
 LogicalResult SliceEncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return verifyBlockRank(*this, shape, emitError);
+  return verifyLaidOutBlock(*this, shape, emitError);
 }
 LogicalResult MmaEncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return verifyBlockRank(*this, shape, emitError);
+  return verifyLaidOutBlock(*this, shape, emitError);
 }
 LogicalResult DotOperandEncodingAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return verifyBlockRank(*this, shape, emitError);
+  return verifyLaidOutBlock(*this, shape, emitError);
 }
 
 LogicalResult

@@ -48,7 +48,7 @@ inline constexpr llvm::StringLiteral kNormalReciprocalAttrName =
     "tile.normal_reciprocal";
 
 /// Checks that `type`, when it is a tensor (a block), is static, of rank at
-/// least 1, with every dimension at least 1 and at most
+/// least 1, with every dimension a power of two (at least 1) and at most
 /// tilec::kMaxBlockElements elements (counted without overflow). `what`
 /// names the value in the diagnostic, emitted at `op`.
 LogicalResult verifyBlockType(Operation *op, Type type, llvm::StringRef what);
