@@ -219,6 +219,53 @@ func.func @aligned_induction_variable(%n: i32, %out: !tile.ptr<i1>) {
 
 // -----
 
+// Inside a loop's body the loop ran: `for k in range(0, cdiv(K, 32))` has
+// (K + 31) / 32 >= 1 there, so K >= 1 and k * 32 <= K - 1: the remaining
+// extent `K - k * 32` (matmul's K mask) stays i32, no clamp. With k * 64 it
+// may reach 2^32 below the same bound: that one is computed in i64. The
+// bound's fact holds only inside: the same difference after the loop is i64.
+// CHECK-LABEL: func.func @loop_bound_implies
+func.func @loop_bound_implies(%k: i32, %out: !tile.ptr<i1>) {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %c31 = arith.constant 31 : i32
+  %c32 = arith.constant 32 : i32
+  %c64 = arith.constant 64 : i32
+  %r = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32>
+  %outs = tile.splat %out : tensor<32x!tile.ptr<i1>>
+  %sum = arith.addi %k, %c31 : i32
+  %n = arith.divsi %sum, %c32 : i32
+  // CHECK: scf.for
+  // CHECK: %[[LEFT:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+  // CHECK-NEXT: %[[LS:.*]] = tile.splat %[[LEFT]] : tensor<32xi32>
+  // CHECK-NEXT: arith.cmpi slt, %{{.*}}, %[[LS]] : tensor<32xi32>
+  // CHECK: arith.subi %{{.*}}, %{{.*}} : i64
+  // CHECK: arith.minsi
+  // CHECK: }
+  scf.for %i = %c0 to %n step %c1 : i32 {
+    %done = arith.muli %i, %c32 : i32
+    %left = arith.subi %k, %done : i32
+    %ls = tile.splat %left : tensor<32xi32>
+    %valid = arith.cmpi slt, %r, %ls : tensor<32xi32>
+    tile.store %outs, %valid : tensor<32x!tile.ptr<i1>>
+    %far = arith.muli %i, %c64 : i32
+    %farleft = arith.subi %k, %far : i32
+    %fs = tile.splat %farleft : tensor<32xi32>
+    %fvalid = arith.cmpi slt, %r, %fs : tensor<32xi32>
+    tile.store %outs, %fvalid : tensor<32x!tile.ptr<i1>>
+  }
+  // CHECK: arith.subi %{{.*}}, %{{.*}} : i64
+  // CHECK: arith.minsi
+  // CHECK: return
+  %after = arith.subi %k, %n : i32
+  %as = tile.splat %after : tensor<32xi32>
+  %avalid = arith.cmpi slt, %r, %as : tensor<32xi32>
+  tile.store %outs, %avalid : tensor<32x!tile.ptr<i1>>
+  return
+}
+
+// -----
+
 // Rows from the induction variable times a stride (attention's
 // `k + (start_n + offs_n)[:, None] * stride + offs_d[None, :]`): the sum
 // splits through the expand_dims and the product by a splat into the

@@ -2,7 +2,8 @@
 //
 // Interval arithmetic over the kernel in program order. Ranges are those of
 // the exact values; an operation whose exact result leaves its type's range,
-// or one that computes on an operand that may wrap, may wrap.
+// or one that computes on an operand that may wrap, may wrap. Loop bodies
+// add what their running implies (ExactIntegers.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::tile;
@@ -54,6 +56,19 @@ IntegerBounds bitwiseEnclosure(IntegerBounds a, IntegerBounds b) {
       return {a.lo >= 0 && b.lo >= 0 ? 0 : saturate(lo), saturate(hi)};
   }
   return {};
+}
+
+/// The values both ranges hold (lo > hi when none).
+IntegerBounds intersect(IntegerBounds a, IntegerBounds b) {
+  return {std::max(a.lo, b.lo), std::min(a.hi, b.hi)};
+}
+
+/// The constant value of `value`, if it is an integer constant.
+std::optional<int64_t> constantOf(Value value) {
+  APInt constant;
+  if (!matchPattern(value, m_ConstantInt(&constant)))
+    return std::nullopt;
+  return constant.getSExtValue();
 }
 
 IntegerBounds divide(IntegerBounds a, IntegerBounds b) {
@@ -113,6 +128,31 @@ ExactIntegerAnalysis::Fact ExactIntegerAnalysis::lookup(Value value) const {
   return {IntegerBounds::ofWidth(width ? width : 64), false};
 }
 
+ExactIntegerAnalysis::Fact
+ExactIntegerAnalysis::lookupIn(Value value, Operation *scope) const {
+  Fact fact = lookup(value);
+  if (loopFacts.empty() || fact.mayWrap)
+    return fact;
+  for (Operation *op = scope; op; op = op->getParentOp()) {
+    auto it = loopFacts.find(op);
+    if (it == loopFacts.end())
+      continue;
+    for (const auto &[narrowed, bounds] : it->second)
+      if (narrowed == value)
+        fact.bounds = intersect(fact.bounds, bounds);
+  }
+  return fact;
+}
+
+IntegerBounds ExactIntegerAnalysis::asComputedIn(Value value,
+                                                 Operation *scope) const {
+  Fact fact = lookupIn(value, scope);
+  if (!fact.mayWrap)
+    return fact.bounds;
+  unsigned width = integerWidth(value.getType());
+  return IntegerBounds::ofWidth(width ? width : 64);
+}
+
 IntegerBounds ExactIntegerAnalysis::asComputed(Value value) const {
   Fact fact = lookup(value);
   if (!fact.mayWrap)
@@ -137,9 +177,14 @@ void ExactIntegerAnalysis::visit(Operation *op) {
     // so that adding an offset under 64 cannot wrap).
     Value iv = forOp.getInductionVar();
     if (unsigned width = integerWidth(iv.getType())) {
-      IntegerBounds lb = getBounds(forOp.getLowerBound());
-      IntegerBounds ub = getBounds(forOp.getUpperBound());
-      IntegerBounds step = getBounds(forOp.getStep());
+      Operation *outside = forOp->getParentOp();
+      IntegerBounds lb = asComputedIn(forOp.getLowerBound(), outside);
+      IntegerBounds ub = asComputedIn(forOp.getUpperBound(), outside);
+      IntegerBounds step = asComputedIn(forOp.getStep(), outside);
+      // The body runs only while the bound exceeds the induction variable.
+      if (lb.lo < IntegerBounds::ofWidth(width).hi)
+        narrowInside(forOp, forOp.getUpperBound(),
+                     {lb.lo + 1, IntegerBounds::ofWidth(width).hi}, 0);
       IntegerBounds range{lb.lo, std::max(lb.lo, saturate(Wide(ub.hi) - 1))};
       if (lb.lo == lb.hi && step.lo == step.hi && step.lo > 0)
         range.hi = lb.lo + (Wide(range.hi) - lb.lo) / step.lo * step.lo;
@@ -185,14 +230,15 @@ ExactIntegerAnalysis::Fact ExactIntegerAnalysis::compute(Operation *op,
                                        : IntegerBounds{1, limit};
     return fact;
   }
+  Operation *scope = op->getParentOp();
   if (isa<arith::TruncIOp>(op)) {
-    IntegerBounds source = asComputed(op->getOperand(0));
+    IntegerBounds source = asComputedIn(op->getOperand(0), scope);
     if (source.fitsSigned(width))
       fact.bounds = source;
     return fact;
   }
   if (isa<arith::ExtUIOp>(op)) {
-    Fact source = lookup(op->getOperand(0));
+    Fact source = lookupIn(op->getOperand(0), scope);
     unsigned sourceWidth = integerWidth(op->getOperand(0).getType());
     if (!source.mayWrap && source.bounds.lo >= 0)
       fact.bounds = source.bounds;
@@ -204,8 +250,8 @@ ExactIntegerAnalysis::Fact ExactIntegerAnalysis::compute(Operation *op,
   // are bounded by them.
   if (isa<arith::DivSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp,
           arith::RemSIOp>(op)) {
-    IntegerBounds a = asComputed(op->getOperand(0));
-    IntegerBounds b = asComputed(op->getOperand(1));
+    IntegerBounds a = asComputedIn(op->getOperand(0), scope);
+    IntegerBounds b = asComputedIn(op->getOperand(1), scope);
     if (isa<arith::RemSIOp>(op))
       fact.bounds = remainder(a, b);
     else if (isa<arith::DivSIOp>(op))
@@ -222,7 +268,7 @@ ExactIntegerAnalysis::Fact ExactIntegerAnalysis::compute(Operation *op,
     return fact;
 
   // Exact values: computed from the operands' exact values.
-  auto operand = [&](unsigned i) { return lookup(op->getOperand(i)); };
+  auto operand = [&](unsigned i) { return lookupIn(op->getOperand(i), scope); };
   for (Value value : op->getOperands())
     if (integerWidth(value.getType()) && lookup(value).mayWrap)
       fact.mayWrap = true;
@@ -263,4 +309,66 @@ ExactIntegerAnalysis::Fact ExactIntegerAnalysis::compute(Operation *op,
   if (!fact.bounds.fitsSigned(width))
     fact.mayWrap = true;
   return fact;
+}
+
+void ExactIntegerAnalysis::narrowInside(scf::ForOp loop, Value value,
+                                        IntegerBounds computed,
+                                        unsigned depth) {
+  unsigned width = integerWidth(value.getType());
+  if (!width || depth > 8)
+    return;
+  IntegerBounds range = intersect(asComputedIn(value, loop), computed);
+  if (range.lo > range.hi)
+    return;                           // the body never runs
+  if (!lookupIn(value, loop).mayWrap) // the exact value is the computed one
+    loopFacts[loop].push_back({value, range});
+
+  Operation *producer = value.getDefiningOp();
+  if (!producer)
+    return;
+  IntegerBounds type = IntegerBounds::ofWidth(width);
+  if (isa<arith::ExtSIOp>(producer)) {
+    narrowInside(loop, producer->getOperand(0), range, depth + 1);
+    return;
+  }
+  // A quotient by a positive constant c bounds the dividend: trunc(y / c)
+  // >= m >= 1 means y >= m * c, >= m <= 0 means y >= (m - 1) * c + 1, and
+  // <= n means y <= (n + 1) * c - 1 (n >= 0) or y <= n * c; ceil(y / c)
+  // >= m means y >= (m - 1) * c + 1, <= n means y <= n * c.
+  if (isa<arith::DivSIOp, arith::CeilDivSIOp>(producer)) {
+    std::optional<int64_t> divisor = constantOf(producer->getOperand(1));
+    if (!divisor || *divisor <= 0)
+      return;
+    Wide c = *divisor, m = range.lo, n = range.hi;
+    bool ceil = isa<arith::CeilDivSIOp>(producer);
+    Wide lo = !ceil && m >= 1 ? m * c : (m - 1) * c + 1;
+    Wide hi = !ceil && n >= 0 ? (n + 1) * c - 1 : n * c;
+    narrowInside(loop, producer->getOperand(0),
+                 intersect(type, {saturate(lo), saturate(hi)}), depth + 1);
+    return;
+  }
+  // y = x + c wraps into [MIN, MIN + c - 1] (c > 0) or [MAX + c + 1, MAX]
+  // (c < 0): a range of y outside those came without wrapping.
+  Value x;
+  std::optional<int64_t> addend;
+  if (isa<arith::AddIOp>(producer)) {
+    for (unsigned i = 0; i < 2 && !addend; ++i)
+      if ((addend = constantOf(producer->getOperand(i))))
+        x = producer->getOperand(1 - i);
+  } else if (isa<arith::SubIOp>(producer)) {
+    if (std::optional<int64_t> c = constantOf(producer->getOperand(1));
+        c && *c != INT64_MIN) {
+      addend = -*c;
+      x = producer->getOperand(0);
+    }
+  }
+  if (!addend)
+    return;
+  Wide c = *addend;
+  if (c >= 0 ? range.lo < Wide(type.lo) + c : range.hi > Wide(type.hi) + c)
+    return;
+  narrowInside(
+      loop, x,
+      intersect(type, {saturate(range.lo - c), saturate(range.hi - c)}),
+      depth + 1);
 }

@@ -14,11 +14,19 @@
 // (they decompose an index of the program's own type, as `offs // (P * Q)`;
 // recomputing them in i64 would cost a 64-bit division per element).
 //
+// Inside the body of an `scf.for`, the loop ran, so its upper bound exceeds
+// its lower bound: that fact is pushed back through the upper bound's
+// producers (division or ceiling division by a positive constant, adding a
+// constant, sign extension) and narrows the ranges of the values it reaches
+// for the uses in that body. `for k in range(0, cdiv(K, 32))` knows K >= 1
+// inside, so `K - k * 32` cannot leave i32 there.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_DIALECT_TILE_TRANSFORMS_EXACTINTEGERS_H
 #define TILEC_DIALECT_TILE_TRANSFORMS_EXACTINTEGERS_H
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/DenseMap.h"
@@ -68,8 +76,20 @@ private:
   void visit(Operation *op);
   Fact compute(Operation *op, unsigned width);
   Fact lookup(Value value) const;
+  /// The fact of `value` for its uses inside `scope` (an op whose regions
+  /// hold the uses): narrowed by the loops from `scope` outwards.
+  Fact lookupIn(Value value, Operation *scope) const;
+  IntegerBounds asComputedIn(Value value, Operation *scope) const;
+  /// Records, for uses inside `loop`'s body, that `value` as computed lies
+  /// in `computed`, and pushes that back through its producer.
+  void narrowInside(scf::ForOp loop, Value value, IntegerBounds computed,
+                    unsigned depth);
 
   llvm::DenseMap<Value, Fact> facts;
+  /// Per loop: values whose exact range is narrower inside its body.
+  llvm::DenseMap<Operation *,
+                 llvm::SmallVector<std::pair<Value, IntegerBounds>>>
+      loopFacts;
 };
 
 } // namespace mlir::tile
