@@ -44,8 +44,10 @@ struct AsyncCopyOpConversion
     SmallVector<Value> masks;
     if (adaptor.getMask())
       masks = unpackRegisters(rewriter, loc, adaptor.getMask());
-    auto indices =
-        emitIndices(rewriter, loc, type, getThreadIds(rewriter, loc));
+    SmallVector<Value> offsets = emitSwizzledOffsets(
+        rewriter, loc, type, *layout, getThreadIds(rewriter, loc));
+    if (offsets.size() != ptrs.size())
+      return rewriter.notifyMatchFailure(op, "expected a linear layout");
 
     // Runs: consecutive registers along the tile's contiguous dimension.
     unsigned width = 1;
@@ -63,11 +65,8 @@ struct AsyncCopyOpConversion
 
     Type i32 = rewriter.getI32Type();
     for (size_t reg = 0; reg < ptrs.size(); reg += width) {
-      Value offset = emitSwizzledOffset(rewriter, loc, *layout,
-                                        indices[reg][1 - layout->contigDim],
-                                        indices[reg][layout->contigDim]);
-      Value dst =
-          gep(rewriter, loc, rewriter.getI8Type(), adaptor.getDst(), offset);
+      Value dst = gep(rewriter, loc, rewriter.getI8Type(), adaptor.getDst(),
+                      offsets[reg]);
       Value mask = masks.empty() ? Value() : masks[reg];
       if (!async) {
         storeShared(

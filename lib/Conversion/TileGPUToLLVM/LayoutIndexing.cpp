@@ -156,24 +156,48 @@ mlir::tilegpu::emitIndices(OpBuilder &builder, Location loc,
   return indices;
 }
 
-Value mlir::tilegpu::emitSwizzledOffset(OpBuilder &builder, Location loc,
-                                        const NVMMASharedLayout &layout,
-                                        Value row, Value col) {
-  // The tile's offset -> index map inverted (index -> element offset), then
-  // scaled to bytes: offset bit i is byte bit i + log2(elementBytes).
+/// The index -> byte offset map of a swizzled tile: its offset -> index
+/// map inverted, then scaled to bytes (offset bit i is byte bit
+/// i + log2(elementBytes)).
+static LinearLayout getSwizzledByteMap(const NVMMASharedLayout &layout) {
   LinearLayout offsets = *toLinearLayout(layout).invert();
   unsigned offsetBits = offsets.getTotalOutputBits();
   unsigned shift = llvm::Log2_32(layout.elementBytes);
   LinearLayout::InputDim toBytes{layout_dims::kOffset.str(), {}};
   for (unsigned i = 0; i < offsetBits; ++i)
     toBytes.bases.push_back({int32_t(1) << (i + shift)});
-  LinearLayout bytes = offsets.compose(
+  return offsets.compose(
       LinearLayout({std::move(toBytes)}, {{"byte", offsetBits + shift}}));
+}
+
+Value mlir::tilegpu::emitSwizzledOffset(OpBuilder &builder, Location loc,
+                                        const NVMMASharedLayout &layout,
+                                        Value row, Value col) {
   SmallVector<Value> index = layout.contigDim == 1
                                  ? SmallVector<Value>{row, col}
                                  : SmallVector<Value>{col, row};
-  return addConstantBits(builder, loc,
-                         emitLinearMap(builder, loc, bytes, index).front(), 0);
+  return addConstantBits(
+      builder, loc,
+      emitLinearMap(builder, loc, getSwizzledByteMap(layout), index).front(),
+      0);
+}
+
+SmallVector<Value> mlir::tilegpu::emitSwizzledOffsets(
+    OpBuilder &builder, Location loc, RankedTensorType type,
+    const NVMMASharedLayout &layout, const ThreadIds &ids) {
+  std::optional<LinearLayout> registers = toLinearLayout(type);
+  if (!registers)
+    return {};
+  LinearLayout bytes = registers->compose(getSwizzledByteMap(layout));
+  EmittedBits threadPart =
+      emitLinearMap(builder, loc, bytes, {Value(), ids.lane, ids.warp}).front();
+  SmallVector<Value> offsets;
+  for (int32_t reg = 0, e = bytes.getInputSize(layout_dims::kRegister); reg < e;
+       ++reg)
+    offsets.push_back(
+        addConstantBits(builder, loc, threadPart,
+                        bytes.applyOne(layout_dims::kRegister, reg).front()));
+  return offsets;
 }
 
 Value mlir::tilegpu::linearizeIndex(OpBuilder &builder, Location loc,

@@ -54,6 +54,16 @@ SmallVector<SmallVector<Value>> emitIndices(OpBuilder &builder, Location loc,
 Value emitSwizzledOffset(OpBuilder &builder, Location loc,
                          const NVMMASharedLayout &layout, Value row, Value col);
 
+/// For each register of a block of type `type` (its layout distributed, its
+/// shape the tile's), the byte offset of its element in a swizzled tile: one
+/// thread-dependent value plus a per-register constant (an add, which
+/// becomes an address immediate, wherever the constant's bits are not the
+/// thread part's; an XOR elsewhere). Empty if `type` has no linear layout.
+SmallVector<Value> emitSwizzledOffsets(OpBuilder &builder, Location loc,
+                                       RankedTensorType type,
+                                       const NVMMASharedLayout &layout,
+                                       const ThreadIds &ids);
+
 /// Row-major linear index of a block index with the given shape.
 Value linearizeIndex(OpBuilder &builder, Location loc, ArrayRef<Value> index,
                      ArrayRef<int64_t> shape);

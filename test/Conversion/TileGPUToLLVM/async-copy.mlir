@@ -20,18 +20,30 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK-DAG: %[[SMEM:.*]] = llvm.mlir.addressof @global_smem : !llvm.ptr<3>
   // CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
   // CHECK-DAG: %[[C0:.*]] = llvm.mlir.constant(0 : i32) : i32
+  // CHECK-DAG: %[[C2048:.*]] = llvm.mlir.constant(2048 : i32) : i32
+  // CHECK-DAG: %[[C4096:.*]] = llvm.mlir.constant(4096 : i32) : i32
+  // CHECK-DAG: %[[C6144:.*]] = llvm.mlir.constant(6144 : i32) : i32
   // CHECK: %[[G0:.*]] = llvm.getelementptr %[[P]][%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, f16
   // CHECK: %[[M:.*]] = llvm.icmp "slt" %{{.*}}, %[[N]] : i32
   // Tile %i of the ring: 64 * 64 * 2 = 8192 bytes each.
   // CHECK-NEXT: %[[OFF:.*]] = llvm.mul %[[I]], %[[TILE]] : i32
   // CHECK-NEXT: %[[T:.*]] = llvm.getelementptr %[[SMEM]][%[[OFF]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-  // The 16-byte chunk's swizzle: XOR with (offset >> 7 & 7) << 4.
-  // CHECK: %[[X:.*]] = llvm.xor %{{.*}}, %{{.*}} : i32
+  // The thread's swizzled offset (its 16-byte chunk XOR row % 8) once; its
+  // other rows are 16, 32 and 48 rows of 128 bytes further, the swizzle the
+  // same: the offset plus a constant (an address immediate in SASS).
+  // CHECK: %[[X1:.*]] = llvm.add %[[X:.*]], %[[C2048]] : i32
+  // CHECK-NEXT: %[[X2:.*]] = llvm.add %[[X]], %[[C4096]] : i32
+  // CHECK-NEXT: %[[X3:.*]] = llvm.add %[[X]], %[[C6144]] : i32
   // CHECK-NEXT: %[[D:.*]] = llvm.getelementptr %[[T]][%[[X]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
   // CHECK-NEXT: %[[SIZE:.*]] = llvm.select %[[M]], %[[C16]], %[[C0]] : i1, i32
   // CHECK-NEXT: %[[DI:.*]] = llvm.ptrtoint %[[D]] : !llvm.ptr<3> to i32
   // CHECK-NEXT: llvm.inline_asm has_side_effects asm_dialect = att "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16, $2;", "r,l,r" %[[DI]], %[[G0]], %[[SIZE]] : (i32, !llvm.ptr<1>, i32) -> ()
-  // CHECK-COUNT-3: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16, $2;", "r,l,r"
+  // CHECK-NEXT: llvm.getelementptr %[[T]][%[[X1]]]
+  // CHECK: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16, $2;", "r,l,r"
+  // CHECK-NEXT: llvm.getelementptr %[[T]][%[[X2]]]
+  // CHECK: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16, $2;", "r,l,r"
+  // CHECK-NEXT: llvm.getelementptr %[[T]][%[[X3]]]
+  // CHECK: "cp.async.cg.shared.global [ $0 + 0 ], [ $1 + 0 ], 16, $2;", "r,l,r"
   // CHECK-NOT: cp.async.c
   // CHECK-NOT: ld.global
   // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "cp.async.commit_group;", ""  : () -> ()
@@ -156,7 +168,10 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK-LABEL: llvm.func @copy2
   // CHECK-DAG: %[[Z:.*]] = llvm.mlir.constant(0.000000e+00 : f16) : f16
   // CHECK-NOT: cp.async
-  // CHECK: %[[X:.*]] = llvm.xor %{{.*}}, %{{.*}} : i32
+  // The thread's offset once; its other elements are 8 columns (16-byte
+  // chunks) further, bits the row's swizzle also flips: each XORs a constant.
+  // CHECK: llvm.xor %[[X:.*]], %{{.*}} : i32
+  // CHECK-COUNT-6: llvm.xor %[[X]], %{{.*}} : i32
   // CHECK-NEXT: %[[D:.*]] = llvm.getelementptr %{{.*}}[%[[X]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
   // CHECK-NEXT: %[[ZI:.*]] = llvm.bitcast %[[Z]] : f16 to i16
   // CHECK-NEXT: %[[V:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.b16 $0, $3;\0A\09@$2 ld.global.b16 $0, [ $1 + 0 ];", "=h,l,b,h" %{{.*}}, %{{.*}}, %[[ZI]] : (!llvm.ptr<1>, i1, i16) -> i16
