@@ -235,9 +235,13 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
     SmallVector<Value> aRegisters;
     if (aLayout) {
       auto [aLeading, aStride] = getDescriptorStrides(*aLayout, aKMajor);
-      aDesc = createDescriptor(rewriter, loc, addressOf(adaptor.getA()),
-                               aLeading, aStride, aLayout->swizzle);
-      // This warp group's first row: 64 rows per group.
+      // This warp group's first row (64 rows per group), added to the
+      // address before it becomes the descriptor's start field: the
+      // descriptor is then one start field OR constant fields, as B's.
+      // (Added to the finished descriptor, LLVM folds the fields into a
+      // 64-bit add of a per-warp product, and offline ptxas (12.8, 13.0)
+      // dropped the fields' high word from that: wrong results from
+      // cubins, right ones from the driver's JIT.)
       ThreadIds ids = getThreadIds(rewriter, loc);
       Value group = LLVM::ZExtOp::create(
           rewriter, loc, i64,
@@ -245,10 +249,12 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
                                createI32(rewriter, loc, 2)));
       int64_t groupBytes =
           tileOffset(*aLayout, 64, 0) - tileOffset(*aLayout, 0, 0);
-      aDesc = LLVM::AddOp::create(
-          rewriter, loc, aDesc,
+      Value address = LLVM::AddOp::create(
+          rewriter, loc, addressOf(adaptor.getA()),
           LLVM::MulOp::create(rewriter, loc, group,
-                              createI64(rewriter, loc, groupBytes >> 4)));
+                              createI64(rewriter, loc, groupBytes)));
+      aDesc = createDescriptor(rewriter, loc, address, aLeading, aStride,
+                               aLayout->swizzle);
     } else {
       SmallVector<Value> halves =
           unpackRegisters(rewriter, loc, adaptor.getA());

@@ -32,6 +32,16 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     // CHECK-NEXT: nvvm.barrier0
     %sa = tilegpu.local_alloc %av : (tensor<128x32xf16, #a>) -> !tilegpu.memdesc<128x32xf16, #sa>
     %sb = tilegpu.local_alloc %bv : (tensor<32x16xf16, #b>) -> !tilegpu.memdesc<32x16xf16, #sb>
+    // A's descriptor: the warp group's first row (warp / 4 * 64 rows of 64
+    // bytes) is added to the address, which then becomes the start field
+    // ORed with the constant fields. Added to the finished descriptor, it
+    // made offline ptxas drop the fields' high word (wrong cubins).
+    // CHECK: %[[ROWS:.*]] = llvm.mul %{{.*}}, %{{.*}} : i64
+    // CHECK-NEXT: %[[AADDR:.*]] = llvm.ptrtoint %{{.*}} : !llvm.ptr<3> to i64
+    // CHECK-NEXT: %[[AROW:.*]] = llvm.add %[[AADDR]], %[[ROWS]] : i64
+    // CHECK-NEXT: %[[AMASK:.*]] = llvm.and %[[AROW]], %{{.*}} : i64
+    // CHECK-NEXT: %[[ASTART:.*]] = llvm.lshr %[[AMASK]], %{{.*}} : i64
+    // CHECK-NEXT: llvm.or %[[ASTART]], %{{.*}} : i64
     // CHECK: "wgmma.fence.sync.aligned;"
     // One asm statement per 64-row repetition (two here) with both k-steps:
     // the accumulators are its operands once; descriptors per k-step.
