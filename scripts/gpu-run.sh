@@ -5,6 +5,8 @@
 #   1. the GPU suite: test/gpu/check.py on every kernel, then again under
 #      compute-sanitizer memcheck (and racecheck, when SKIP does not name
 #      it) with small sizes (scripts/run-gpu-suite.sh);
+#   1b. the suite again with every kernel loaded from a cubin that the
+#      toolkit's ptxas made of its PTX (TILEC_GPU_LOAD=cubin), not the PTX;
 #   2. the unit tests that need a GPU (TilecRuntimeTests, TilecJITTests);
 #   3. the example host programs (JIT, and the AOT one);
 #   4. the benchmark: tile-bench (our kernels, compiled by the JIT) one
@@ -22,7 +24,7 @@
 #
 # Results go to $OUT (the device tool's folder) else BUNDLE_DIR/logs:
 # summary.txt, bench.json (every row, merged), results.png, logs.tar.xz
-# (all logs). SKIP=suite,memcheck,racecheck,unit,examples,bench leaves steps
+# (all logs). SKIP=suite,memcheck,racecheck,cubins,unit,examples,bench leaves steps
 # out (default racecheck: it takes minutes);
 # BENCH_ONLY=softmax,gelu limits the benchmark (default
 # copy,softmax,gelu,conv2d,matmul; the same-source families only when named:
@@ -124,6 +126,18 @@ if ! skip suite; then
   }
   skip memcheck || sanitizer memcheck 'ERROR SUMMARY' 'planted OOB write .* IS detected'
   skip racecheck || sanitizer racecheck 'RACECHECK SUMMARY' 'planted shared-memory race IS detected'
+fi
+
+if ! skip cubins; then
+  # The same checks with every kernel loaded from a cubin that the toolkit's
+  # ptxas made (as ahead-of-time users load them), not from its PTX.
+  step "1b. GPU suite from offline cubins (ptxas $(ptxas --version 2>/dev/null | tail -1))"
+  TILEC_GPU_LOAD=cubin SKIP_MEMCHECK=1 SKIP_RACECHECK=1 LOG_DIR=$LOGS/suite-cubins \
+    RUN_TIMEOUT=${RUN_TIMEOUT:-150} \
+    bash "$B/gpu/run-gpu-suite.sh" "$B/gpu" >"$LOGS/suite-cubins.log" 2>&1
+  tail -4 "$LOGS/suite-cubins.log"
+  counts "$LOGS/suite-cubins/run.log"
+  record "GPU suite from offline cubins (check.py)" "${P:-0}" "${F:-1}"
 fi
 
 if ! skip unit; then

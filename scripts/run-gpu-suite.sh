@@ -13,6 +13,8 @@
 # BUNDLE_DIR/logs: env.txt, run.log, run.json, memcheck.log, memcheck.json,
 # memcheck-selftest.log, racecheck.log, racecheck-selftest.log, table.txt.
 # SKIP_MEMCHECK=1 skips step 2, SKIP_RACECHECK=1 step 2b; SEED=N repeats a run's inputs.
+# TILEC_GPU_LOAD=cubin loads every kernel from a cubin of the toolkit's ptxas
+# (TILEC_PTXAS) instead of its PTX (step 0 makes them).
 # Exit code 1 if any check failed or memcheck reported an error.
 set -uo pipefail
 BUNDLE=${1:-.device/gpu}
@@ -33,6 +35,22 @@ export PYTHONUNBUFFERED=1
   echo "seed: $SEED"
 } | tee "$LOG_DIR/env.txt"
 
+if [ "${TILEC_GPU_LOAD:-ptx}" = cubin ]; then
+  # Every kernel's cubin up front, in parallel (the harness loads them).
+  export TILEC_CUBIN_DIR=${TILEC_CUBIN_DIR:-$(mktemp -d)}
+  # sm_90a PTX becomes sm_90a SASS; sm_80 PTX the GPU's own (no sm_80 cubin
+  # runs on an sm_90 GPU), as checks/harness.py cubin_arch.
+  TILEC_GPU_SM=sm_$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+  export TILEC_GPU_SM
+  echo "== 0. ptxas: $(find "$BUNDLE/kernels" -name '*.ptx' | wc -l) kernels to cubins in $TILEC_CUBIN_DIR"
+  # shellcheck disable=SC2016 # expanded by the inner shell
+  find "$BUNDLE/kernels" -name '*.ptx' -print0 |
+    xargs -0 -P "$(nproc)" -n 1 sh -c '
+      a=$(sed -n "s/^\.target[[:space:]]*\([a-z0-9_]*\).*/\1/p" "$1" | head -1)
+      case $a in *a) ;; *) a=$TILEC_GPU_SM ;; esac
+      "${TILEC_PTXAS:-ptxas}" -arch="$a" "$1" -o "$TILEC_CUBIN_DIR/$(basename "$1" .ptx).cubin" ||
+        echo "ptxas failed: $1"' sh
+fi
 echo "== 1. check.py ($(find "$BUNDLE/kernels" -name '*.ptx' | wc -l) kernels)"
 timeout "${RUN_TIMEOUT:-240}" "$PY" "$CHECK" --kernels "$BUNDLE/kernels" --seed "$SEED" \
   --json "$LOG_DIR/run.json" 2>&1 | tee "$LOG_DIR/run.log" | grep -v '^PASS\|^@@ '

@@ -67,6 +67,50 @@ def ptr_dtypes():
     return types
 
 
+def cubin_dir():
+    """Where TILEC_GPU_LOAD=cubin keeps the cubins (TILEC_CUBIN_DIR)."""
+    import tempfile
+
+    return os.environ.get("TILEC_CUBIN_DIR", os.path.join(tempfile.gettempdir(), "tilec-cubins"))
+
+
+def cubin_arch(target):
+    """The SASS architecture for PTX of `target` on this GPU: the target
+    itself when arch-specific (sm_90a), else the GPU's own (sm_80 PTX runs
+    on an sm_90 GPU; an sm_80 cubin does not)."""
+    if target.endswith("a"):
+        return target
+    return "sm_" + cp.cuda.Device().compute_capability
+
+
+def load_path(base, ptx):
+    """What a kernel is loaded from: its PTX (the driver compiles it), or,
+    with TILEC_GPU_LOAD=cubin, a cubin that the toolkit's ptxas (TILEC_PTXAS,
+    else `ptxas` on the PATH) makes of it, as an ahead-of-time user does.
+    The two compilers have disagreed on our PTX before (RESULTS.md)."""
+    if os.environ.get("TILEC_GPU_LOAD", "ptx") != "cubin":
+        return base + ".ptx"
+    import re
+    import subprocess
+
+    target = re.search(r"^\.target\s+(\w+)", ptx, re.M)
+    if not target:
+        raise TestFailure("%s.ptx has no .target line" % base)
+    out = os.path.join(cubin_dir(), os.path.basename(base) + ".cubin")
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    if os.path.exists(out) and os.path.getmtime(out) >= os.path.getmtime(base + ".ptx"):
+        return out  # made by run-gpu-suite.sh, many at once
+    ptxas = os.environ.get("TILEC_PTXAS", "ptxas")
+    done = subprocess.run(
+        [ptxas, "-arch=" + cubin_arch(target.group(1)), base + ".ptx", "-o", out],
+        capture_output=True,
+        text=True,
+    )
+    if done.returncode != 0:
+        raise TestFailure("%s: %s failed: %s" % (base, ptxas, done.stderr[-2000:]))
+    return out
+
+
 class Kernel:
     """One compiled kernel, launched through the PTX + JSON ABI only."""
 
@@ -88,7 +132,7 @@ class Kernel:
         self.ptx = ptx
         if ".visible .entry %s(" % self.name not in ptx:
             raise TestFailure("%s.ptx has no '.visible .entry %s('" % (variant, self.name))
-        self.mod = cp.RawModule(path=base + ".ptx")
+        self.mod = cp.RawModule(path=load_path(base, ptx))
         self.fn = self.mod.get_function(self.name)
         if self.shared > 48 * 1024:
             self.fn.max_dynamic_shared_size_bytes = self.shared
