@@ -6,15 +6,19 @@
 // KernelCompiler::compile, shared with the CLI). A KernelCompiler keeps an
 // MLIRContext and is not thread-safe, so each thread keeps its own.
 // Diagnostics are captured into a string and thrown as tilec::Error, clang
-// style, against the request's source name.
-// compileTileKernelWith() is the same step with the caller's compiler.
+// style, against the request's source name. A Python source's `@triton.jit`
+// kernel is typed by the request's Triton signature, as the CLI's
+// --signature does. compileTileKernelWith() is the same step with the
+// caller's compiler.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/JIT/TileBackend.h"
 
 #include "tilec/Frontend/Sema.h"
+#include "tilec/Frontend/TritonSignature.h"
 #include "tilec/Runtime/Error.h"
+#include "tilec/Runtime/Hash.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,6 +47,26 @@ std::string failureMessage(std::string diagnostics,
          "' failed (no diagnostic was reported)";
 }
 
+/// Applies \p request's Triton signature to its kernel (throws with the
+/// diagnostics when the signature is malformed or does not fit).
+void applySignature(TileSource &source, const CompileRequest &request,
+                    ConstexprBindings &bindings, CompileOptions &options,
+                    llvm::raw_string_ostream &diagOS) {
+  std::string error;
+  std::optional<std::vector<SignatureEntry>> entries =
+      parseTritonSignature(request.signature, error);
+  if (!entries)
+    throw Error("tilec: signature of kernel '" + request.kernel +
+                "': " + error);
+  const ast::Function *fn = source.getModule().lookup(request.kernel);
+  if (!fn) // The compile reports an unknown kernel.
+    return;
+  DiagnosticEngine diags(source.getSourceMgr(), diagOS);
+  if (!applyTritonSignature(*fn, *entries, bindings, options,
+                            /*keepPointerAlignment=*/true, diags))
+    throw Error(failureMessage(diagOS.str(), request));
+}
+
 } // namespace
 
 CompiledKernel tilec::compileTileKernel(const CompileRequest &request) {
@@ -60,8 +84,10 @@ CompiledKernel tilec::compileTileKernelWith(KernelCompiler &compiler,
   llvm::raw_string_ostream diagOS(diagnostics);
   std::string name =
       request.sourceName.empty() ? "<source>" : request.sourceName;
+  bool python = request.language == CompileRequest::Language::Python;
   std::unique_ptr<TileSource> source = TileSource::parse(
-      llvm::MemoryBuffer::getMemBufferCopy(request.source, name), diagOS);
+      llvm::MemoryBuffer::getMemBufferCopy(request.source, name), diagOS,
+      python ? SourceLanguage::Python : SourceLanguage::Tile, request.kernel);
   if (!source)
     throw Error(failureMessage(std::move(diagnostics), request));
 
@@ -69,13 +95,20 @@ CompiledKernel tilec::compileTileKernelWith(KernelCompiler &compiler,
   bindings.values = request.constexprs;
   bindings.origin = "constexpr";
   bindings.unknownNamesAreErrors = true;
+  CompileOptions options = request.options;
+  if (python && !request.signature.empty())
+    applySignature(*source, request, bindings, options, diagOS);
 
   std::optional<CompileResult> result = compiler.compile(
-      *source, request.kernel, bindings, request.options, Stage::PTX, diagOS);
+      *source, request.kernel, bindings, options, Stage::PTX, diagOS);
   if (!result)
     throw Error(failureMessage(std::move(diagnostics), request));
   CompiledKernel kernel;
   kernel.binary = std::move(result->text);
   kernel.meta = std::move(result->metadata);
+  // The compiler hashes the Triton code it read (the rest of the file
+  // emptied); the caches compare the hash with the request's whole text.
+  if (python)
+    kernel.meta.sourceHash = sha256Hex(request.source);
   return kernel;
 }
