@@ -46,7 +46,10 @@ class Kernel:
         self._programs: Dict[str, Program] = {}
         self._loaded: Dict[int, LoadedKernel] = {}
         self._variants: Dict[int, int] = {}
-        self.constexprs: Dict[str, Any] = dict(constexprs)
+        # The values of every constexpr, defaults included (what a grid
+        # function's metadata dict holds, with the arguments).
+        self.constexprs: Dict[str, Any] = dict(program.metadata.get("constexprs", {}))
+        self.constexprs.update(constexprs)
         self._launch = _launcher.make_launcher(
             self.name, program.params, self._variants, self._miss, self.constexprs
         )

@@ -45,6 +45,8 @@ class CompileTest(unittest.TestCase):
         self.assertEqual(k.name, "scale")
         self.assertEqual([t for _, t in k.params], ["*f32", "*f32", "f32", "i32"])
         self.assertEqual(k.constexprs, {"BLOCK": 256, "FLIP": True})
+        k = tilec.compile(SCALE, constexprs={"BLOCK": 256}, cache_dir="")
+        self.assertEqual(k.constexprs, {"BLOCK": 256, "FLIP": False})  # defaults too
 
     def test_several_kernels_need_a_name(self):
         text = SCALE + "\n" + SCALE.replace("def scale", "def scale2")
