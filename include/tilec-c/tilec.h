@@ -147,6 +147,37 @@ tilec_status tilec_kernel_launch(const tilec_kernel *kernel, uint32_t gx,
 /* Registers per thread, as the driver reports them (-1 on error). */
 int tilec_kernel_num_registers(const tilec_kernel *kernel);
 
+/* ---- The reference interpreter ---------------------------------------- */
+/* What one argument of tilec_interpret is. */
+typedef enum tilec_arg_kind {
+  TILEC_ARG_BUFFER = 0,
+  TILEC_ARG_INT = 1,
+  TILEC_ARG_FLOAT = 2
+} tilec_arg_kind;
+
+/* One argument of tilec_interpret: a buffer of host memory for a pointer
+ * parameter (`data`, `bytes`, and its element type `dtype`: "f32", "f16",
+ * "i32", "u8", "i1" (one byte per element), ...), or a scalar. */
+typedef struct tilec_interpret_arg {
+  tilec_arg_kind kind;
+  const char *dtype;
+  void *data;
+  size_t bytes;
+  int64_t int_value;
+  double float_value;
+} tilec_interpret_arg;
+
+/* Runs the request's kernel on the CPU with the float64 reference
+ * interpreter (as `tilec --interpret`) over gx * gy * gz programs; buffers
+ * are read and written in place. `max_ops` stops it with an error after
+ * that many operations (0: no limit). device_print writes to stdout. A
+ * compile or run error is TILEC_ERROR_COMPILE with the diagnostics; a
+ * wrong number of arguments TILEC_ERROR_INVALID_ARGUMENT. */
+tilec_status tilec_interpret(const tilec_request *request, uint32_t gx,
+                             uint32_t gy, uint32_t gz,
+                             const tilec_interpret_arg *args, size_t num_args,
+                             uint64_t max_ops);
+
 #ifdef __cplusplus
 }
 #endif

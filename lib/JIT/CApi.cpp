@@ -6,12 +6,13 @@
 // (compileRequestToPTX: the same caches as every Compiler of the process),
 // tilec_kernel_load() is Kernel::load on Device::open(ordinal), and
 // tilec_kernel_launch() is Kernel::launchPacked on the caller's stream. No
-// exception leaves this file: each is turned into a tilec_status and the
-// message kept per thread for tilec_last_error().
+// exception leaves these functions: each is turned into a tilec_status and
+// the message kept per thread for tilec_last_error() (CApiHandles.h). The
+// interpreter's entry is in CApiInterpret.cpp.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec-c/tilec.h"
+#include "CApiHandles.h"
 
 #include "tilec/Driver/Pipeline.h"
 #include "tilec/Runtime/Files.h"
@@ -26,29 +27,14 @@
 #include <vector>
 
 using namespace tilec;
-
-struct tilec_request {
-  CompileRequest request;
-  std::string cacheDir = defaultCacheDir();
-  std::string specialization;
-};
-
-struct tilec_program {
-  CompiledKernel compiled;
-  std::string metadataJson;
-  std::vector<std::string> paramTypes;
-};
-
-struct tilec_kernel {
-  Kernel kernel;
-};
+using namespace tilec::capi;
 
 namespace {
-
 thread_local std::string lastError;
+} // namespace
 
-/// Records \p message as the calling thread's last error.
-tilec_status fail(tilec_status status, const std::string &message) {
+tilec_status tilec::capi::fail(tilec_status status,
+                               const std::string &message) {
   try {
     lastError = message;
   } catch (...) {
@@ -56,25 +42,12 @@ tilec_status fail(tilec_status status, const std::string &message) {
   return status;
 }
 
-/// Runs \p body, turning exceptions into \p errorStatus (std::bad_alloc
-/// into TILEC_ERROR_INTERNAL).
-template <typename Fn> tilec_status guarded(tilec_status errorStatus, Fn body) {
-  try {
-    body();
-    return TILEC_SUCCESS;
-  } catch (const std::bad_alloc &) {
-    return fail(TILEC_ERROR_INTERNAL, "tilec: out of memory");
-  } catch (const std::exception &e) {
-    return fail(errorStatus, e.what());
-  } catch (...) {
-    return fail(TILEC_ERROR_INTERNAL, "tilec: unknown error");
-  }
-}
-
-tilec_status nullArgument(const char *function, const char *what) {
+tilec_status tilec::capi::nullArgument(const char *function, const char *what) {
   return fail(TILEC_ERROR_INVALID_ARGUMENT,
               std::string("tilec: ") + function + ": " + what + " is null");
 }
+
+namespace {
 
 /// Parses a whole decimal integer.
 bool parseInt(const char *text, long long &value) {

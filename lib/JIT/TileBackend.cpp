@@ -8,8 +8,8 @@
 // Diagnostics are captured into a string and thrown as tilec::Error, clang
 // style, against the request's source name. A Python source's `@triton.jit`
 // kernel is typed by the request's Triton signature, as the CLI's
-// --signature does. compileTileKernelWith() is the same step with the
-// caller's compiler.
+// --signature does (parseRequest, which the C ABI's interpreter shares).
+// compileTileKernelWith() is the same step with the caller's compiler.
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,34 +73,45 @@ CompiledKernel tilec::compileTileKernel(const CompileRequest &request) {
   return compileTileKernelWith(threadCompiler(), request);
 }
 
-CompiledKernel tilec::compileTileKernelWith(KernelCompiler &compiler,
-                                            const CompileRequest &request) {
+ParsedRequest tilec::parseRequest(const CompileRequest &request,
+                                  llvm::raw_string_ostream &diagOS) {
   if (request.kernel.empty())
     throw Error("tilec: no kernel name given for '" + request.sourceName + "'");
   std::string invalid = request.options.validate();
   if (!invalid.empty())
     throw Error("tilec: " + invalid);
-  std::string diagnostics;
-  llvm::raw_string_ostream diagOS(diagnostics);
   std::string name =
       request.sourceName.empty() ? "<source>" : request.sourceName;
   bool python = request.language == CompileRequest::Language::Python;
-  std::unique_ptr<TileSource> source = TileSource::parse(
+  ParsedRequest parsed;
+  parsed.source = TileSource::parse(
       llvm::MemoryBuffer::getMemBufferCopy(request.source, name), diagOS,
       python ? SourceLanguage::Python : SourceLanguage::Tile, request.kernel);
-  if (!source)
-    throw Error(failureMessage(std::move(diagnostics), request));
-
-  ConstexprBindings bindings;
-  bindings.values = request.constexprs;
-  bindings.origin = "constexpr";
-  bindings.unknownNamesAreErrors = true;
-  CompileOptions options = request.options;
+  if (!parsed.source)
+    throw Error(failureMessage(diagOS.str(), request));
+  parsed.bindings.values = request.constexprs;
+  parsed.bindings.origin = "constexpr";
+  parsed.bindings.unknownNamesAreErrors = true;
+  parsed.options = request.options;
   if (python && !request.signature.empty())
-    applySignature(*source, request, bindings, options, diagOS);
+    applySignature(*parsed.source, request, parsed.bindings, parsed.options,
+                   diagOS);
+  return parsed;
+}
 
-  std::optional<CompileResult> result = compiler.compile(
-      *source, request.kernel, bindings, options, Stage::PTX, diagOS);
+std::string tilec::describeFailure(const std::string &diagnostics,
+                                   const CompileRequest &request) {
+  return failureMessage(diagnostics, request);
+}
+
+CompiledKernel tilec::compileTileKernelWith(KernelCompiler &compiler,
+                                            const CompileRequest &request) {
+  std::string diagnostics;
+  llvm::raw_string_ostream diagOS(diagnostics);
+  ParsedRequest parsed = parseRequest(request, diagOS);
+  std::optional<CompileResult> result =
+      compiler.compile(*parsed.source, request.kernel, parsed.bindings,
+                       parsed.options, Stage::PTX, diagOS);
   if (!result)
     throw Error(failureMessage(std::move(diagnostics), request));
   CompiledKernel kernel;
@@ -108,7 +119,7 @@ CompiledKernel tilec::compileTileKernelWith(KernelCompiler &compiler,
   kernel.meta = std::move(result->metadata);
   // The compiler hashes the Triton code it read (the rest of the file
   // emptied); the caches compare the hash with the request's whole text.
-  if (python)
+  if (request.language == CompileRequest::Language::Python)
     kernel.meta.sourceHash = sha256Hex(request.source);
   return kernel;
 }

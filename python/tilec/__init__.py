@@ -8,7 +8,7 @@ A pure-Python package over the C ABI of libtilec.so (ctypes; see
 docs/python.md). Compiling needs no GPU; launching needs the CUDA driver.
 """
 
-from ._kernel import Grid, Kernel, compile
+from ._kernel import Grid, Kernel, compile, interpret
 from ._lib import path as library_path
 from ._program import Program, cuda_available, device_arch
 from .errors import CompileError, CudaError, TilecError
@@ -26,5 +26,6 @@ __all__ = [
     "compile",
     "cuda_available",
     "device_arch",
+    "interpret",
     "library_path",
 ]

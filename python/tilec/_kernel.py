@@ -1,4 +1,4 @@
-"""tilec.compile() and the Kernel it returns."""
+"""tilec.compile() and the Kernel it returns; tilec.interpret()."""
 
 from __future__ import annotations
 
@@ -126,6 +126,16 @@ class Kernel:
         """``kernel[grid](*args, stream=stream)``."""
         self._launch(grid, *args, stream=stream)
 
+    def interpret(self, grid: Grid, *args: Any, max_ops: int = 0) -> None:
+        """Runs the kernel on the CPU with the float64 reference interpreter
+        (``tilec --interpret``): pointer arguments are C-contiguous NumPy
+        arrays, read and written in place; ``max_ops`` (0: no limit) stops a
+        runaway kernel. Errors raise ``tilec.CompileError`` with the
+        position in the source. Needs no GPU."""
+        if callable(grid):
+            grid = grid(dict(self.constexprs, **dict(zip([p[0] for p in self.params], args))))
+        self._request.interpret(_launcher.grid3(grid), args, max_ops)
+
     def __repr__(self) -> str:
         return "<tilec.Kernel %s for %s>" % (self.signature, self.arch)
 
@@ -170,6 +180,62 @@ def compile(
     ``line``, ``column``) when the source does not compile and
     ``ValueError`` for bad options. Needs no GPU.
     """
+    constexprs = dict(constexprs or {})
+    request = _make_request(
+        source,
+        kernel,
+        constexprs,
+        signature=signature,
+        language=language,
+        name=name,
+        options={
+            "arch": arch or _default_arch(),
+            "num_warps": num_warps,
+            "num_stages": num_stages,
+            "opt_level": opt_level,
+            "fp_fusion": fp_fusion,
+            "cache_dir": cache_dir,
+        },
+    )
+    return Kernel(request, request.compile(), constexprs)
+
+
+def interpret(
+    source: PathLike,
+    *args: Any,
+    grid: Grid,
+    kernel: Optional[str] = None,
+    constexprs: Optional[Mapping[str, Any]] = None,
+    signature: Optional[str] = None,
+    language: Optional[str] = None,
+    name: Optional[str] = None,
+    max_ops: int = 0,
+) -> None:
+    """Runs ``kernel`` of ``source`` (as ``tilec.compile`` takes them) on the
+    CPU with the float64 reference interpreter, as ``tilec --interpret``:
+    pointer arguments are C-contiguous NumPy arrays of the parameter's
+    element type, read and written in place; scalars are ints and floats.
+    Raises ``tilec.CompileError`` (with the source position) on a compile
+    or run error. Needs no GPU and compiles no PTX."""
+    constexprs = dict(constexprs or {})
+    request = _make_request(
+        source, kernel, constexprs, signature=signature, language=language, name=name, options={}
+    )
+    if callable(grid):
+        grid = grid(dict(constexprs))
+    request.interpret(_launcher.grid3(grid), args, max_ops)
+
+
+def _make_request(
+    source: PathLike,
+    kernel: Optional[str],
+    constexprs: Dict[str, Any],
+    *,
+    signature: Optional[str],
+    language: Optional[str],
+    name: Optional[str],
+    options: Mapping[str, Any],
+) -> Request:
     text: Optional[str] = None
     path: Optional[str] = None
     if isinstance(source, os.PathLike):
@@ -190,8 +256,7 @@ def compile(
         kernel = _find_kernel(body, python, path or "the source")
     if text is not None and name is None:
         name = "<source>"
-    constexprs = dict(constexprs or {})
-    request = Request(
+    return Request(
         text=text,
         path=path,
         name=name,
@@ -199,13 +264,5 @@ def compile(
         language=language,
         signature=signature,
         constexprs=constexprs,
-        options={
-            "arch": arch or _default_arch(),
-            "num_warps": num_warps,
-            "num_stages": num_stages,
-            "opt_level": opt_level,
-            "fp_fusion": fp_fusion,
-            "cache_dir": cache_dir,
-        },
+        options=options,
     )
-    return Kernel(request, request.compile(), constexprs)

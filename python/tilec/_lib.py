@@ -99,6 +99,33 @@ _proto(
 )
 _proto("tilec_kernel_num_registers", _I, _P)
 
+
+class InterpretArg(ctypes.Structure):
+    """tilec_interpret_arg."""
+
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("dtype", ctypes.c_char_p),
+        ("data", ctypes.c_void_p),
+        ("bytes", ctypes.c_size_t),
+        ("int_value", ctypes.c_int64),
+        ("float_value", ctypes.c_double),
+    ]
+
+
+ARG_BUFFER, ARG_INT, ARG_FLOAT = 0, 1, 2
+_proto(
+    "tilec_interpret",
+    _I,
+    _P,
+    ctypes.c_uint32,
+    ctypes.c_uint32,
+    ctypes.c_uint32,
+    ctypes.POINTER(InterpretArg),
+    ctypes.c_size_t,
+    ctypes.c_uint64,
+)
+
 if lib.tilec_abi_version() != ABI_VERSION:
     raise ImportError(
         "tilec: %s has C ABI version %d, this package needs %d"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import json
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import _lib
 from ._lib import lib
@@ -75,6 +75,45 @@ class Request:
 
     def set_option(self, name: str, value: str) -> None:
         check(lib.tilec_request_set_option(self._handle, _lib.encode(name), _lib.encode(value)))
+
+    def interpret(self, grid: Tuple[int, int, int], args: Sequence[Any], max_ops: int) -> None:
+        """Runs the kernel on the CPU (tilec_interpret) over NumPy arrays,
+        which it writes in place, and int/float scalars."""
+        converted = (_lib.InterpretArg * max(len(args), 1))()
+        keep = []
+        for i, value in enumerate(args):
+            arg = converted[i]
+            if hasattr(value, "__array_interface__"):
+                import numpy
+
+                array = numpy.asarray(value)
+                if not array.flags.c_contiguous or not array.flags.writeable:
+                    raise ValueError(
+                        "tilec.interpret: argument %d: the array must be C-contiguous and "
+                        "writeable" % i
+                    )
+                dtype = _lib.encode(array.dtype.name)
+                keep.append((array, dtype))
+                arg.kind = _lib.ARG_BUFFER
+                arg.dtype = dtype
+                arg.data = array.ctypes.data
+                arg.bytes = array.nbytes
+            elif isinstance(value, float):
+                arg.kind = _lib.ARG_FLOAT
+                arg.float_value = value
+            elif isinstance(value, int) or hasattr(value, "__index__"):
+                arg.kind = _lib.ARG_INT
+                arg.int_value = int(value)
+            else:
+                raise TypeError(
+                    "tilec.interpret: argument %d: expected a NumPy array, an int or a float, "
+                    "got %s" % (i, type(value).__name__)
+                )
+        check(
+            lib.tilec_interpret(
+                self._handle, grid[0], grid[1], grid[2], converted, len(args), max_ops
+            )
+        )
 
     def compile(self) -> "Program":
         out = ctypes.c_void_p()

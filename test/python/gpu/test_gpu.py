@@ -2,7 +2,8 @@
 examples/ (matmul, softmax, gelu, conv2d) on torch tensors, argument
 specialization, other array producers, a Triton kernel from its Python
 source, non-default streams, CUDA graph capture with 100 replays equal to
-eager launches, and the Python launch overhead next to Triton's, measured
+eager launches, the interpreter on NumPy arrays against the GPU, and the
+Python launch overhead next to Triton's, measured
 the same way in the same process (the medians are printed).
 
     pip install --no-deps --no-index dist/tilec-*.whl
@@ -201,6 +202,23 @@ class LaunchTest(unittest.TestCase):
         torch.testing.assert_close(
             y, torch.softmax(self.gelu_ref(x).float(), dim=1), atol=1e-5, rtol=1e-4
         )
+
+
+@unittest.skipUnless(HAS_GPU, "needs torch with a CUDA GPU")
+class InterpretTest(unittest.TestCase):
+    def test_interpreter_matches_the_gpu(self):
+        try:
+            import numpy as np
+        except ImportError:
+            self.skipTest("needs numpy")
+        k = tilec.compile(EXAMPLES / "softmax.tile", constexprs={"BLOCK": 1024})
+        x = torch.randn(16, 1000, device="cuda")
+        y = torch.empty_like(x)
+        k[(16,)](y, x, 1000, 1000, 1000)
+        xh = x.cpu().numpy()
+        yh = np.zeros_like(xh)
+        k.interpret((16,), yh, xh, 1000, 1000, 1000)
+        np.testing.assert_allclose(yh, y.cpu().numpy(), rtol=1e-5, atol=1e-7)
 
 
 def _median_launch_us(launch, launches=1000, repeats=21):
