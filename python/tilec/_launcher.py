@@ -127,9 +127,7 @@ class _Torch:
         if raw is not None and get_device is not None:
             cls.device = staticmethod(get_device)
             cls.stream = staticmethod(raw)
-        else:  # pragma: no cover - older torch
-            cls.device = staticmethod(torch.cuda.current_device)
-            cls.stream = staticmethod(lambda d: torch.cuda.current_stream(d).cuda_stream)
+        # else: a torch without CUDA; device 0 and the default stream stay.
 
 
 def stream_handle(stream: Any) -> Optional[int]:
