@@ -102,6 +102,12 @@ tilec_status tilec_request_set_constexpr_bool(tilec_request *request,
 tilec_status tilec_request_set_option(tilec_request *request, const char *name,
                                       const char *value);
 
+/* The kernels of the request's source, comma-separated ("softmax,matmul";
+ * a Python source: its @triton.jit functions), or NULL after a parse error
+ * (diagnostics in tilec_last_error()). Valid until the next call on the
+ * request. */
+const char *tilec_request_kernel_names(tilec_request *request);
+
 /* Compiles (through the caches). On TILEC_ERROR_COMPILE tilec_last_error()
  * holds the diagnostics. Needs no GPU. */
 tilec_status tilec_compile(const tilec_request *request, tilec_program **out);

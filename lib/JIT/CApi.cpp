@@ -14,9 +14,14 @@
 
 #include "CApiHandles.h"
 
+#include "tilec/Driver/KernelCompiler.h"
 #include "tilec/Driver/Pipeline.h"
+#include "tilec/JIT/TileBackend.h"
 #include "tilec/Runtime/Files.h"
 #include "tilec/tilec.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -230,6 +235,31 @@ tilec_status tilec_request_set_option(tilec_request *request, const char *name,
                   "' (arch, num_warps, num_stages, opt_level, fp_fusion, "
                   "cache_dir, specialize)");
   });
+}
+
+const char *tilec_request_kernel_names(tilec_request *request) {
+  if (!request) {
+    nullArgument("tilec_request_kernel_names", "request");
+    return nullptr;
+  }
+  const CompileRequest &req = request->request;
+  tilec_status status = guarded(TILEC_ERROR_COMPILE, [&] {
+    std::string diagnostics;
+    llvm::raw_string_ostream diagOS(diagnostics);
+    std::unique_ptr<TileSource> source = TileSource::parse(
+        llvm::MemoryBuffer::getMemBufferCopy(
+            req.source, req.sourceName.empty() ? "<source>" : req.sourceName),
+        diagOS,
+        req.language == CompileRequest::Language::Python
+            ? SourceLanguage::Python
+            : SourceLanguage::Tile);
+    if (!source)
+      throw Error(describeFailure(diagnostics, req));
+    request->kernelNames.clear();
+    for (const std::string &name : source->getKernelNames())
+      request->kernelNames += (request->kernelNames.empty() ? "" : ",") + name;
+  });
+  return status == TILEC_SUCCESS ? request->kernelNames.c_str() : nullptr;
 }
 
 tilec_status tilec_compile(const tilec_request *request, tilec_program **out) {

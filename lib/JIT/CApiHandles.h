@@ -23,6 +23,8 @@ struct tilec_request {
   tilec::CompileRequest request;
   std::string cacheDir = tilec::defaultCacheDir();
   std::string specialization;
+  /// What tilec_request_kernel_names() returned last.
+  std::string kernelNames;
 };
 
 struct tilec_program {

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import functools
 import os
-import re
 import threading
 from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Union
 
@@ -13,9 +12,6 @@ from ._program import LoadedKernel, Program, Request, cuda_available, device_arc
 
 PathLike = Union[str, "os.PathLike[str]"]
 Grid = Union[int, Tuple[int, ...], Callable[[Dict[str, Any]], Tuple[int, ...]]]
-
-_TILE_KERNEL = re.compile(r"^@kernel\b[^\n]*\n(?:@[^\n]*\n)*def\s+(\w+)", re.M)
-_PY_KERNEL = re.compile(r"^@(?:triton\.)?jit\b[^\n]*\n(?:@[^\n]*\n)*def\s+(\w+)", re.M)
 
 
 def _default_arch() -> Optional[str]:
@@ -140,18 +136,6 @@ class Kernel:
         return "<tilec.Kernel %s for %s>" % (self.signature, self.arch)
 
 
-def _find_kernel(text: str, python: bool, origin: str) -> str:
-    names = (_PY_KERNEL if python else _TILE_KERNEL).findall(text)
-    if len(names) == 1:
-        return names[0]
-    what = "@triton.jit function" if python else "@kernel function"
-    if not names:
-        raise ValueError("tilec: %s has no %s" % (origin, what))
-    raise ValueError(
-        "tilec: %s has several kernels; choose one with kernel= (%s)" % (origin, ", ".join(names))
-    )
-
-
 def compile(
     source: PathLike,
     kernel: Optional[str] = None,
@@ -244,16 +228,6 @@ def _make_request(
         path = source
     else:
         text = source
-    python = language == "python" or (
-        language is None and path is not None and path.endswith(".py")
-    )
-    if kernel is None:
-        if path is not None:
-            with open(path, encoding="utf-8") as f:
-                body = f.read()
-        else:
-            body = text or ""
-        kernel = _find_kernel(body, python, path or "the source")
     if text is not None and name is None:
         name = "<source>"
     return Request(

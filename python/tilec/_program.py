@@ -34,7 +34,7 @@ class Request:
         text: Optional[str],
         path: Optional[str],
         name: Optional[str],
-        kernel: str,
+        kernel: Optional[str],
         language: Optional[str],
         signature: Optional[str],
         constexprs: Mapping[str, Any],
@@ -50,6 +50,8 @@ class Request:
             check(lib.tilec_request_set_source(handle, enc(text), enc(name)))
         if language is not None:
             check(lib.tilec_request_set_language(handle, enc(language)))
+        if kernel is None:
+            kernel = self._only_kernel(path or name or "the source")
         check(lib.tilec_request_set_kernel(handle, enc(kernel)))
         if signature is not None:
             check(lib.tilec_request_set_signature(handle, enc(signature)))
@@ -72,6 +74,21 @@ class Request:
             if isinstance(value, bool):
                 value = int(value)
             check(lib.tilec_request_set_option(handle, enc(key), enc(str(value))))
+
+    def _only_kernel(self, origin: str) -> str:
+        """The source's one kernel (a ValueError when it has none or several)."""
+        names = lib.tilec_request_kernel_names(self._handle)
+        if names is None:
+            raise CompileError(_lib.last_error())
+        kernels = [k for k in names.decode().split(",") if k]
+        if len(kernels) == 1:
+            return kernels[0]
+        if not kernels:
+            raise ValueError("tilec: %s has no kernel" % origin)
+        raise ValueError(
+            "tilec: %s has several kernels; choose one with kernel= (%s)"
+            % (origin, ", ".join(kernels))
+        )
 
     def set_option(self, name: str, value: str) -> None:
         check(lib.tilec_request_set_option(self._handle, _lib.encode(name), _lib.encode(value)))

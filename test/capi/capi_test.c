@@ -87,6 +87,7 @@ int main(int argc, char **argv) {
 
   /* A .tile kernel to PTX. */
   request = scaleRequest("sm_80");
+  printf("kernels: %s\n", tilec_request_kernel_names(request));
   expect(tilec_request_set_option(request, "num_warps", "8") == TILEC_SUCCESS,
          "num_warps");
   expect(tilec_compile(request, &program) == TILEC_SUCCESS, "compile");
@@ -128,6 +129,9 @@ int main(int argc, char **argv) {
              TILEC_SUCCESS,
          "set bad source");
   expect(tilec_request_set_kernel(request, "bad") == TILEC_SUCCESS, "kernel");
+  printf("kernel names: %s\n", tilec_request_kernel_names(request)
+                                   ? tilec_request_kernel_names(request)
+                                   : tilec_last_error());
   status = tilec_compile(request, &special);
   printf("compile error: status %d, program %s\n%s\n", (int)status,
          special ? "set" : "null", tilec_last_error());
