@@ -142,7 +142,9 @@ class LaunchTest(unittest.TestCase):
         cy = cupy.empty_like(cx)
         self.gelu[(4,)](cy, cx, 4096)
         torch.cuda.synchronize()
-        torch.testing.assert_close(torch.as_tensor(cy, device="cuda"), self.gelu_ref(x))
+        torch.testing.assert_close(
+            torch.as_tensor(cy, device="cuda"), self.gelu_ref(x), atol=2e-3, rtol=2e-3
+        )
 
     def test_triton_python_kernel(self):
         k = tilec.compile(VECTOR_ADD_PY, signature="*fp32, *fp32, *fp32, i32, 1024")
