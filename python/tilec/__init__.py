@@ -8,6 +8,7 @@ A pure-Python package over the C ABI of libtilec.so (ctypes; see
 docs/python.md). Compiling needs no GPU; launching needs the CUDA driver.
 """
 
+from ._autotune import Config, autotune
 from ._kernel import Grid, Kernel, compile, interpret
 from ._lib import path as library_path
 from ._program import Program, cuda_available, device_arch
@@ -18,11 +19,13 @@ __version__: str = _lib_handle.tilec_version().decode().split()[1]
 
 __all__ = [
     "CompileError",
+    "Config",
     "CudaError",
     "Grid",
     "Kernel",
     "Program",
     "TilecError",
+    "autotune",
     "compile",
     "cuda_available",
     "device_arch",

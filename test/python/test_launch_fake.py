@@ -134,6 +134,47 @@ class FakeLaunchTest(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "is not a CUDA stream"):
             k[(1,)](0x10000, 0x20000, 1.0, 16, False, 0, stream="s")
 
+    def test_autotune(self):
+        import tempfile
+
+        from tilec import _autotune
+
+        configs = [
+            tilec.Config({"BLOCK": 64}),
+            tilec.Config({"BLOCK": 128}, num_warps=8),
+            tilec.Config({"BLOCK": 256}, num_warps=3),  # does not compile
+            tilec.Config({"BLOCK": 512}),
+        ]
+        times = iter([3.0, 1.0, 2.0])
+        grids = []
+
+        def timer(run, warmup, reps):
+            run()
+            grids.append(tuple(self.state.grid))
+            return next(times)
+
+        def grid(meta):
+            return (4096 // meta["BLOCK"],)
+
+        args = (0x10000, 0x20000, 1.0, 4096, False, 0)
+        with tempfile.TemporaryDirectory() as cache:
+            best = tilec.autotune(
+                SCALE, configs, grid, *args, key="n=4096", timer=timer, cache_dir=cache
+            )
+            self.assertEqual((best.constexprs["BLOCK"], best.num_warps), (128, 8))
+            self.assertEqual(grids, [(64, 1, 1), (32, 1, 1), (8, 1, 1)])
+
+            def no_timer(run, warmup, reps):
+                raise AssertionError("a remembered choice is not timed again")
+
+            _autotune._chosen.clear()  # from the disk record now
+            again = tilec.autotune(
+                SCALE, configs, grid, *args, key="n=4096", timer=no_timer, cache_dir=cache
+            )
+            self.assertEqual(again.constexprs["BLOCK"], 128)
+            with self.assertRaisesRegex(tilec.TilecError, "every config failed"):
+                tilec.autotune(SCALE, configs[2:3], grid, *args, timer=timer, cache_dir=cache)
+
     def test_launch_overhead(self):
         launch = self.kernel[(4,)]
         for _ in range(100):

@@ -2,7 +2,7 @@
 examples/ (matmul, softmax, gelu, conv2d) on torch tensors, argument
 specialization, other array producers, a Triton kernel from its Python
 source, non-default streams, CUDA graph capture with 100 replays equal to
-eager launches, the interpreter on NumPy arrays against the GPU, and the
+eager launches, autotune over matmul configs, the interpreter on NumPy arrays against the GPU, and the
 Python launch overhead next to Triton's, measured
 the same way in the same process (the medians are printed).
 
@@ -204,6 +204,36 @@ class LaunchTest(unittest.TestCase):
         torch.testing.assert_close(
             y, torch.softmax(self.gelu_ref(x).float(), dim=1), atol=1e-5, rtol=1e-4
         )
+
+
+@unittest.skipUnless(HAS_GPU, "needs torch with a CUDA GPU")
+class AutotuneTest(unittest.TestCase):
+    def test_matmul_configs(self):
+        m = n = kk = 1024
+        a = torch.randn(m, kk, device="cuda", dtype=torch.float16)
+        b = torch.randn(kk, n, device="cuda", dtype=torch.float16)
+        c = torch.empty(m, n, device="cuda", dtype=torch.float32)
+        configs = [
+            tilec.Config({"BLOCK_M": 128, "BLOCK_N": 128, "BLOCK_K": 64}, num_warps=8),
+            tilec.Config({"BLOCK_M": 64, "BLOCK_N": 128, "BLOCK_K": 32}, num_warps=4),
+            tilec.Config({"BLOCK_M": 128, "BLOCK_N": 64, "BLOCK_K": 32}, num_warps=4),
+        ]
+
+        def grid(meta):
+            return (cdiv(m, meta["BLOCK_M"]) * cdiv(n, meta["BLOCK_N"]),)
+
+        args = (c, a, b, m, n, kk, *a.stride(), *b.stride(), *c.stride())
+        best = tilec.autotune(
+            EXAMPLES / "matmul.tile", configs, grid, *args, kernel="matmul", key="1024^3"
+        )
+        self.assertIn(best.constexprs["BLOCK_M"], (64, 128))
+        c.zero_()
+        best[grid](*args)
+        torch.testing.assert_close(c, a.float() @ b.float(), atol=2e-2, rtol=1e-2)
+        again = tilec.autotune(
+            EXAMPLES / "matmul.tile", configs, grid, *args, kernel="matmul", key="1024^3"
+        )
+        self.assertEqual(again.constexprs, best.constexprs)
 
 
 @unittest.skipUnless(HAS_GPU, "needs torch with a CUDA GPU")
