@@ -49,16 +49,16 @@ def _torch_timer(run: Callable[[], None], warmup: int, reps: int) -> float:
         raise TilecError("tilec.autotune times kernels with torch.cuda events: import torch")
     for _ in range(warmup):
         run()
-    times = []
-    for _ in range(reps):
-        start = torch.cuda.Event(enable_timing=True)
-        end = torch.cuda.Event(enable_timing=True)
+    pairs = [
+        (torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True))
+        for _ in range(reps)
+    ]
+    for start, end in pairs:  # Back to back; one wait at the end.
         start.record()
         run()
         end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    torch.cuda.synchronize()
+    return statistics.median(start.elapsed_time(end) for start, end in pairs)
 
 
 def _record_key(

@@ -2,9 +2,9 @@
 examples/ (matmul, softmax, gelu, conv2d) on torch tensors, argument
 specialization, other array producers, a Triton kernel from its Python
 source, non-default streams, CUDA graph capture with 100 replays equal to
-eager launches, autotune over matmul configs, the interpreter on NumPy arrays against the GPU, and the
-Python launch overhead next to Triton's, measured
-the same way in the same process (the medians are printed).
+eager launches, autotune over matmul configs, the interpreter on NumPy
+arrays against the GPU, and the Python launch overhead next to Triton's,
+measured the same way in the same process (the medians are printed).
 
     pip install --no-deps --no-index dist/tilec-*.whl
     python3 -m pytest -s test/python/gpu
