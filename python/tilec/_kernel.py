@@ -14,6 +14,9 @@ PathLike = Union[str, "os.PathLike[str]"]
 Grid = Union[int, Tuple[int, ...], Callable[[Dict[str, Any]], Tuple[int, ...]]]
 
 
+_LOADED: List[LoadedKernel] = []
+
+
 def _default_arch() -> Optional[str]:
     """The target of GPU 0 when there is one, else None (the C ABI's
     default, sm_90)."""
@@ -112,6 +115,10 @@ class Kernel:
             if loaded is None:
                 loaded = program.load(device)
                 self._loaded[slot] = loaded
+                # Loaded kernels stay loaded for the life of the process (as
+                # the C++ Compiler's): a captured CUDA graph may launch them
+                # after this Kernel is gone.
+                _LOADED.append(loaded)
                 self._variants[slot] = loaded.address
             return loaded.address
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import sys
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from . import _lib
@@ -180,8 +181,10 @@ class LoadedKernel:
         return int(lib.tilec_kernel_num_registers(self._handle))
 
     def __del__(self) -> None:
+        # Not while Python shuts down: the CUDA driver may be gone already
+        # (the process's end unloads the module anyway).
         handle = getattr(self, "_handle", None)
-        if handle is not None and lib is not None:
+        if handle is not None and lib is not None and not sys.is_finalizing():
             lib.tilec_kernel_destroy(handle)
 
 
