@@ -101,9 +101,9 @@ def pointer_of(value: Any, name: str) -> int:
 
 def grid3(grid: Any) -> Tuple[int, int, int]:
     """(x, y, z) of a grid given as an int or a sequence of 1 to 3 ints."""
-    if isinstance(grid, int):
-        return grid, 1, 1
-    dims = tuple(int(g) for g in grid)
+    if hasattr(grid, "__index__"):  # An int, a NumPy integer, ...
+        return grid.__index__(), 1, 1
+    dims = tuple(g.__index__() for g in grid)
     if not 1 <= len(dims) <= 3:
         raise ValueError("tilec: a grid has 1 to 3 dimensions, got %r" % (grid,))
     return (dims + (1, 1))[0], (dims + (1, 1))[1], (dims + (1, 1, 1))[2]
@@ -207,7 +207,7 @@ def make_launcher(
         "    _v = _variants.get(_k + _d)",
         "    if _v is None:",
         "        _v = _miss(_k >> 8, _d)",
-        "    if _grid.__class__ is tuple and len(_grid) == 1:",
+        "    if _grid.__class__ is tuple and len(_grid) == 1 and _grid[0].__class__ is int:",
         "        _gx = _grid[0]; _gy = 1; _gz = 1",
         "    elif _grid.__class__ is int:",
         "        _gx = _grid; _gy = 1; _gz = 1",

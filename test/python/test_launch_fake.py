@@ -80,6 +80,8 @@ class FakeLaunchTest(unittest.TestCase):
         self.assertEqual(params, [0x10000, 0x20010, alpha, 1000, 1, 2**40])
         k[4](0x10000, 0x20010, 1.0, -7, False, 0)
         self.assertEqual(self.last()[1], (4, 1, 1))
+        k[[2, 3, 4]](0x10000, 0x20010, 1.0, -7, False, 0)
+        self.assertEqual(self.last()[1], (2, 3, 4))
         self.assertEqual(self.last()[2][3], 2**32 - 7)  # i32 -7, zero-extended
 
     def test_variants_follow_the_arguments(self):
