@@ -5,8 +5,9 @@
 // block, shared memory) and against the PTX's .entry, loads the module with the
 // JIT's error log captured, and opts the function in to more than 48 KB of
 // dynamic shared memory when the kernel needs it. Kernel::launchArgs checks the
-// arguments and the grid and calls cuLaunchKernel. compilePtxToCubin links PTX
-// through the driver.
+// arguments and the grid and calls cuLaunchKernel; Kernel::launchPacked
+// launches arguments the caller packed on the caller's CUstream (the C ABI's
+// launch). compilePtxToCubin links PTX through the driver.
 //
 //===----------------------------------------------------------------------===//
 
@@ -276,8 +277,37 @@ void Kernel::launchArgs(const Grid &grid, const std::vector<HostArg> &args,
                         const Stream &stream) const {
   if (specializer_)
     return specializedForArgs(args).launchArgs(grid, args, stream);
+  PackedArgs packed = packArguments(info(), args);
+  launchKernelParams(grid, packed.kernelParams(), stream.handle());
+}
+
+void Kernel::launchPacked(const Grid &grid, const void *packed,
+                          std::size_t packedBytes, void *cuStream) const {
   const KernelMetadata &meta = info();
-  PackedArgs packed = packArguments(meta, args);
+  std::size_t count = meta.params.size();
+  if (packedBytes != 8 * count || (count && !packed))
+    throw Error("kernel '" + meta.kernel + "' takes " + std::to_string(count) +
+                " arguments (" + std::to_string(8 * count) +
+                " packed bytes), got " + std::to_string(packedBytes) +
+                " bytes; its signature is " + meta.signature());
+  // The parameter pointers live on the stack: the launch allocates nothing.
+  constexpr std::size_t kInline = 64;
+  void *inlinePointers[kInline];
+  std::vector<void *> heapPointers;
+  void **pointers = inlinePointers;
+  if (count > kInline) {
+    heapPointers.resize(count);
+    pointers = heapPointers.data();
+  }
+  const char *bytes = static_cast<const char *>(packed);
+  for (std::size_t i = 0; i < count; ++i)
+    pointers[i] = const_cast<char *>(bytes + 8 * i);
+  launchKernelParams(grid, count ? pointers : nullptr, cuStream);
+}
+
+void Kernel::launchKernelParams(const Grid &grid, void **kernelParams,
+                                void *cuStream) const {
+  const KernelMetadata &meta = info();
   const DeviceState &dev = *state_->device;
   std::int64_t dims[3] = {grid.x, grid.y, grid.z};
   static const char *kAxis[3] = {"x", "y", "z"};
@@ -295,7 +325,7 @@ void Kernel::launchArgs(const Grid &grid, const std::vector<HostArg> &args,
       state_->function, static_cast<unsigned>(grid.x),
       static_cast<unsigned>(grid.y), static_cast<unsigned>(grid.z), threads, 1,
       1, static_cast<unsigned>(meta.sharedBytes),
-      static_cast<CUstream>(stream.handle()), packed.kernelParams(), nullptr);
+      static_cast<CUstream>(cuStream), kernelParams, nullptr);
   // The message is built only on failure (this is the launch hot path).
   if (launched != CUDA_SUCCESS)
     check(launched, "cuLaunchKernel",

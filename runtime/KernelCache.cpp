@@ -119,6 +119,12 @@ std::string tilec::cacheKey(const CompileRequest &request,
     static const char *kKinds[] = {"int", "float", "bool"};
     addField(hash, kKinds[static_cast<int>(value.kind())], value.str());
   }
+  // Added only for Python sources, so that the keys of .tile requests stay
+  // as they were.
+  if (request.language == CompileRequest::Language::Python) {
+    addField(hash, "language", "python");
+    addField(hash, "signature", request.signature);
+  }
   // sourceName only labels diagnostics; it does not change the code.
   return hash.hexDigest();
 }

@@ -39,6 +39,16 @@ if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec")):
 if os.path.exists(os.path.join(config.tilec_tools_dir, "tile-bench")):
     tools.append("tile-bench")
     config.available_features.add("tile-bench")
+# The C ABI test program (test/capi).
+if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-capi-test")):
+    tools.append("tilec-capi-test")
+    config.available_features.add("capi")
+# The fake CUDA driver of the runtime's unit tests (test/unit/Runtime).
+if os.path.exists(os.path.join(config.tilec_obj_root, "lib", "libtilec_fake_cuda.so")):
+    config.available_features.add("fake-cuda")
+# The Python package's self-contained libtilec.so (`ninja tilec-python-lib`).
+if os.path.exists(os.path.join(config.tilec_obj_root, "python", "libtilec.so")):
+    config.available_features.add("python-lib")
 # The libFuzzer target exists only in clang builds with TILEC_BUILD_FUZZERS.
 if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-frontend-fuzzer")):
     tools.append("tilec-frontend-fuzzer")

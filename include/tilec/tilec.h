@@ -400,7 +400,24 @@ public:
   void launchArgs(const Grid &grid, const std::vector<HostArg> &args,
                   const Stream &stream) const;
 
+  /// Launches with arguments packed by the caller, on the CUDA stream
+  /// \p cuStream (a CUstream; nullptr: the default stream), for callers
+  /// that bring their own stream and do their own argument handling (the C
+  /// ABI of tilec-c/tilec.h, the Python package). \p packed holds one
+  /// 8-byte slot per runtime parameter, in order, each value little-endian
+  /// at the start of its slot at the parameter's width; \p packedBytes must
+  /// be 8 * info().params.size(). The values are not checked (the grid is),
+  /// and a specializing kernel launches its generic variant: pick the
+  /// variant first (specializedForArgs). Allocates nothing and never
+  /// synchronizes, so it may be captured into a CUDA graph.
+  void launchPacked(const Grid &grid, const void *packed,
+                    std::size_t packedBytes, void *cuStream) const;
+
 private:
+  /// Checks \p grid and calls cuLaunchKernel.
+  void launchKernelParams(const Grid &grid, void **kernelParams,
+                          void *cuStream) const;
+
   std::shared_ptr<detail::KernelState> state_;
   /// Set for a specializing kernel: its variants by key.
   std::shared_ptr<detail::KernelSpecializer> specializer_;
@@ -472,6 +489,11 @@ public:
                                     const std::string &sourceName,
                                     const std::string &kernel,
                                     const Constexprs &constexprs = {});
+  /// Compiles \p request as it stands (its own options, language and
+  /// signature; the Compiler's options do not apply), through the same
+  /// caches, with an empty options.arch meaning the Compiler's target. For
+  /// callers that fill a CompileRequest themselves (the C ABI).
+  CompiledKernel compileRequestToPTX(CompileRequest request);
 
   const Options &options() const;
   /// The target kernels are compiled for (options().arch or the device's).

@@ -92,29 +92,6 @@ struct Compiler::Impl {
     return request;
   }
 
-  /// The request \p generic specialized as \p key (specializationKey())
-  /// says, for a kernel with parameters \p params. Pointer alignment is all
-  /// or nothing: one pointer that is not 16-byte aligned makes the variant
-  /// assume no alignment of any.
-  static CompileRequest specialize(CompileRequest request,
-                                   const std::vector<KernelParam> &params,
-                                   const std::string &key) {
-    bool aligned = true;
-    CompileOptions &options = request.options;
-    options.divisibleParams.clear();
-    options.unitParams.clear();
-    for (std::size_t i = 0; i < params.size() && i < key.size(); ++i) {
-      if (params[i].type.isPointer)
-        aligned = aligned && key[i] == 'A';
-      else if (key[i] == 'D')
-        options.divisibleParams.push_back(params[i].name);
-      else if (key[i] == 'U')
-        options.unitParams.push_back(params[i].name);
-    }
-    options.pointerAlignment = aligned ? 16 : 1;
-    return request;
-  }
-
   /// compileAndLoad(), then, unless the options say not to, a kernel that
   /// specializes itself on its launch arguments. The generic variant (compiled
   /// now, so that errors in the source surface here) assumes 16-byte aligned
@@ -133,7 +110,7 @@ struct Compiler::Impl {
     return Kernel::specializing(
         generic, genericKey,
         [impl = self, request, params](const std::string &key) {
-          return impl->compileAndLoad(specialize(request, params, key));
+          return impl->compileAndLoad(specializeRequest(request, params, key));
         });
   }
 
@@ -225,6 +202,15 @@ CompiledKernel Compiler::compileSourceToPTX(const std::string &text,
   return reportAllocationFailure("compiling kernel '" + kernel + "'", [&] {
     return impl_->compile(impl_->request(text, sourceName, kernel, constexprs));
   });
+}
+
+CompiledKernel Compiler::compileRequestToPTX(CompileRequest request) {
+  return reportAllocationFailure("compiling kernel '" + request.kernel + "'",
+                                 [&] {
+                                   if (request.options.arch.empty())
+                                     request.options.arch = impl_->arch;
+                                   return impl_->compile(request);
+                                 });
 }
 
 const Compiler::Options &Compiler::options() const { return impl_->options; }

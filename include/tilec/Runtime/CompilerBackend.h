@@ -7,7 +7,8 @@
 // CompileFn is the compiler's entry point. tilec::Compiler (implemented in the
 // compiler library) builds a CompileRequest from its Options and arguments,
 // runs it through compileCached() (KernelCache.h) with its CompileFn, and
-// loads the result with Kernel::load().
+// loads the result with Kernel::load(). specializeRequest() turns a request
+// into the one for a variant of argument specialization.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +29,16 @@ namespace tilec {
 /// sourceName takes part in the cache key (together with the compiler
 /// version).
 struct CompileRequest {
-  /// The `.tile` source text.
+  /// What the source text is.
+  enum class Language {
+    /// The `.tile` language.
+    Tile,
+    /// A Python file whose `@triton.jit` kernel is compiled, typed by
+    /// `signature` (as `tilec FILE.py -k KERNEL --signature ...`).
+    Python,
+  };
+
+  /// The source text.
   std::string source;
   /// The name diagnostics use for the source ("softmax.tile", "<source>").
   std::string sourceName;
@@ -39,7 +49,26 @@ struct CompileRequest {
   /// Target, overrides of `@kernel(num_warps=, num_stages=)`, optimization
   /// level, argument specialization, fp fusion.
   CompileOptions options;
+  Language language = Language::Tile;
+  /// For a Python source: the Triton signature of the kernel's parameters
+  /// ("*fp16, *fp16, i32:16, 1024": a type per parameter, with an optional
+  /// hint, or a constexpr value; TritonSignature.h). Its `:16`/`:1` hints
+  /// add to the options' argument specialization; pointer alignment comes
+  /// from options.pointerAlignment (a pointer without `:16` is not made
+  /// unaligned, unlike `tilec --signature`). Empty: the parameters'
+  /// annotations.
+  std::string signature;
 };
+
+/// \p request specialized as the specializationKey() \p key (Arguments.h)
+/// of a launch says, for a kernel with the runtime parameters \p params:
+/// 'D' adds the integer to options.divisibleParams, 'U' to unitParams (both
+/// replaced, not extended), and options.pointerAlignment is 16 when every
+/// pointer is 'A', else 1 (all or nothing). What Compiler's specializing
+/// kernels and the C ABI compile for each variant.
+CompileRequest specializeRequest(CompileRequest request,
+                                 const std::vector<KernelParam> &params,
+                                 const std::string &key);
 
 /// A compiled kernel: the binary and the metadata that says how to launch it.
 struct CompiledKernel {

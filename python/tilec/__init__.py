@@ -1,0 +1,34 @@
+"""tilec: compile and launch .tile (and Triton) kernels from Python.
+
+    import tilec, torch
+    k = tilec.compile("softmax.tile", kernel="softmax", constexprs={"BLOCK": 1024})
+    k[(rows,)](y, x, x.stride(0), n_cols)          # torch's current stream
+
+A pure-Python package over the C ABI of libtilec.so (ctypes; see
+docs/python.md). Compiling needs no GPU; launching needs the CUDA driver.
+"""
+
+from ._autotune import Config, autotune
+from ._kernel import Grid, Kernel, compile, interpret
+from ._lib import path as library_path
+from ._program import Program, cuda_available, device_arch
+from .errors import CompileError, CudaError, TilecError
+from ._lib import lib as _lib_handle
+
+__version__: str = _lib_handle.tilec_version().decode().split()[1]
+
+__all__ = [
+    "CompileError",
+    "Config",
+    "CudaError",
+    "Grid",
+    "Kernel",
+    "Program",
+    "TilecError",
+    "autotune",
+    "compile",
+    "cuda_available",
+    "device_arch",
+    "interpret",
+    "library_path",
+]

@@ -1,0 +1,196 @@
+"""kernel[grid](*args) on the fake CUDA driver of the runtime's unit tests
+(test/unit/Runtime/FakeCudaDriver.h): the whole launch path -- argument
+packing, specialization variants, grids, streams, errors -- without a GPU.
+python.test runs it with TILEC_CUDA_DRIVER pointing at libtilec_fake_cuda.so;
+it skips itself otherwise."""
+
+import ctypes
+import os
+import statistics
+import struct
+import time
+import unittest
+
+import tilec
+
+FAKE = os.environ.get("TILEC_CUDA_DRIVER", "")
+
+SCALE = """\
+@kernel(num_warps=4)
+def scale(out: *f32, x: *f32, alpha: f32, n: i32, flag: i1, big: u64, BLOCK: constexpr):
+    offs = program_id(0) * BLOCK + arange(0, BLOCK)
+    v = load(x + offs, mask=offs < n) * alpha
+    store(out + offs, v, mask=offs < n)
+"""
+
+
+class FakeState(ctypes.Structure):
+    _fields_ = [
+        ("live", ctypes.c_long * 5),
+        ("failedCalls", ctypes.c_long),
+        ("launches", ctypes.c_long),
+        ("grid", ctypes.c_uint * 3),
+        ("block", ctypes.c_uint * 3),
+        ("sharedBytes", ctypes.c_uint),
+        ("numParams", ctypes.c_int),
+        ("params", ctypes.c_uint64 * 32),
+        ("kernel", ctypes.c_char * 64),
+    ]
+
+
+class CudaArray:
+    """A minimal __cuda_array_interface__ producer."""
+
+    def __init__(self, address):
+        self.__cuda_array_interface__ = {
+            "data": (address, False),
+            "shape": (16,),
+            "typestr": "<f4",
+            "version": 3,
+        }
+
+
+@unittest.skipUnless("fake_cuda" in FAKE, "needs TILEC_CUDA_DRIVER=libtilec_fake_cuda.so")
+class FakeLaunchTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        fake = ctypes.CDLL(FAKE)
+        fake.tilec_fake_cuda_state.restype = ctypes.POINTER(FakeState)
+        cls.state = fake.tilec_fake_cuda_state().contents
+        cls.kernel = tilec.compile(SCALE, constexprs={"BLOCK": 128}, cache_dir="")
+
+    def last(self):
+        s = self.state
+        return s.kernel.decode(), tuple(s.grid), list(s.params[: s.numParams])
+
+    def test_arch_of_the_device(self):
+        self.assertEqual(tilec.device_arch(0), "sm_90a")
+        self.assertEqual(self.kernel.arch, "sm_90a")
+
+    def test_arguments_are_packed(self):
+        k = self.kernel
+        before = self.state.launches
+        k[(3, 2)](0x10000, 0x20010, 2.5, 1000, True, 2**40)
+        self.assertEqual(self.state.launches, before + 1)
+        name, grid, params = self.last()
+        self.assertEqual(name, "scale")
+        self.assertEqual(grid, (3, 2, 1))
+        self.assertEqual(tuple(self.state.block), (128, 1, 1))
+        alpha = struct.unpack("<I", struct.pack("<f", 2.5))[0]
+        self.assertEqual(params, [0x10000, 0x20010, alpha, 1000, 1, 2**40])
+        k[4](0x10000, 0x20010, 1.0, -7, False, 0)
+        self.assertEqual(self.last()[1], (4, 1, 1))
+        k[[2, 3, 4]](0x10000, 0x20010, 1.0, -7, False, 0)
+        self.assertEqual(self.last()[1], (2, 3, 4))
+        self.assertEqual(self.last()[2][3], 2**32 - 7)  # i32 -7, zero-extended
+
+    def test_variants_follow_the_arguments(self):
+        k = tilec.compile(SCALE, constexprs={"BLOCK": 64}, cache_dir="")
+        k[(1,)](0x10000, 0x20000, 1.0, 1024, False, 3)
+        self.assertEqual(k.num_variants, 1)
+        k[(1,)](0x10000, 0x20000, 1.0, 2048, False, 5)  # same key
+        self.assertEqual(k.num_variants, 1)
+        k[(1,)](0x10004, 0x20000, 1.0, 1024, False, 3)  # unaligned pointer
+        k[(1,)](0x10000, 0x20000, 1.0, 1, False, 3)  # n == 1
+        k[(1,)](0x10000, 0x20000, 1.0, 1000, False, 16)  # big % 16 == 0
+        self.assertEqual(k.num_variants, 4)
+        # The variant for n == 1 has n replaced by 1 (it is still passed).
+        params = {p["name"]: p for p in k.variant("AA-U-D").metadata["params"]}
+        self.assertTrue(params["n"].get("equal_to_1"))
+
+    def test_array_interfaces(self):
+        self.kernel[(1,)](CudaArray(0x30000), CudaArray(0x40000), 1.0, 16, False, 0)
+        self.assertEqual(self.last()[2][:2], [0x30000, 0x40000])
+
+        class Tensor:
+            def data_ptr(self):
+                return 0x50000
+
+        self.kernel[(1,)](Tensor(), Tensor(), 1.0, 16, False, 0)
+        self.assertEqual(self.last()[2][:2], [0x50000, 0x50000])
+
+    def test_grid_function_and_stream(self):
+        seen = {}
+
+        def grid(meta):
+            seen.update(meta)
+            return (meta["n"] // meta["BLOCK"],)
+
+        self.kernel[grid](0x10000, 0x20000, 1.0, 1280, False, 0, stream=0)
+        self.assertEqual(self.last()[1], (10, 1, 1))
+        self.assertEqual(seen["BLOCK"], 128)
+        self.assertEqual(seen["alpha"], 1.0)
+
+    def test_errors(self):
+        k = self.kernel
+        with self.assertRaisesRegex(TypeError, "missing 1 required positional argument: 'big'"):
+            k[(1,)](0x10000, 0x20000, 1.0, 16, False)
+        with self.assertRaisesRegex(TypeError, "argument n: i32: cannot pass 1.5"):
+            k[(1,)](0x10000, 0x20000, 1.0, 1.5, False, 0)
+        with self.assertRaisesRegex(TypeError, "argument out: expected a CUDA tensor"):
+            k[(1,)]("x", 0x20000, 1.0, 16, False, 0)
+        with self.assertRaisesRegex(tilec.CudaError, "invalid grid"):
+            k[(0,)](0x10000, 0x20000, 1.0, 16, False, 0)
+        with self.assertRaisesRegex(ValueError, "1 to 3 dimensions"):
+            k[(1, 1, 1, 1)](0x10000, 0x20000, 1.0, 16, False, 0)
+        with self.assertRaisesRegex(TypeError, "is not a CUDA stream"):
+            k[(1,)](0x10000, 0x20000, 1.0, 16, False, 0, stream="s")
+
+    def test_autotune(self):
+        import tempfile
+
+        from tilec import _autotune
+
+        configs = [
+            tilec.Config({"BLOCK": 64}),
+            tilec.Config({"BLOCK": 128}, num_warps=8),
+            tilec.Config({"BLOCK": 256}, num_warps=3),  # does not compile
+            tilec.Config({"BLOCK": 512}),
+        ]
+        times = iter([3.0, 1.0, 2.0])
+        grids = []
+
+        def timer(run, warmup, reps):
+            run()
+            grids.append(tuple(self.state.grid))
+            return next(times)
+
+        def grid(meta):
+            return (4096 // meta["BLOCK"],)
+
+        args = (0x10000, 0x20000, 1.0, 4096, False, 0)
+        with tempfile.TemporaryDirectory() as cache:
+            best = tilec.autotune(
+                SCALE, configs, grid, *args, key="n=4096", timer=timer, cache_dir=cache
+            )
+            self.assertEqual((best.constexprs["BLOCK"], best.num_warps), (128, 8))
+            self.assertEqual(grids, [(64, 1, 1), (32, 1, 1), (8, 1, 1)])
+
+            def no_timer(run, warmup, reps):
+                raise AssertionError("a remembered choice is not timed again")
+
+            _autotune._chosen.clear()  # from the disk record now
+            again = tilec.autotune(
+                SCALE, configs, grid, *args, key="n=4096", timer=no_timer, cache_dir=cache
+            )
+            self.assertEqual(again.constexprs["BLOCK"], 128)
+            with self.assertRaisesRegex(tilec.TilecError, "every config failed"):
+                tilec.autotune(SCALE, configs[2:3], grid, *args, timer=timer, cache_dir=cache)
+
+    def test_launch_overhead(self):
+        launch = self.kernel[(4,)]
+        for _ in range(100):
+            launch(0x10000, 0x20000, 1.0, 1024, False, 0)
+        times = []
+        for _ in range(20):
+            start = time.perf_counter()
+            for _ in range(1000):
+                launch(0x10000, 0x20000, 1.0, 1024, False, 0)
+            times.append((time.perf_counter() - start) / 1000 * 1e6)
+        median = statistics.median(times)
+        print("\nfake-driver launch: median %.2f us per kernel[grid](*args)" % median)
+        self.assertLess(median, 100.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
