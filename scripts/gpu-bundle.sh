@@ -15,6 +15,7 @@
 #           layernorm) compiled here: kernels/VARIANT.{ptx,json} and
 #           manifest.json (scripts/bench-bundle.sh; run_bench.py runs them
 #           beside Triton in one process)
+#   python/ the Python package's wheel (tilec-*.whl, libtilec.so inside)
 #   examples/*.tile, gpu-run.sh, BUILD_INFO, ARCH
 #
 #   scripts/gpu-bundle.sh [BUILD_DIR] [OUT_DIR]   # here; defaults build/ .device/all
@@ -109,6 +110,14 @@ done
 for e in $examples; do ln -s tilec-examples "$STAGE/bin/example-${e//_/-}"; done
 cp "$BUILD_DIR/bin/examples/example-aot-vector-add" "$STAGE/bin/"
 cp examples/*.tile "$STAGE/examples/"
+
+echo "== the Python package's wheel (self-contained libtilec.so)"
+ninja -C "$BUILD_DIR" tilec-python-lib
+mkdir -p "$STAGE/python"
+TILEC_BUILD_DIR=$(cd "$BUILD_DIR" && pwd) python3 -m pip wheel -q --no-build-isolation \
+  --no-deps --no-index -w "$STAGE/python" . >"$WORK/wheel.log" 2>&1 ||
+  { cat "$WORK/wheel.log"; exit 1; }
+ls "$STAGE/python"
 
 cp scripts/gpu-run.sh "$STAGE/"
 echo "$ARCH" >"$STAGE/ARCH"

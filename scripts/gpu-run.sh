@@ -8,6 +8,7 @@
 #   1b. the suite again with every kernel loaded from a cubin that the
 #      toolkit's ptxas made of its PTX (TILEC_GPU_LOAD=cubin), not the PTX;
 #   2. the unit tests that need a GPU (TilecRuntimeTests, TilecJITTests);
+#   2b. the Python package's GPU tests (test/python/gpu, the bundle's wheel);
 #   3. the example host programs (JIT, and the AOT one);
 #   4. the benchmark: tile-bench (our kernels, compiled by the JIT) one
 #      process per family, then the peers (cuBLAS, cuDNN, torch, Triton:
@@ -24,7 +25,7 @@
 #
 # Results go to $OUT (the device tool's folder) else BUNDLE_DIR/logs:
 # summary.txt, bench.json (every row, merged), results.png, logs.tar.xz
-# (all logs). SKIP=suite,memcheck,racecheck,cubins,unit,examples,bench leaves steps
+# (all logs). SKIP=suite,memcheck,racecheck,cubins,unit,python,examples,bench leaves steps
 # out (default racecheck: it takes minutes);
 # BENCH_ONLY=softmax,gelu limits the benchmark (default
 # copy,softmax,gelu,conv2d,matmul; the same-source families only when named:
@@ -154,6 +155,23 @@ if ! skip unit; then
     detail="$detail$t ${tp:-0}/${tf:-0} "
   done
   record "unit tests (GoogleTest, passed/failed)" "$p" "$f" "$detail"
+fi
+
+PYTESTS=$(dirname "$0")/../test/python/gpu # in the repository, beside this script
+if ! skip python && compgen -G "$B/python/*.whl" >/dev/null && [ -d "$PYTESTS" ]; then
+  step "2b. Python package (test/python/gpu: torch tensors, streams, graphs, launch overhead)"
+  # The wheel unpacked, not installed: the GPU machine's Python refuses pip.
+  rm -rf "$WORK/site" && mkdir -p "$WORK/site"
+  python3 -m zipfile -e "$B"/python/*.whl "$WORK/site"
+  PYTHONPATH=$WORK/site timeout 300 python3 -m unittest discover -v \
+    -s "$PYTESTS" >"$LOGS/python.log" 2>&1
+  tail -4 "$LOGS/python.log"
+  ran=$(grep -Eo '^Ran [0-9]+ test' "$LOGS/python.log" | grep -Eo '[0-9]+')
+  bad=$(grep -E '^FAILED \(' "$LOGS/python.log" | grep -Eo '(failures|errors)=[0-9]+' |
+    awk -F= '{n += $2} END {print n + 0}')
+  [ -n "$ran" ] || bad=1 # no unittest summary: it crashed or timed out
+  record "Python package (unittest)" "$((${ran:-0} - ${bad:-0}))" "${bad:-0}" \
+    "$(grep -E 'launch overhead|median' "$LOGS/python.log" | tail -2 | tr '\n' ' ')"
 fi
 
 if ! skip examples; then
