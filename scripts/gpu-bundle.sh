@@ -114,7 +114,11 @@ cp examples/*.tile "$STAGE/examples/"
 echo "== the Python package's wheel (self-contained libtilec.so)"
 ninja -C "$BUILD_DIR" tilec-python-lib
 mkdir -p "$STAGE/python"
-TILEC_BUILD_DIR=$(cd "$BUILD_DIR" && pwd) python3 -m pip wheel -q --no-build-isolation \
+# Debian's Python: the one with its python3-setuptools and python3-wheel
+# (a python3 earlier on the PATH, e.g. pyenv's, may lack them).
+PYW=/usr/bin/python3
+[ -x "$PYW" ] || PYW=python3
+TILEC_BUILD_DIR=$(cd "$BUILD_DIR" && pwd) "$PYW" -m pip wheel -q --no-build-isolation \
   --no-deps --no-index -w "$STAGE/python" . >"$WORK/wheel.log" 2>&1 ||
   { cat "$WORK/wheel.log"; exit 1; }
 ls "$STAGE/python"

@@ -748,3 +748,66 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return %res#0 : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// A tile stored to shared memory before the loop and read only in it (B
+// here, attention's Q): its store moves after the prologue's copies, which
+// then start while B's load is in flight. One also read after the loop
+// stays where it is.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @stored_tile_after_prologue
+  // CHECK: %[[BV:.*]] = tile.load %{{.*}} : tensor<64x64x!tile.ptr<f16>, #{{.*}}>
+  // CHECK: %[[KEEP:.*]] = tilegpu.local_alloc %[[BV]] : (tensor<64x64xf16, #{{.*}}>) -> !tilegpu.memdesc<64x64xf16, #{{.*}}>
+  // CHECK-NOT: tilegpu.local_alloc %[[BV]]
+  // CHECK: tilegpu.async_copy_global_to_local
+  // CHECK: tilegpu.async_copy_global_to_local
+  // CHECK: tilegpu.async_commit_group
+  // CHECK: %[[B:.*]] = tilegpu.local_alloc %[[BV]] : (tensor<64x64xf16, #{{.*}}>) -> !tilegpu.memdesc<64x64xf16, #{{.*}}>
+  // CHECK: scf.for
+  // CHECK: tilegpu.warpgroup_dot %{{.*}}, %[[B]], %{{.*}}
+  // CHECK: tilegpu.warpgroup_dot %{{.*}}, %[[KEEP]], %{{.*}}
+  func.func @stored_tile_after_prologue(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pb: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %as: !tilegpu.memdesc<128x64xf16, #s>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %lda = arith.constant dense<64> : tensor<128x1xi32, #a>
+    %ldb = arith.constant dense<64> : tensor<64x1xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %ra = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ra2 = arith.muli %ra1, %lda : tensor<128x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ca = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %oa = arith.addi %ra3, %ca : tensor<128x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %oa : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    %rb = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #rows>
+    %rb1 = tile.expand_dims %rb {axis = 1 : i32} : tensor<64xi32, #rows> -> tensor<64x1xi32, #a>
+    %rb2 = arith.muli %rb1, %ldb : tensor<64x1xi32, #a>
+    %rb3 = tile.broadcast %rb2 : tensor<64x1xi32, #a> -> tensor<64x64xi32, #a>
+    %cb = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<64x64xi32, #a>
+    %ob = arith.addi %rb3, %cb : tensor<64x64xi32, #a>
+    %pbs = tile.splat %pb : tensor<64x64x!tile.ptr<f16>, #a>
+    %b0 = tile.addptr %pbs, %ob : tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64xi32, #a>
+    %bv = tile.load %b0 : tensor<64x64x!tile.ptr<f16>, #a>
+    %keep = tilegpu.local_alloc %bv : (tensor<64x64xf16, #a>) -> !tilegpu.memdesc<64x64xf16, #s>
+    %bs = tilegpu.local_alloc %bv : (tensor<64x64xf16, #a>) -> !tilegpu.memdesc<64x64xf16, #s>
+    %res:2 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>) : i32 {
+      %x = tile.load %pa_k : tensor<128x64x!tile.ptr<f16>, #a>
+      %xs = tilegpu.local_alloc %x : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %xs, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      %na = tile.addptr %pa_k, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      scf.yield %d, %na : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    %d2 = tilegpu.warpgroup_dot %as, %keep, %res#0 : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+    return %d2 : tensor<128x64xf32, #mma>
+  }
+}
