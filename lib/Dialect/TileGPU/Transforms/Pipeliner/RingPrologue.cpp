@@ -3,8 +3,7 @@
 // The prologue step of ring pipelining (RingPipeliner.h): what the copy
 // strategies need (tensor maps), one ring of `num_stages` buffers per
 // staged load, the strategies' mbarriers, a barrier, then the copies of
-// iterations 0 .. num_stages - 2 into slots 0 .. num_stages - 2. Tiles the
-// loop reads that are stored before it move after those copies.
+// iterations 0 .. num_stages - 2 into slots 0 .. num_stages - 2.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,24 +29,6 @@ void allocateRings(RingBuilder &ring) {
 }
 } // namespace
 
-/// Tiles stored to shared memory before the loop and read only inside it
-/// (`local_alloc` of a value: attention's Q) move after the prologue's
-/// copies, which then start while the values' loads are in flight, not
-/// after the stores that wait for them and their barrier.
-static void sinkLoopOnlyTiles(scf::ForOp loop) {
-  SmallVector<LocalAllocOp> tiles;
-  for (Operation &op :
-       llvm::make_range(loop->getBlock()->begin(), loop->getIterator())) {
-    auto alloc = dyn_cast<LocalAllocOp>(&op);
-    if (alloc && alloc.getSrc() &&
-        llvm::all_of(alloc->getUsers(),
-                     [&](Operation *user) { return loop->isAncestor(user); }))
-      tiles.push_back(alloc);
-  }
-  for (LocalAllocOp alloc : tiles)
-    alloc->moveBefore(loop);
-}
-
 void pipeliner::buildPrologue(RingBuilder &ring) {
   SmallVector<CopyStrategy *, 2> strategies = ring.getCopyStrategies();
   for (CopyStrategy *strategy : strategies)
@@ -71,5 +52,4 @@ void pipeliner::buildPrologue(RingBuilder &ring) {
                         loop.getStep(), s);
     ring.fetchInits = ring.fetch(iv, ring.fetchInits, ring.createI32(s));
   }
-  sinkLoopOnlyTiles(loop);
 }
