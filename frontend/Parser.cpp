@@ -179,13 +179,23 @@ void Parser::parseTopLevel(Module &module) {
   skipLine();
 }
 
+bool Parser::isNewTopLevelName(const Module &module, const std::string &name,
+                               SourceLoc loc) {
+  SourceLoc prev;
+  if (const Function *fn = module.lookup(name))
+    prev = fn->loc;
+  else if (const ConstexprGlobal *global = module.lookupGlobal(name))
+    prev = global->loc;
+  else
+    return true;
+  diags.error(loc, "redefinition of '" + name + "'");
+  diags.note(prev, "previous definition is here");
+  return false;
+}
+
 void Parser::addFunction(Module &module, std::unique_ptr<Function> fn) {
-  if (const Function *prev = module.lookup(fn->name)) {
-    diags.error(fn->loc, "redefinition of '" + fn->name + "'");
-    diags.note(prev->loc, "previous definition is here");
-    return;
-  }
-  module.functions.push_back(std::move(fn));
+  if (isNewTopLevelName(module, fn->name, fn->loc))
+    module.functions.push_back(std::move(fn));
 }
 
 /// import_stmt := 'import' dotted ['as' NAME] (',' ...)* NEWLINE

@@ -214,9 +214,6 @@ void Parser::parseConstexprGlobal(Module &module) {
     }
     value = std::move(call->args.front());
   }
-  if (module.lookupGlobal(target->name) || module.lookup(target->name)) {
-    diags.error(loc, "redefinition of '" + target->name + "'");
-    return;
-  }
-  module.globals.push_back({target->name, loc, std::move(value)});
+  if (isNewTopLevelName(module, target->name, loc))
+    module.globals.push_back({target->name, loc, std::move(value)});
 }

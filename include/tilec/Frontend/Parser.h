@@ -127,6 +127,10 @@ private:
 
   // Top level.
   void parseTopLevel(ast::Module &module);
+  /// Whether no function or module-level constexpr of \p module is named
+  /// \p name; else reports a redefinition at \p loc.
+  bool isNewTopLevelName(const ast::Module &module, const std::string &name,
+                         SourceLoc loc);
   /// Adds \p fn to \p module, or reports a redefinition.
   void addFunction(ast::Module &module, std::unique_ptr<ast::Function> fn);
   void parseImport();
