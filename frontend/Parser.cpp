@@ -264,13 +264,8 @@ std::unique_ptr<Function> Parser::parseDecoratedFunction() {
     skipLine();
     return nullptr;
   }
-  while (tok().is(TokKind::Newline))
-    consume();
-  if (!tok().is(TokKind::kw_def)) {
-    errorExpected("'def' after '@kernel'");
-    skipLine();
+  if (!expectDefAfter("'@kernel'"))
     return nullptr;
-  }
   auto fn = parseFunction();
   if (!fn || !ok)
     return nullptr;
@@ -278,6 +273,16 @@ std::unique_ptr<Function> Parser::parseDecoratedFunction() {
   fn->numWarps = numWarps;
   fn->numStages = numStages;
   return fn;
+}
+
+bool Parser::expectDefAfter(llvm::StringRef decorators) {
+  while (tok().is(TokKind::Newline))
+    consume();
+  if (tok().is(TokKind::kw_def))
+    return true;
+  errorExpected("'def' after " + decorators.str());
+  skipLine();
+  return false;
 }
 
 /// def := 'def' NAME '(' [param (',' param)* [',']] ')' ['->' annotation]

@@ -87,11 +87,8 @@ std::unique_ptr<Function> Parser::parseTritonFunction() {
     while (tok().is(TokKind::Newline))
       consume();
   }
-  if (!tok().is(TokKind::kw_def)) {
-    errorExpected("'def' after the decorators");
-    skipLine();
+  if (!expectDefAfter("the decorators"))
     return nullptr;
-  }
   if (!jit) {
     diags.error(firstLoc, "'@" + decorators.front().name +
                               "' decorates a '@triton.jit' function; add "

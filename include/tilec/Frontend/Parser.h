@@ -135,6 +135,10 @@ private:
   void addFunction(ast::Module &module, std::unique_ptr<ast::Function> fn);
   void parseImport();
   std::unique_ptr<ast::Function> parseDecoratedFunction();
+  /// Skips blank lines after \p decorators (as the message names them);
+  /// whether a `def` follows, else reports that one should and skips the
+  /// line.
+  bool expectDefAfter(llvm::StringRef decorators);
   std::unique_ptr<ast::Function> parseFunction();
   bool parseParam(ast::Function &fn);
   bool parseTypeAnnotation(ast::TypeAnnotation &type);

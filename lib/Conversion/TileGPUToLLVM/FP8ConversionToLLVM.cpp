@@ -164,14 +164,22 @@ Value f32ToFP8(OpBuilder &builder, Location loc, Value value, StringRef fp8,
   return LLVM::TruncOp::create(builder, loc, i8, code);
 }
 
+/// A conversion pattern of `Op` from or to an fp8 type, on targets with
+/// (`hasCvt`) or without PTX's fp8 cvt.
+template <typename Op> struct FP8ConversionPattern : OpConversionPattern<Op> {
+  FP8ConversionPattern(const TypeConverter &converter, MLIRContext *context,
+                       bool hasCvt)
+      : OpConversionPattern<Op>(converter, context, /*benefit=*/5),
+        hasCvt(hasCvt) {}
+
+  bool hasCvt;
+};
+
 /// A conversion from an fp8 type: to a float (`arith.extf`, exact) or an
 /// integer (`arith.fptosi`/`fptoui`, through f32, which holds every fp8
 /// value).
-template <typename Op> struct FromFP8Conversion : OpConversionPattern<Op> {
-  FromFP8Conversion(const TypeConverter &converter, MLIRContext *context,
-                    bool hasCvt)
-      : OpConversionPattern<Op>(converter, context, /*benefit=*/5),
-        hasCvt(hasCvt) {}
+template <typename Op> struct FromFP8Conversion : FP8ConversionPattern<Op> {
+  using FP8ConversionPattern<Op>::FP8ConversionPattern;
 
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
@@ -180,7 +188,7 @@ template <typename Op> struct FromFP8Conversion : OpConversionPattern<Op> {
     if (fp8.empty() || isa<ShapedType>(op.getType()))
       return failure();
     Location loc = op.getLoc();
-    Value value = fp8ToFloat(rewriter, loc, adaptor.getIn(), fp8, hasCvt);
+    Value value = fp8ToFloat(rewriter, loc, adaptor.getIn(), fp8, this->hasCvt);
     if constexpr (std::is_same_v<Op, arith::ExtFOp>) {
       rewriter.replaceOp(op, convertFloat(rewriter, loc, value, op.getType()));
     } else {
@@ -192,18 +200,13 @@ template <typename Op> struct FromFP8Conversion : OpConversionPattern<Op> {
     }
     return success();
   }
-
-  bool hasCvt;
 };
 
 /// A conversion to an fp8 type: from a float (`arith.truncf`; to f32 first,
 /// exact but for f64) or an integer (`arith.sitofp`/`uitofp`, through f32:
 /// an integer that f32 rounds is beyond every fp8 range and saturates).
-template <typename Op> struct ToFP8Conversion : OpConversionPattern<Op> {
-  ToFP8Conversion(const TypeConverter &converter, MLIRContext *context,
-                  bool hasCvt)
-      : OpConversionPattern<Op>(converter, context, /*benefit=*/5),
-        hasCvt(hasCvt) {}
+template <typename Op> struct ToFP8Conversion : FP8ConversionPattern<Op> {
+  using FP8ConversionPattern<Op>::FP8ConversionPattern;
 
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
@@ -220,11 +223,9 @@ template <typename Op> struct ToFP8Conversion : OpConversionPattern<Op> {
       wide = LLVM::SIToFPOp::create(rewriter, loc, f32, adaptor.getIn());
     else
       wide = LLVM::UIToFPOp::create(rewriter, loc, f32, adaptor.getIn());
-    rewriter.replaceOp(op, f32ToFP8(rewriter, loc, wide, fp8, hasCvt));
+    rewriter.replaceOp(op, f32ToFP8(rewriter, loc, wide, fp8, this->hasCvt));
     return success();
   }
-
-  bool hasCvt;
 };
 } // namespace
 
