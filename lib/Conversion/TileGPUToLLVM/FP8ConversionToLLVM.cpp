@@ -16,7 +16,8 @@
 // compute the same bits (an e5m2 byte is the high byte of an f16; an e4m3
 // byte shifted into an f16 is its value times 2^-8; to fp8, the f32 bits are
 // rounded to nearest even in the normal range and the value is scaled and
-// rounded to an integer in the subnormal one, then saturated).
+// rounded to an integer in the subnormal one, then saturated). Any other
+// arith or math op on fp8 values is an error (verifyFP8OnlyConverted).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,7 @@
 #include "InlineAsm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 #include <cmath>
 #include <limits>
@@ -228,6 +230,27 @@ template <typename Op> struct ToFP8Conversion : FP8ConversionPattern<Op> {
   }
 };
 } // namespace
+
+LogicalResult mlir::tilegpu::verifyFP8OnlyConverted(ModuleOp module) {
+  auto isFP8 = [](Type type) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(type));
+  };
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ExtFOp, arith::TruncFOp, arith::FPToSIOp, arith::FPToUIOp,
+            arith::SIToFPOp, arith::UIToFPOp, arith::SelectOp,
+            arith::ConstantOp>(op))
+      return;
+    if (llvm::none_of(op->getOperandTypes(), isFP8) &&
+        llvm::none_of(op->getResultTypes(), isFP8))
+      return;
+    op->emitOpError() << "on fp8 values is not supported: fp8 is a storage "
+                         "type; convert them with arith.extf first";
+    ok = false;
+  });
+  return success(ok);
+}
 
 void mlir::tilegpu::populateFP8ConversionToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,

@@ -111,7 +111,8 @@ struct ConvertTileGPUToLLVMPass
     : mlir::tilegpu::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
   using ConvertTileGPUToLLVMBase::ConvertTileGPUToLLVMBase;
   void runOnOperation() override {
-    if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())))
+    if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())) ||
+        failed(verifyFP8OnlyConverted(getOperation())))
       return signalPassFailure();
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();
