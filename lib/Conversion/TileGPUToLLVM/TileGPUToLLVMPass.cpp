@@ -90,6 +90,9 @@ void annotateVectorWidths(ModuleOp module, const AxisInfoAnalysis &analysis) {
 void annotateConstancy(ModuleOp module, const AxisInfoAnalysis &analysis) {
   Builder builder(module.getContext());
   module.walk([&](Operation *op) {
+    // Only the analysis says where values repeat: the attribute of an input
+    // (a tilegpu module as written) is dropped.
+    op->removeAttr(kConstancyAttrName);
     if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
         op->getNumResults() != 1 || isa<arith::ConstantOp>(op))
       return;
