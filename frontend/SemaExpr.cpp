@@ -521,19 +521,10 @@ Value Sema::dtypeAttribute(const Value &type, llvm::StringRef attr,
   return Value::invalid();
 }
 
-std::optional<bool> Sema::dtypePredicate(const Value &type,
-                                         llvm::StringRef name) {
-  bool scalar = type.isScalarDType();
-  ScalarType k = type.dtype;
-  if (name == "is_ptr")
-    return type.dtypeIsPointer && !type.dtypeShape;
-  if (name == "is_block")
-    return bool(type.dtypeShape);
-  if (!scalar) {
-    if (name.starts_with("is_"))
-      return false;
-    return std::nullopt;
-  }
+/// The answer of the predicate method \p name of the scalar dtype \p k;
+/// nullopt when \p name is none of Triton's.
+static std::optional<bool> scalarDTypePredicate(ScalarType k,
+                                                llvm::StringRef name) {
   if (name == "is_floating")
     return isFloatType(k);
   if (name == "is_int")
@@ -558,6 +549,20 @@ std::optional<bool> Sema::dtypePredicate(const Value &type,
     if (name == predicate)
       return k == type;
   return std::nullopt;
+}
+
+std::optional<bool> Sema::dtypePredicate(const Value &type,
+                                         llvm::StringRef name) {
+  if (name == "is_ptr")
+    return type.dtypeIsPointer && !type.dtypeShape;
+  if (name == "is_block")
+    return bool(type.dtypeShape);
+  // A pointer or block type is none of the scalar kinds; a name that is no
+  // predicate is no method of it either.
+  std::optional<bool> answer = scalarDTypePredicate(type.dtype, name);
+  if (!answer)
+    return std::nullopt;
+  return type.isScalarDType() && *answer;
 }
 
 Value Sema::elabSubscript(const ast::SubscriptExpr &e) {
