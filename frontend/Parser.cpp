@@ -179,13 +179,23 @@ void Parser::parseTopLevel(Module &module) {
   skipLine();
 }
 
+bool Parser::isNewTopLevelName(const Module &module, const std::string &name,
+                               SourceLoc loc) {
+  SourceLoc prev;
+  if (const Function *fn = module.lookup(name))
+    prev = fn->loc;
+  else if (const ConstexprGlobal *global = module.lookupGlobal(name))
+    prev = global->loc;
+  else
+    return true;
+  diags.error(loc, "redefinition of '" + name + "'");
+  diags.note(prev, "previous definition is here");
+  return false;
+}
+
 void Parser::addFunction(Module &module, std::unique_ptr<Function> fn) {
-  if (const Function *prev = module.lookup(fn->name)) {
-    diags.error(fn->loc, "redefinition of '" + fn->name + "'");
-    diags.note(prev->loc, "previous definition is here");
-    return;
-  }
-  module.functions.push_back(std::move(fn));
+  if (isNewTopLevelName(module, fn->name, fn->loc))
+    module.functions.push_back(std::move(fn));
 }
 
 /// import_stmt := 'import' dotted ['as' NAME] (',' ...)* NEWLINE
@@ -254,13 +264,8 @@ std::unique_ptr<Function> Parser::parseDecoratedFunction() {
     skipLine();
     return nullptr;
   }
-  while (tok().is(TokKind::Newline))
-    consume();
-  if (!tok().is(TokKind::kw_def)) {
-    errorExpected("'def' after '@kernel'");
-    skipLine();
+  if (!expectDefAfter("'@kernel'"))
     return nullptr;
-  }
   auto fn = parseFunction();
   if (!fn || !ok)
     return nullptr;
@@ -268,6 +273,16 @@ std::unique_ptr<Function> Parser::parseDecoratedFunction() {
   fn->numWarps = numWarps;
   fn->numStages = numStages;
   return fn;
+}
+
+bool Parser::expectDefAfter(llvm::StringRef decorators) {
+  while (tok().is(TokKind::Newline))
+    consume();
+  if (tok().is(TokKind::kw_def))
+    return true;
+  errorExpected("'def' after " + decorators.str());
+  skipLine();
+  return false;
 }
 
 /// def := 'def' NAME '(' [param (',' param)* [',']] ')' ['->' annotation]

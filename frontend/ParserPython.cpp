@@ -87,11 +87,8 @@ std::unique_ptr<Function> Parser::parseTritonFunction() {
     while (tok().is(TokKind::Newline))
       consume();
   }
-  if (!tok().is(TokKind::kw_def)) {
-    errorExpected("'def' after the decorators");
-    skipLine();
+  if (!expectDefAfter("the decorators"))
     return nullptr;
-  }
   if (!jit) {
     diags.error(firstLoc, "'@" + decorators.front().name +
                               "' decorates a '@triton.jit' function; add "
@@ -214,9 +211,6 @@ void Parser::parseConstexprGlobal(Module &module) {
     }
     value = std::move(call->args.front());
   }
-  if (module.lookupGlobal(target->name) || module.lookup(target->name)) {
-    diags.error(loc, "redefinition of '" + target->name + "'");
-    return;
-  }
-  module.globals.push_back({target->name, loc, std::move(value)});
+  if (isNewTopLevelName(module, target->name, loc))
+    module.globals.push_back({target->name, loc, std::move(value)});
 }

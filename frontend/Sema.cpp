@@ -253,8 +253,10 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
         error(SourceLoc(), message);
       else
         diags.warning(SourceLoc(), message);
-    } else if (it->type.kind != ast::TypeAnnotation::Kind::Constexpr &&
-               it->type.kind != ast::TypeAnnotation::Kind::None)
+    } else if (getKernelParamType(*it, bindings).kind !=
+               ast::TypeAnnotation::Kind::Constexpr)
+      // (A `@triton.jit` kernel's parameter is run-time when --signature
+      // gives it a type.)
       error(it->loc, "'" + name + "' is a run-time parameter of '" +
                          kernel.name +
                          "', not a constexpr; it cannot be set "

@@ -521,19 +521,10 @@ Value Sema::dtypeAttribute(const Value &type, llvm::StringRef attr,
   return Value::invalid();
 }
 
-std::optional<bool> Sema::dtypePredicate(const Value &type,
-                                         llvm::StringRef name) {
-  bool scalar = type.isScalarDType();
-  ScalarType k = type.dtype;
-  if (name == "is_ptr")
-    return type.dtypeIsPointer && !type.dtypeShape;
-  if (name == "is_block")
-    return bool(type.dtypeShape);
-  if (!scalar) {
-    if (name.starts_with("is_"))
-      return false;
-    return std::nullopt;
-  }
+/// The answer of the predicate method \p name of the scalar dtype \p k;
+/// nullopt when \p name is none of Triton's.
+static std::optional<bool> scalarDTypePredicate(ScalarType k,
+                                                llvm::StringRef name) {
   if (name == "is_floating")
     return isFloatType(k);
   if (name == "is_int")
@@ -542,29 +533,36 @@ std::optional<bool> Sema::dtypePredicate(const Value &type,
     return isIntegerType(k) && !isUnsignedType(k) && k != ScalarType::I1;
   if (name == "is_int_unsigned")
     return isUnsignedType(k);
-  if (name == "is_bool" || name == "is_int1")
-    return k == ScalarType::I1;
   if (name == "is_fp8")
     return isFP8Type(k);
-  if (name == "is_fp8e4nv")
-    return k == ScalarType::F8E4M3;
-  if (name == "is_fp8e5")
-    return k == ScalarType::F8E5M2;
-  if (name == "is_fp16")
-    return k == ScalarType::F16;
-  if (name == "is_bf16")
-    return k == ScalarType::BF16;
-  if (name == "is_fp32")
-    return k == ScalarType::F32;
-  if (name == "is_fp64")
-    return k == ScalarType::F64;
-  for (ScalarType t :
-       {ScalarType::I8, ScalarType::I16, ScalarType::I32, ScalarType::I64,
-        ScalarType::U8, ScalarType::U16, ScalarType::U32, ScalarType::U64})
-    if (name == "is_" + std::string(scalarTypeName(t))
-                            .replace(0, 1, isUnsignedType(t) ? "uint" : "int"))
-      return k == t;
+  // The predicates of one type each.
+  static const std::pair<llvm::StringLiteral, ScalarType> kTypePredicates[] = {
+      {"is_bool", ScalarType::I1},        {"is_int1", ScalarType::I1},
+      {"is_int8", ScalarType::I8},        {"is_int16", ScalarType::I16},
+      {"is_int32", ScalarType::I32},      {"is_int64", ScalarType::I64},
+      {"is_uint8", ScalarType::U8},       {"is_uint16", ScalarType::U16},
+      {"is_uint32", ScalarType::U32},     {"is_uint64", ScalarType::U64},
+      {"is_fp8e4nv", ScalarType::F8E4M3}, {"is_fp8e5", ScalarType::F8E5M2},
+      {"is_fp16", ScalarType::F16},       {"is_bf16", ScalarType::BF16},
+      {"is_fp32", ScalarType::F32},       {"is_fp64", ScalarType::F64}};
+  for (const auto &[predicate, type] : kTypePredicates)
+    if (name == predicate)
+      return k == type;
   return std::nullopt;
+}
+
+std::optional<bool> Sema::dtypePredicate(const Value &type,
+                                         llvm::StringRef name) {
+  if (name == "is_ptr")
+    return type.dtypeIsPointer && !type.dtypeShape;
+  if (name == "is_block")
+    return bool(type.dtypeShape);
+  // A pointer or block type is none of the scalar kinds; a name that is no
+  // predicate is no method of it either.
+  std::optional<bool> answer = scalarDTypePredicate(type.dtype, name);
+  if (!answer)
+    return std::nullopt;
+  return type.isScalarDType() && *answer;
 }
 
 Value Sema::elabSubscript(const ast::SubscriptExpr &e) {

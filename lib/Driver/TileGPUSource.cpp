@@ -82,10 +82,16 @@ std::string getScalarName(Type type) {
   return "";
 }
 
-/// The metadata spelling of an argument's type ("*f16", "i32"), or "".
+/// The metadata spelling of an argument's type ("*f16", "*f8e4m3", "i32"),
+/// or "". fp8 is a pointee only: as in the language, no scalar parameter is
+/// fp8.
 std::string getParamTypeName(Type type) {
   if (auto pointer = dyn_cast<mlir::tile::PointerType>(type)) {
-    std::string pointee = getScalarName(pointer.getPointeeType());
+    Type pointeeType = pointer.getPointeeType();
+    std::string pointee = isa<Float8E4M3FNType>(pointeeType) ? "f8e4m3"
+                          : isa<Float8E5M2Type>(pointeeType)
+                              ? "f8e5m2"
+                              : getScalarName(pointeeType);
     return pointee.empty() ? "" : "*" + pointee;
   }
   return getScalarName(type);

@@ -1,5 +1,4 @@
-//===- CompileLayoutProgram.h - Compile a generated tilegpu module -*- C++
-//-*-===//
+//===- CompileLayoutProgram.h - Compile a generated module ------*- C++ -*-===//
 //
 // What tilegpu-gen --compile and tilec-tilegpu-fuzzer check of a generated
 // module: it parses and verifies as tilegpu input and its kernel compiles

@@ -60,6 +60,9 @@ int main(int argc, char **argv) {
   std::unique_ptr<tilec::KernelCompiler> compiler;
   unsigned total = bytesFile.empty() ? count : 1;
   for (unsigned i = 0; i < total; ++i) {
+    // Where the module comes from, for its header and messages.
+    std::string origin = bytesFile.empty() ? "seed " + std::to_string(seed + i)
+                                           : "bytes of " + bytesFile;
     LayoutProgram program;
     if (bytesFile.empty()) {
       SeededChoices choices(seed + i);
@@ -72,7 +75,7 @@ int main(int argc, char **argv) {
     if (!compile) {
       if (i)
         llvm::outs() << "\n// -----\n\n";
-      llvm::outs() << "// seed " << seed + i << "\n" << program.text;
+      llvm::outs() << "// " << origin << "\n" << program.text;
       continue;
     }
     // A fresh context now and then: one keeps every type it has seen.
@@ -80,7 +83,7 @@ int main(int argc, char **argv) {
       compiler = std::make_unique<tilec::KernelCompiler>();
     std::string arch, diagnostics;
     if (!compileLayoutProgram(*compiler, program, cubin, arch, diagnostics)) {
-      llvm::errs() << "tilegpu-gen: the module of seed " << seed + i
+      llvm::errs() << "tilegpu-gen: the module of " << origin
                    << " does not compile for " << arch << "\n--- module ---\n"
                    << program.text << "--- diagnostics ---\n"
                    << diagnostics << "\n";

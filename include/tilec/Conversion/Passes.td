@@ -63,8 +63,10 @@ def ConvertTileGPUToLLVM : Pass<"convert-tilegpu-to-llvm", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"computeCapability", "compute-capability", "unsigned", "0",
-           "Target compute capability (75, 80, 90): layout exchanges use "
-           "ldmatrix from 75, stmatrix from 90; 0 (the default): neither">
+           "Target compute capability (75, 80, 89, 90): layout exchanges use "
+           "ldmatrix from 75, stmatrix from 90; fp8 converts with PTX's cvt "
+           "from 89, with integer operations below; 0 (the default): "
+           "neither ldmatrix nor stmatrix, fp8 with cvt">
   ];
   let dependentDialects = ["::mlir::LLVM::LLVMDialect",
                            "::mlir::NVVM::NVVMDialect",

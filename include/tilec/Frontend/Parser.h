@@ -127,10 +127,18 @@ private:
 
   // Top level.
   void parseTopLevel(ast::Module &module);
+  /// Whether no function or module-level constexpr of \p module is named
+  /// \p name; else reports a redefinition at \p loc.
+  bool isNewTopLevelName(const ast::Module &module, const std::string &name,
+                         SourceLoc loc);
   /// Adds \p fn to \p module, or reports a redefinition.
   void addFunction(ast::Module &module, std::unique_ptr<ast::Function> fn);
   void parseImport();
   std::unique_ptr<ast::Function> parseDecoratedFunction();
+  /// Skips blank lines after \p decorators (as the message names them);
+  /// whether a `def` follows, else reports that one should and skips the
+  /// line.
+  bool expectDefAfter(llvm::StringRef decorators);
   std::unique_ptr<ast::Function> parseFunction();
   bool parseParam(ast::Function &fn);
   bool parseTypeAnnotation(ast::TypeAnnotation &type);

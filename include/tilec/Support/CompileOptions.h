@@ -1,5 +1,4 @@
-//===- CompileOptions.h - The options of one kernel compile ------*- C++
-//-*-===//
+//===- CompileOptions.h - The options of one kernel compile ----*- C++ -*-===//
 //
 // The one set of compile options: what the `tilec` CLI's flags, the JIT's
 // Compiler::Options (which extends it with cache and specialization

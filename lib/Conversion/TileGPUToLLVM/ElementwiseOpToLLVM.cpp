@@ -2,11 +2,10 @@
 //
 // An `arith` or `math` op on blocks becomes the same op on each register
 // (the scalar op is then lowered by the upstream arith/math patterns or,
-// for fp8 conversions, FP8ConversionToLLVM.cpp; an fp8 register is an i8), once
-// per run of registers the axis analysis shows equal; a
-// splat constant block becomes its scalar in every register (an fp8 one
-// its bits in an i8); pointer casts
-// and bitcasts apply per register.
+// for fp8 conversions, FP8ConversionToLLVM.cpp; an fp8 register is an i8),
+// once per run of registers the axis analysis shows equal; a splat constant
+// block becomes its scalar in every register (an fp8 one its bits in an
+// i8); pointer casts and bitcasts apply per register.
 //
 //===----------------------------------------------------------------------===//
 

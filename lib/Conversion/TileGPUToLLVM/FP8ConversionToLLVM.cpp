@@ -16,7 +16,8 @@
 // compute the same bits (an e5m2 byte is the high byte of an f16; an e4m3
 // byte shifted into an f16 is its value times 2^-8; to fp8, the f32 bits are
 // rounded to nearest even in the normal range and the value is scaled and
-// rounded to an integer in the subnormal one, then saturated).
+// rounded to an integer in the subnormal one, then saturated). Any other
+// arith or math op on fp8 values is an error (verifyFP8OnlyConverted).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,7 @@
 #include "InlineAsm.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 
 #include <cmath>
 #include <limits>
@@ -164,14 +166,22 @@ Value f32ToFP8(OpBuilder &builder, Location loc, Value value, StringRef fp8,
   return LLVM::TruncOp::create(builder, loc, i8, code);
 }
 
+/// A conversion pattern of `Op` from or to an fp8 type, on targets with
+/// (`hasCvt`) or without PTX's fp8 cvt.
+template <typename Op> struct FP8ConversionPattern : OpConversionPattern<Op> {
+  FP8ConversionPattern(const TypeConverter &converter, MLIRContext *context,
+                       bool hasCvt)
+      : OpConversionPattern<Op>(converter, context, /*benefit=*/5),
+        hasCvt(hasCvt) {}
+
+  bool hasCvt;
+};
+
 /// A conversion from an fp8 type: to a float (`arith.extf`, exact) or an
 /// integer (`arith.fptosi`/`fptoui`, through f32, which holds every fp8
 /// value).
-template <typename Op> struct FromFP8Conversion : OpConversionPattern<Op> {
-  FromFP8Conversion(const TypeConverter &converter, MLIRContext *context,
-                    bool hasCvt)
-      : OpConversionPattern<Op>(converter, context, /*benefit=*/5),
-        hasCvt(hasCvt) {}
+template <typename Op> struct FromFP8Conversion : FP8ConversionPattern<Op> {
+  using FP8ConversionPattern<Op>::FP8ConversionPattern;
 
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
@@ -180,7 +190,7 @@ template <typename Op> struct FromFP8Conversion : OpConversionPattern<Op> {
     if (fp8.empty() || isa<ShapedType>(op.getType()))
       return failure();
     Location loc = op.getLoc();
-    Value value = fp8ToFloat(rewriter, loc, adaptor.getIn(), fp8, hasCvt);
+    Value value = fp8ToFloat(rewriter, loc, adaptor.getIn(), fp8, this->hasCvt);
     if constexpr (std::is_same_v<Op, arith::ExtFOp>) {
       rewriter.replaceOp(op, convertFloat(rewriter, loc, value, op.getType()));
     } else {
@@ -192,18 +202,13 @@ template <typename Op> struct FromFP8Conversion : OpConversionPattern<Op> {
     }
     return success();
   }
-
-  bool hasCvt;
 };
 
 /// A conversion to an fp8 type: from a float (`arith.truncf`; to f32 first,
 /// exact but for f64) or an integer (`arith.sitofp`/`uitofp`, through f32:
 /// an integer that f32 rounds is beyond every fp8 range and saturates).
-template <typename Op> struct ToFP8Conversion : OpConversionPattern<Op> {
-  ToFP8Conversion(const TypeConverter &converter, MLIRContext *context,
-                  bool hasCvt)
-      : OpConversionPattern<Op>(converter, context, /*benefit=*/5),
-        hasCvt(hasCvt) {}
+template <typename Op> struct ToFP8Conversion : FP8ConversionPattern<Op> {
+  using FP8ConversionPattern<Op>::FP8ConversionPattern;
 
   LogicalResult
   matchAndRewrite(Op op, typename Op::Adaptor adaptor,
@@ -220,13 +225,32 @@ template <typename Op> struct ToFP8Conversion : OpConversionPattern<Op> {
       wide = LLVM::SIToFPOp::create(rewriter, loc, f32, adaptor.getIn());
     else
       wide = LLVM::UIToFPOp::create(rewriter, loc, f32, adaptor.getIn());
-    rewriter.replaceOp(op, f32ToFP8(rewriter, loc, wide, fp8, hasCvt));
+    rewriter.replaceOp(op, f32ToFP8(rewriter, loc, wide, fp8, this->hasCvt));
     return success();
   }
-
-  bool hasCvt;
 };
 } // namespace
+
+LogicalResult mlir::tilegpu::verifyFP8OnlyConverted(ModuleOp module) {
+  auto isFP8 = [](Type type) {
+    return isa<Float8E4M3FNType, Float8E5M2Type>(getElementTypeOrSelf(type));
+  };
+  bool ok = true;
+  module.walk([&](Operation *op) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
+        isa<arith::ExtFOp, arith::TruncFOp, arith::FPToSIOp, arith::FPToUIOp,
+            arith::SIToFPOp, arith::UIToFPOp, arith::SelectOp,
+            arith::ConstantOp>(op))
+      return;
+    if (llvm::none_of(op->getOperandTypes(), isFP8) &&
+        llvm::none_of(op->getResultTypes(), isFP8))
+      return;
+    op->emitOpError() << "on fp8 values is not supported: fp8 is a storage "
+                         "type; convert them with arith.extf first";
+    ok = false;
+  });
+  return success(ok);
+}
 
 void mlir::tilegpu::populateFP8ConversionToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,

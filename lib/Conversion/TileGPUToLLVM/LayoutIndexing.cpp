@@ -1,8 +1,9 @@
 //===- LayoutIndexing.cpp - Layout functions emitted as IR ----------------===//
 //
-// Thread ids, and linear layouts emitted as i32 LLVM ops: each output bit is
-// an input bit moved by a shift, so an output is a few mask-and-shift terms
-// of each input, combined with add (disjoint bits) or xor.
+// Thread ids (the lane, and the warp made warp-uniform once per function),
+// and linear layouts emitted as i32 LLVM ops: each output bit is an input
+// bit moved by a shift, so an output is a few mask-and-shift terms of each
+// input, combined with add (disjoint bits) or xor.
 //
 //===----------------------------------------------------------------------===//
 

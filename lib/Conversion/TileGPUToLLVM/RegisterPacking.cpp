@@ -62,6 +62,10 @@ SmallVector<Value> readInsertChain(LLVM::InsertValueOp head,
 
 void mlir::tilegpu::forwardPackedRegisters(Operation *root) {
   DenseMap<Operation *, SmallVector<Value>> chains;
+  // The extracts erased so far, each to the value that replaced it: a
+  // chain read before may hold one as a member (a block that uses a chain
+  // may come before the block that defines one of its members).
+  DenseMap<Value, Value> forwarded;
   SmallVector<LLVM::ExtractValueOp> extracts;
   root->walk(
       [&](LLVM::ExtractValueOp extract) { extracts.push_back(extract); });
@@ -78,9 +82,14 @@ void mlir::tilegpu::forwardPackedRegisters(Operation *root) {
     if (position[0] < 0 || position[0] >= (int64_t)it->second.size())
       continue;
     Value member = it->second[position[0]];
-    if (!member || member.getType() != extract.getType())
+    if (!member)
+      continue;
+    while (Value replacement = forwarded.lookup(member))
+      member = replacement;
+    if (member.getType() != extract.getType())
       continue;
     extract.getResult().replaceAllUsesWith(member);
+    forwarded[extract.getResult()] = member;
     extract.erase();
   }
   // The chains nobody reads any more, from their end back (a chain's end

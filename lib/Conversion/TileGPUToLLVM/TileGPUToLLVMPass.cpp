@@ -90,6 +90,9 @@ void annotateVectorWidths(ModuleOp module, const AxisInfoAnalysis &analysis) {
 void annotateConstancy(ModuleOp module, const AxisInfoAnalysis &analysis) {
   Builder builder(module.getContext());
   module.walk([&](Operation *op) {
+    // Only the analysis says where values repeat: the attribute of an input
+    // (a tilegpu module as written) is dropped.
+    op->removeAttr(kConstancyAttrName);
     if (!isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
         op->getNumResults() != 1 || isa<arith::ConstantOp>(op))
       return;
@@ -111,7 +114,8 @@ struct ConvertTileGPUToLLVMPass
     : mlir::tilegpu::impl::ConvertTileGPUToLLVMBase<ConvertTileGPUToLLVMPass> {
   using ConvertTileGPUToLLVMBase::ConvertTileGPUToLLVMBase;
   void runOnOperation() override {
-    if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())))
+    if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())) ||
+        failed(verifyFP8OnlyConverted(getOperation())))
       return signalPassFailure();
     ModuleOp module = getOperation();
     MLIRContext *context = &getContext();

@@ -153,3 +153,25 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// Only the axis analysis says where values repeat: a tilegpu.constancy
+// written in the input (here: all 256 equal, which they are not) is
+// dropped, and the compares stay one per register.
+#b8 = #tilegpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {tilegpu.num_warps = 1 : i32} {
+  // CHECK-LABEL: llvm.func @constancy_from_input
+  func.func @constancy_from_input(%n: i32, %start: i32 {tile.divisibility = 64 : i32}) attributes {tile.kernel} {
+    %r = tile.make_range {end = 256 : i32, start = 0 : i32} : tensor<256xi32, #b8>
+    %s = tile.splat %start : tensor<256xi32, #b8>
+    %c = arith.addi %s, %r : tensor<256xi32, #b8>
+    %ns = tile.splat %n : tensor<256xi32, #b8>
+    // CHECK-COUNT-8: llvm.icmp "slt"
+    // CHECK-NOT: llvm.icmp
+    // CHECK: llvm.return
+    %m = arith.cmpi slt, %c, %ns {tilegpu.constancy = array<i64: 256>} : tensor<256xi32, #b8>
+    tile.print "", %m : tensor<256xi1, #b8>
+    return
+  }
+}

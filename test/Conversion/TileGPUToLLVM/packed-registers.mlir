@@ -30,3 +30,32 @@ module attributes {tilegpu.num_warps = 1 : i32} {
     return
   }
 }
+
+// A chain read before one of its members (an extract of another chain) is
+// forwarded gets that member's replacement: here ^bb1 reads chain %B
+// before ^bb2, which defines %B from an extract of %A, is walked.
+module attributes {tilegpu.num_warps = 1 : i32} {
+  // CHECK-LABEL: llvm.func @blocks_out_of_order
+  // CHECK-NOT: llvm.extractvalue
+  // CHECK: %[[SUM:.*]] = llvm.add %arg1, %arg1 : i32
+  // CHECK-NEXT: llvm.return %[[SUM]]
+  llvm.func @blocks_out_of_order(%a: i32, %b: i32) -> i32 {
+    llvm.br ^bb2
+  ^bb1:
+    %e1 = llvm.extractvalue %B[0] : !llvm.struct<(i32, i32)>
+    llvm.br ^bb3
+  ^bb2:
+    %u = llvm.mlir.undef : !llvm.struct<(i32, i32)>
+    %A0 = llvm.insertvalue %a, %u[0] : !llvm.struct<(i32, i32)>
+    %A = llvm.insertvalue %b, %A0[1] : !llvm.struct<(i32, i32)>
+    %x = llvm.extractvalue %A[1] : !llvm.struct<(i32, i32)>
+    %v = llvm.mlir.undef : !llvm.struct<(i32, i32)>
+    %B0 = llvm.insertvalue %x, %v[0] : !llvm.struct<(i32, i32)>
+    %B = llvm.insertvalue %a, %B0[1] : !llvm.struct<(i32, i32)>
+    llvm.br ^bb1
+  ^bb3:
+    %e2 = llvm.extractvalue %B[0] : !llvm.struct<(i32, i32)>
+    %sum = llvm.add %e1, %e2 : i32
+    llvm.return %sum : i32
+  }
+}

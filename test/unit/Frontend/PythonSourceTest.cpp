@@ -145,6 +145,26 @@ TEST(PythonSourceTest, KeepsOnlyTheKernelAndWhatItNames) {
   EXPECT_EQ(linesOf(extractTritonCode(text, "nope"))[5], "    break");
 }
 
+// The pre-pass keeps only decorated functions with `@triton.jit`, so tilec
+// never gives the parser one without it; the parser still says what is
+// missing.
+TEST(PythonSourceTest, ParserWantsTritonJitBelowAutotune) {
+  llvm::SourceMgr srcMgr;
+  srcMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          "@triton.autotune(configs=[], key=[])\ndef k(x):\n    pass\n",
+          "deco.py"),
+      llvm::SMLoc());
+  std::string output;
+  llvm::raw_string_ostream os(output);
+  DiagnosticEngine diags(srcMgr, os);
+  EXPECT_FALSE(parseModule(srcMgr, diags, SourceLanguage::Python));
+  EXPECT_NE(output.find("deco.py:1:1: error: '@triton.autotune' decorates a "
+                        "'@triton.jit' function; add '@triton.jit' below it"),
+            std::string::npos)
+      << output;
+}
+
 TEST(PythonSourceTest, MutationsNeverCrash) {
   const std::string original =
       "\"\"\"Doc.\"\"\"\n"

@@ -2,8 +2,9 @@
 //
 // Registers the tile dialect's types and operations, verifies the pointer
 // type and the blocks of tile ops and of `tile.kernel` functions (static,
-// rank >= 1, at most 2^20 elements), materializes constants for folders and
-// defines the small type helpers the op definitions use.
+// rank >= 1, power-of-two dimensions, at most 2^20 elements), materializes
+// constants for folders and defines the small type helpers the op
+// definitions use.
 //
 //===----------------------------------------------------------------------===//
 

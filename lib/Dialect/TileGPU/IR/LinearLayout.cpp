@@ -1,7 +1,8 @@
 //===- LinearLayout.cpp - Layouts as linear maps over F2 ------------------===//
 //
-// The algebra of LinearLayout: evaluation, products, composition, and the
-// inversions conversions are chosen with. Inversion solves linear systems
+// The algebra of LinearLayout: evaluation, products, composition, the
+// inversions conversions are chosen with, and the registers that hold
+// elements of one run (getRunRepresentatives). Inversion solves linear systems
 // over F2 by Gaussian elimination on bit vectors: every basis is flattened
 // into one 64-bit word over all output bits (tilegpu's blocks have at most
 // 2^20 elements and layouts at most 2^30 places, so both fit).
