@@ -66,6 +66,7 @@ constexpr CUjit_option CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER = 5;
 constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 constexpr CUjit_option CU_JIT_LOG_VERBOSE = 12;
+constexpr CUjit_option CU_JIT_GENERATE_LINE_INFO = 13;
 constexpr int CU_JIT_INPUT_CUBIN = 0;
 constexpr int CU_JIT_INPUT_PTX = 1;
 

@@ -77,15 +77,20 @@ CUmodule loadModule(const DeviceState &device, const std::string &binary,
                     BinaryKind kind, const std::string &kernel) {
   constexpr unsigned kLogBytes = 16 * 1024;
   std::string errorLog(kLogBytes, '\0'), infoLog(kLogBytes, '\0');
+  // PTX with source lines (`--line-info`) keeps them in the JIT's code.
+  bool lineInfo =
+      kind == BinaryKind::Ptx && binary.find("\t.loc\t") != std::string::npos;
   CUjit_option options[] = {
       CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
-      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_GENERATE_LINE_INFO};
   void *values[] = {
       errorLog.data(), reinterpret_cast<void *>(std::uintptr_t(kLogBytes - 1)),
-      infoLog.data(), reinterpret_cast<void *>(std::uintptr_t(kLogBytes - 1))};
+      infoLog.data(), reinterpret_cast<void *>(std::uintptr_t(kLogBytes - 1)),
+      reinterpret_cast<void *>(std::uintptr_t(1))};
   CUmodule module = nullptr;
-  CUresult result =
-      driver().cuModuleLoadDataEx(&module, binary.c_str(), 4, options, values);
+  CUresult result = driver().cuModuleLoadDataEx(
+      &module, binary.c_str(), lineInfo ? 5 : 4, options, values);
   if (result == CUDA_SUCCESS)
     return module;
   errorLog.resize(std::strlen(errorLog.c_str()));
@@ -345,11 +350,16 @@ std::string tilec::compilePtxToCubin(Device &device, std::string_view ptx) {
   constexpr unsigned kLogBytes = 16 * 1024;
   std::string errorLog(kLogBytes, '\0');
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
-                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+                            CU_JIT_GENERATE_LINE_INFO};
   void *values[] = {errorLog.data(),
-                    reinterpret_cast<void *>(std::uintptr_t(kLogBytes - 1))};
+                    reinterpret_cast<void *>(std::uintptr_t(kLogBytes - 1)),
+                    reinterpret_cast<void *>(std::uintptr_t(1))};
+  // PTX with source lines (`--line-info`) keeps them in the cubin.
+  bool lineInfo = ptx.find("\t.loc\t") != std::string_view::npos;
   CUlinkState link = nullptr;
-  check(d.cuLinkCreate(2, options, values, &link), "cuLinkCreate");
+  check(d.cuLinkCreate(lineInfo ? 3 : 2, options, values, &link),
+        "cuLinkCreate");
   std::string text(ptx);
   auto logDetail = [&] {
     std::string log(errorLog.c_str());

@@ -93,6 +93,7 @@ tilec_status tilec_request_set_constexpr_bool(tilec_request *request,
  *   "num_stages" 0 (the kernel's) or 1..16
  *   "opt_level"  0 or 3
  *   "fp_fusion"  0 or 1
+ *   "line_info"  0 or 1: .file/.loc source lines in the PTX (Nsight, cuda-gdb)
  *   "cache_dir"  a directory; "" keeps compiled kernels in memory only
  *   "specialize" a specialization key: one character per runtime parameter,
  *                'A' a 16-byte aligned pointer, 'D' an integer that is a

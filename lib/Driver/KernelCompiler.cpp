@@ -399,6 +399,7 @@ bool KernelCompiler::runToStage(PassManager &pm, CompileResult &result,
   ptxOptions.arch = target.str();
   ptxOptions.optLevel = options.optLevel;
   ptxOptions.fpFusion = options.fpFusion;
+  ptxOptions.lineInfo = options.lineInfo;
   FailureOr<std::string> ptx;
   {
     TimingScope scope = root.nest("llvm + ptx");

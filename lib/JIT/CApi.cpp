@@ -226,14 +226,17 @@ tilec_status tilec_request_set_option(tilec_request *request, const char *name,
       options.optLevel = integer();
     else if (option == "fp_fusion")
       options.fpFusion = integer() != 0;
+    else if (option == "line_info")
+      options.lineInfo = integer() != 0;
     else if (option == "cache_dir")
       request->cacheDir = value;
     else if (option == "specialize")
       request->specialization = value;
     else
-      throw Error("tilec: unknown option '" + option +
-                  "' (arch, num_warps, num_stages, opt_level, fp_fusion, "
-                  "cache_dir, specialize)");
+      throw Error(
+          "tilec: unknown option '" + option +
+          "' (arch, num_warps, num_stages, opt_level, fp_fusion, line_info, "
+          "cache_dir, specialize)");
   });
 }
 

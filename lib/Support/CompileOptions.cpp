@@ -64,6 +64,9 @@ std::string CompileOptions::getKeyText() const {
   for (const std::string &name : unitParams)
     field("name", name);
   field("fp_fusion", fpFusion ? "1" : "0");
+  // Only when set, so that the keys of earlier compiles stay the same.
+  if (lineInfo)
+    field("line_info", "1");
   // Only when given, so that the keys of earlier compiles stay the same.
   if (!unalignedParams.empty()) {
     field("unaligned", std::to_string(unalignedParams.size()));

@@ -154,6 +154,9 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
   std::string arch = "-arch=" + target.str();
   std::string output = cubinPath.str().str();
   SmallVector<StringRef> args{ptxas, arch, ptxPath, "-o", output};
+  // PTX with source lines (`--line-info`) keeps them in the cubin.
+  if (ptx.contains("\t.loc\t"))
+    args.push_back("-lineinfo");
   std::string message;
   unsigned timeout = getPtxasTimeout();
   int rc =

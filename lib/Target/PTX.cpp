@@ -25,8 +25,11 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/Transforms/Passes.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
@@ -51,6 +54,7 @@
 #include "llvm/Passes/OptimizationLevel.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
@@ -547,6 +551,30 @@ static void configureCodeGenerator() {
   });
 }
 
+/// Gives every function a debug scope from its location (directives only,
+/// as nvcc -lineinfo: line tables would make the target `sm_XX, debug`
+/// with DWARF sections), so that the ops' file:line:col locations become
+/// the `.file`/`.loc` of the PTX. Relative file names are made absolute
+/// first (a profiler reads the source from another directory).
+static LogicalResult addLineInfo(ModuleOp module) {
+  AttrTypeReplacer absolute;
+  absolute.addReplacement([](FileLineColLoc loc) -> std::optional<Location> {
+    llvm::SmallString<256> path(loc.getFilename().getValue());
+    if (llvm::sys::path::is_absolute(path) || !llvm::sys::fs::exists(path) ||
+        llvm::sys::fs::make_absolute(path))
+      return std::nullopt;
+    return FileLineColLoc::get(loc.getContext(), path, loc.getLine(),
+                               loc.getColumn());
+  });
+  absolute.recursivelyReplaceElementsIn(module, /*replaceAttrs=*/false,
+                                        /*replaceLocs=*/true);
+  PassManager pm(module.getContext());
+  LLVM::DIScopeForLLVMFuncOpPassOptions scopeOptions;
+  scopeOptions.emissionKind = LLVM::DIEmissionKind::DebugDirectivesOnly;
+  pm.addPass(LLVM::createDIScopeForLLVMFuncOpPass(scopeOptions));
+  return pm.run(module);
+}
+
 /// The body of translateToNVPTXModule with the TargetMachine given.
 static FailureOr<std::unique_ptr<llvm::Module>>
 translateWithMachine(ModuleOp module, const PTXOptions &opts,
@@ -557,6 +585,8 @@ translateWithMachine(ModuleOp module, const PTXOptions &opts,
       failed(checkRequiredSM(module, opts.arch)))
     return failure();
   TimingScope translateTimer = timing.nest("translate to LLVM IR");
+  if (opts.lineInfo && failed(addLineInfo(module)))
+    return failure();
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, llvmContext);
   if (!llvmModule)

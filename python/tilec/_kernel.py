@@ -156,6 +156,7 @@ def compile(
     name: Optional[str] = None,
     opt_level: Optional[int] = None,
     fp_fusion: Optional[bool] = None,
+    line_info: Optional[bool] = None,
     cache_dir: Optional[str] = None,
 ) -> Kernel:
     """Compiles ``kernel`` of ``source`` -- a path to a ``.tile`` file or a
@@ -167,7 +168,8 @@ def compile(
 
     ``arch`` defaults to GPU 0's target (sm_90a on an H100) when there is a
     GPU, else sm_90; ``num_warps``/``num_stages`` to the kernel's
-    ``@kernel(...)``. Raises ``tilec.CompileError`` (with ``file``,
+    ``@kernel(...)``. ``line_info``: source lines in the PTX (``.loc``) for
+    Nsight Compute's source view and cuda-gdb. Raises ``tilec.CompileError`` (with ``file``,
     ``line``, ``column``) when the source does not compile and
     ``ValueError`` for bad options. Needs no GPU.
     """
@@ -185,6 +187,7 @@ def compile(
             "num_stages": num_stages,
             "opt_level": opt_level,
             "fp_fusion": fp_fusion,
+            "line_info": line_info,
             "cache_dir": cache_dir,
         },
     )

@@ -34,6 +34,14 @@ class CompileTest(unittest.TestCase):
         self.assertEqual(k.metadata["constexprs"], {"BLOCK": 1024})
         self.assertIn("softmax(out: *f32", k.signature)
 
+    def test_line_info(self):
+        args = dict(constexprs={"BLOCK": 1024}, arch="sm_90a", cache_dir="")
+        plain = tilec.compile(EXAMPLES / "softmax.tile", **args)
+        lines = tilec.compile(EXAMPLES / "softmax.tile", line_info=True, **args)
+        self.assertNotIn(".loc", plain.ptx)
+        self.assertIn("\t.loc\t1 10 11", lines.ptx)  # num = exp(z)
+        self.assertIn(str(EXAMPLES / "softmax.tile"), lines.ptx)
+
     def test_string_path_and_kernel_choice(self):
         path = str(EXAMPLES / "matmul.tile")
         k = tilec.compile(path, kernel="matmul", arch="sm_90a", num_warps=8, cache_dir="")

@@ -127,6 +127,11 @@ cl::opt<bool> fpFusion(
     cl::desc("Fuse f32/f64 multiplies and adds into fma (default on, as "
              "Triton and nvcc; --fp-fusion=false rounds each one)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> lineInfo(
+    "line-info",
+    cl::desc("Source line information in the PTX (.loc to the kernel's "
+             "file:line) for Nsight Compute and cuda-gdb; same code"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass"),
                               cl::cat(category));
@@ -442,6 +447,7 @@ int run(int argc, char **argv) {
   options.divisibleParams.assign(divisible.begin(), divisible.end());
   options.unitParams.assign(unitParams.begin(), unitParams.end());
   options.fpFusion = fpFusion;
+  options.lineInfo = lineInfo;
   options.printIRAfterAll = printIRAfterAll;
   options.timing = timing;
   if (std::string error = options.validate(); !error.empty()) {

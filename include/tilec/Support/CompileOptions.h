@@ -47,6 +47,10 @@ struct CompileOptions {
   std::vector<std::string> unalignedParams;
   /// Fuse multiplies and adds into fma (`--fp-fusion`).
   bool fpFusion = true;
+  /// Source line information in the PTX (`.file`/`.loc` to the kernel's
+  /// file:line, `--line-info`): Nsight Compute's source view and cuda-gdb
+  /// show kernel source lines. The code is the same either way.
+  bool lineInfo = false;
 
   /// Debugging output, to stderr; no effect on the generated code (not part
   /// of the key): the IR after every pass, the time of each stage.

@@ -55,6 +55,9 @@ struct PTXOptions {
   /// `-fp-contract=fast`; Triton's `enable_fp_fusion`, nvcc's `-fmad=true`).
   /// Off: every `mul`/`add` is rounded on its own (`mul.rn`, `add.rn`).
   bool fpFusion = true;
+  /// Source lines in the PTX: every function gets a debug scope (line
+  /// tables only) from its location, so NVPTX writes `.file`/`.loc`.
+  bool lineInfo = false;
 };
 
 /// The LLVM target triple of the generated code.
