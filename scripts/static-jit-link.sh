@@ -7,13 +7,17 @@
 #   scripts/static-jit-link.sh BUILD_DIR OUTPUT INPUT...   # link and strip
 #   scripts/static-jit-link.sh --objects BUILD_DIR TARGET  # a target's inputs
 #   scripts/static-jit-link.sh --shared MAP BUILD_DIR OUTPUT
+#   scripts/static-jit-link.sh --program BUILD_DIR TARGET OUTPUT
 #
 # INPUTs are objects and archives, in link order; the objects of libtilec.so
 # follow them. --objects prints the build-tree objects and archives of the
 # link command of TARGET (an output path relative to BUILD_DIR, such as
 # bin/tile-bench), one per line. --shared links libtilec.so's objects into a
 # shared library that exports only what the version script MAP lists (the
-# Python package's self-contained libtilec.so, python/CMakeLists.txt). Used
+# Python package's self-contained libtilec.so, python/CMakeLists.txt).
+# --program relinks the program TARGET (bin/tilec) from its own objects (its
+# archives' code is in libtilec.so's objects): tilec-static, the CLI without
+# shared-library loading (tools/tilec/CMakeLists.txt). Used
 # by scripts/gpu-bundle.sh and test/gpu/build-unit-bundle.sh. LLVM_LIB
 # defaults to /usr/lib/llvm-22/lib.
 set -euo pipefail
@@ -27,6 +31,10 @@ objects() { # BUILD_DIR TARGET
 if [ "${1:-}" = --objects ]; then
   objects "$2" "$3"
   exit 0
+fi
+if [ "${1:-}" = --program ] && [ $# -eq 4 ]; then
+  mapfile -t own < <(objects "$2" "$3" | grep '\.o$')
+  exec "$0" "$2" "$4" "${own[@]}"
 fi
 shared=()
 if [ "${1:-}" = --shared ] && [ $# -eq 4 ]; then

@@ -39,6 +39,10 @@ if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec")):
 if os.path.exists(os.path.join(config.tilec_tools_dir, "tile-bench")):
     tools.append("tile-bench")
     config.available_features.add("tile-bench")
+# The statically linked CLI (TILEC_STATIC_CLI, tools/tilec/CMakeLists.txt).
+if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-static")):
+    tools.append("tilec-static")
+    config.available_features.add("tilec-static")
 # The C ABI test program (test/capi).
 if os.path.exists(os.path.join(config.tilec_tools_dir, "tilec-capi-test")):
     tools.append("tilec-capi-test")
