@@ -190,4 +190,78 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
   return image.str();
 }
 
+std::string findDisassembler() {
+  if (std::optional<std::string> env = sys::Process::GetEnv("TILEC_NVDISASM")) {
+    if (*env == "none")
+      return "";
+    if (sys::fs::can_execute(*env))
+      return *env;
+  }
+  for (StringRef tool : {"nvdisasm", "cuobjdump"}) {
+    if (ErrorOr<std::string> found = sys::findProgramByName(tool))
+      return *found;
+    for (const Candidate &candidate : toolkitFolders("bin")) {
+      SmallString<256> path(candidate.path);
+      sys::path::append(path, tool);
+      if (sys::fs::can_execute(path))
+        return std::string(path);
+    }
+  }
+  return "";
+}
+
+Expected<std::string> disassembleCubin(StringRef cubin, StringRef kernelName) {
+  std::string tool = findDisassembler();
+  if (tool.empty())
+    return createStringError(
+        "--emit=sass needs nvdisasm or cuobjdump (CUDA toolkit); set "
+        "$TILEC_NVDISASM or add one to PATH");
+  SmallString<128> cubinPath, textPath;
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("tilec", "cubin", cubinPath))
+    return createStringError("cannot create a temporary file: " + ec.message());
+  if (std::error_code ec =
+          sys::fs::createTemporaryFile("tilec", "sass", textPath)) {
+    sys::fs::remove(cubinPath);
+    return createStringError("cannot create a temporary file: " + ec.message());
+  }
+  auto cleanUp = [&] {
+    sys::fs::remove(cubinPath);
+    sys::fs::remove(textPath);
+  };
+  {
+    std::error_code ec;
+    raw_fd_ostream os(cubinPath, ec, sys::fs::OF_None);
+    if (!ec) {
+      os << cubin;
+      os.close();
+      ec = os.error();
+      os.clear_error(); // Reported below, not by the stream's destructor.
+    }
+    if (ec) {
+      cleanUp();
+      return createStringError("cannot write '" + cubinPath.str().str() +
+                               "': " + ec.message());
+    }
+  }
+  bool cuobjdump = sys::path::filename(tool).starts_with("cuobjdump");
+  SmallVector<StringRef> args{tool};
+  if (cuobjdump)
+    args.push_back("-sass");
+  else
+    args.push_back("-c");
+  args.push_back(cubinPath);
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(textPath),
+                                          std::nullopt};
+  std::string message;
+  int rc = sys::ExecuteAndWait(tool, args, std::nullopt, redirects,
+                               getPtxasTimeout(), 0, &message);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(textPath);
+  cleanUp();
+  if (rc != 0 || !text)
+    return createStringError(tool + " failed on kernel '" + kernelName.str() +
+                             "'" + (message.empty() ? "" : ": " + message));
+  return (*text)->getBuffer().str();
+}
+
 } // namespace tilec

@@ -10,6 +10,7 @@
 
 #include "OutputWriter.h"
 #include "tilec/Driver/Pipeline.h"
+#include "tilec/Target/CudaToolkit.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -31,6 +32,8 @@ std::string extensionOf(BinaryKind kind) {
     return ".cubin";
   case BinaryKind::Header:
     return ".h";
+  case BinaryKind::Sass:
+    return ".sass";
   }
   return ".ptx";
 }
@@ -298,6 +301,15 @@ int tilec::writeKernelOutput(const CompileResult &kernel, BinaryKind kind,
   else if (kind == BinaryKind::Header)
     contents =
         makeHeader(kernel, haveCubin ? kernel.cubin : kernel.text, haveCubin);
+  else if (kind == BinaryKind::Sass) {
+    llvm::Expected<std::string> sass =
+        disassembleCubin(kernel.cubin, kernel.metadata.kernel);
+    if (!sass) {
+      llvm::errs() << "error: " << llvm::toString(sass.takeError()) << "\n";
+      return kEnvError;
+    }
+    contents = std::move(*sass);
+  }
   if (output == "-")
     return writeStandardOutput(contents);
   std::string path;

@@ -21,7 +21,7 @@ namespace tilec {
 enum ExitCode { kSuccess = 0, kInputError = 1, kUsageError = 2, kEnvError = 3 };
 
 /// What to emit for a PTX-level compile.
-enum class BinaryKind { PTX, Cubin, Header };
+enum class BinaryKind { PTX, Cubin, Header, Sass };
 
 /// Writes one kernel's result. `output` is the -o value ("" if none);
 /// `multiple` says several kernels are written. Returns an exit code and

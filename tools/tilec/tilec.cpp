@@ -36,7 +36,7 @@ namespace cl = llvm::cl;
 
 namespace {
 /// What --emit asks for: a Stage (in the same order), or an AOT header.
-enum class Emit { AST, Tile, TileGPU, LLVM, PTX, Cubin, Header };
+enum class Emit { AST, Tile, TileGPU, LLVM, PTX, Cubin, Header, Sass };
 static_assert(static_cast<int>(Emit::Cubin) == static_cast<int>(Stage::Cubin),
               "Emit lists the stages in their order");
 
@@ -106,7 +106,10 @@ cl::opt<Emit> emit(
                clEnumValN(Emit::Cubin, "cubin",
                           "a cubin (through ptxas) + metadata JSON"),
                clEnumValN(Emit::Header, "header",
-                          "a C++ header embedding the kernel, for AOT use")),
+                          "a C++ header embedding the kernel, for AOT use"),
+               clEnumValN(Emit::Sass, "sass",
+                          "the cubin's SASS (the toolkit's nvdisasm or "
+                          "cuobjdump) + metadata JSON")),
     cl::cat(category));
 cl::opt<std::string> outputFile("o", cl::desc("Output file, DIR/ or -"),
                                 cl::value_desc("OUT"), cl::cat(category));
@@ -267,7 +270,9 @@ Stage getStage(Emit kind) {
   // A header embeds the cubin when ptxas is there, else the PTX.
   if (kind == Emit::Header)
     return findPtxas().empty() ? Stage::PTX : Stage::Cubin;
-  // Emit lists the stages in their order, then Header.
+  if (kind == Emit::Sass)
+    return Stage::Cubin;
+  // Emit lists the stages in their order, then Header and Sass.
   return static_cast<Stage>(static_cast<int>(kind));
 }
 
@@ -356,6 +361,7 @@ int compileKernels(const std::vector<std::string> &kernels, Stage stage,
     }
     BinaryKind kind = emit == Emit::Cubin    ? BinaryKind::Cubin
                       : emit == Emit::Header ? BinaryKind::Header
+                      : emit == Emit::Sass   ? BinaryKind::Sass
                                              : BinaryKind::PTX;
     if (int code = writeKernelOutput(*result, kind, outputFile, multiple))
       return code;

@@ -47,6 +47,17 @@ unsigned getPtxasTimeout();
 llvm::Expected<std::string> assembleCubin(llvm::StringRef ptx, Target target,
                                           llvm::StringRef kernelName);
 
+/// Finds a SASS disassembler: `$TILEC_NVDISASM` (`none`: act as if there
+/// were none), then `nvdisasm` and `cuobjdump` on PATH and under each
+/// toolkit root's bin/. Empty if none is found.
+std::string findDisassembler();
+
+/// The SASS of `cubin` (kernel `kernelName`, for messages) as text:
+/// `nvdisasm -c` (code sections only), or `cuobjdump -sass` when only that
+/// is found. Fails with a message when neither is found or it fails.
+llvm::Expected<std::string> disassembleCubin(llvm::StringRef cubin,
+                                             llvm::StringRef kernelName);
+
 } // namespace tilec
 
 #endif // TILEC_TARGET_CUDATOOLKIT_H
