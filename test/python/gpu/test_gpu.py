@@ -2,7 +2,8 @@
 examples/ (matmul, softmax, gelu, conv2d) on torch tensors, argument
 specialization, other array producers, a Triton kernel from its Python
 source, non-default streams, CUDA graph capture with 100 replays equal to
-eager launches, autotune over matmul configs, the interpreter on NumPy
+eager launches, a torch.library custom op under torch.compile, autotune
+over matmul configs, the interpreter on NumPy
 arrays against the GPU, and the Python launch overhead next to Triton's,
 measured the same way in the same process (the medians are printed).
 
@@ -210,6 +211,30 @@ class LaunchTest(unittest.TestCase):
         torch.testing.assert_close(
             y, torch.softmax(self.gelu_ref(x).float(), dim=1), atol=1e-5, rtol=1e-4
         )
+
+
+@unittest.skipUnless(HAS_GPU, "needs torch with a CUDA GPU")
+class CustomOpTest(unittest.TestCase):
+    """examples/python/softmax_custom_op.py: a tilec kernel as a
+    torch.library custom op, eager and under torch.compile."""
+
+    def test_custom_op_under_torch_compile(self):
+        import importlib.util
+
+        path = EXAMPLES / "python" / "softmax_custom_op.py"
+        spec = importlib.util.spec_from_file_location("softmax_custom_op", path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        torch.manual_seed(0)
+        x = torch.randn(300, 777, device="cuda")
+        ref = torch.softmax(x * 2.0, dim=1) + 1.0
+
+        def model(t):
+            return torch.ops.tilec.softmax(t * 2.0) + 1.0
+
+        torch.testing.assert_close(model(x), ref, atol=1e-6, rtol=1e-5)
+        compiled = torch.compile(model, fullgraph=True)
+        torch.testing.assert_close(compiled(x), ref, atol=1e-6, rtol=1e-5)
 
 
 @unittest.skipUnless(HAS_GPU, "needs torch with a CUDA GPU")
