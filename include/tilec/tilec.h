@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <future>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -448,6 +449,19 @@ struct CompilerOptions : CompileOptions {
   bool specialize = true;
 };
 
+/// A kernel to compile ahead of its first use (Compiler::warmUp).
+struct WarmUpKernel {
+  std::string path;
+  std::string kernel;
+  Constexprs constexprs;
+  /// Argument specializations to compile besides the generic variant
+  /// (specializationKey(), Arguments.h: one character per runtime
+  /// parameter, 'A' a 16-byte aligned pointer, 'D' an integer that is a
+  /// multiple of 16, 'U' an integer equal to 1, '-' nothing), such as the
+  /// keys of the launches a service makes.
+  std::vector<std::string> specializations;
+};
+
 /// Compiles `.tile` kernels, through an in-memory and an on-disk cache, and
 /// loads them on a device. Implemented by the JIT library (TilecJIT, CMake
 /// target tilec::tilec), which links the compiler; the runtime only declares
@@ -494,6 +508,15 @@ public:
   /// caches, with an empty options.arch meaning the Compiler's target. For
   /// callers that fill a CompileRequest themselves (the C ABI).
   CompiledKernel compileRequestToPTX(CompileRequest request);
+
+  /// Compiles \p kernels on up to \p threads background threads (0: the
+  /// hardware's concurrency) into the caches, and loads them when the
+  /// Compiler has a device, so that the compileFile calls that ask for them
+  /// later return at once: a service pays the cold compiles at start-up, not
+  /// in its first requests. The future is ready when every kernel is done;
+  /// get() rethrows the first failure (the other kernels still compile).
+  std::future<void> warmUp(std::vector<WarmUpKernel> kernels,
+                           unsigned threads = 0) const;
 
   const Options &options() const;
   /// The target kernels are compiled for (options().arch or the device's).

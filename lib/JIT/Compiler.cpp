@@ -15,7 +15,11 @@
 #include "tilec/Runtime/Files.h"
 #include "tilec/tilec.h"
 
+#include <algorithm>
+#include <atomic>
+#include <exception>
 #include <mutex>
+#include <thread>
 #include <unordered_map>
 
 using namespace tilec;
@@ -112,6 +116,23 @@ struct Compiler::Impl {
         [impl = self, request, params](const std::string &key) {
           return impl->compileAndLoad(specializeRequest(request, params, key));
         });
+  }
+
+  /// One warm-up entry: its generic variant and the specializations it
+  /// lists, compiled (and loaded, with a device) into the caches.
+  void warmUp(const WarmUpKernel &entry) {
+    CompileRequest generic = request(readSourceFile(entry.path), entry.path,
+                                     entry.kernel, entry.constexprs);
+    std::vector<KernelParam> params =
+        hasDevice ? compileAndLoad(generic).info().params
+                  : compile(generic).meta.params;
+    for (const std::string &key : entry.specializations) {
+      CompileRequest variant = specializeRequest(generic, params, key);
+      if (hasDevice)
+        compileAndLoad(variant);
+      else
+        compile(variant);
+    }
   }
 
   CompiledKernel compile(const CompileRequest &request) {
@@ -211,6 +232,43 @@ CompiledKernel Compiler::compileRequestToPTX(CompileRequest request) {
                                      request.options.arch = impl_->arch;
                                    return impl_->compile(request);
                                  });
+}
+
+std::future<void> Compiler::warmUp(std::vector<WarmUpKernel> kernels,
+                                   unsigned threads) const {
+  return std::async(
+      std::launch::async,
+      [impl = impl_, kernels = std::move(kernels), threads] {
+        std::size_t workers =
+            threads ? threads : std::thread::hardware_concurrency();
+        workers = std::max<std::size_t>(1, std::min(workers, kernels.size()));
+        std::atomic<std::size_t> next{0};
+        std::mutex mutex;
+        std::exception_ptr firstFailure;
+        auto work = [&] {
+          for (std::size_t i; (i = next++) < kernels.size();) {
+            try {
+              reportAllocationFailure(
+                  "warming up kernel '" + kernels[i].kernel + "'", [&] {
+                    impl->warmUp(kernels[i]);
+                    return 0;
+                  });
+            } catch (...) {
+              std::lock_guard<std::mutex> lock(mutex);
+              if (!firstFailure)
+                firstFailure = std::current_exception();
+            }
+          }
+        };
+        std::vector<std::thread> pool;
+        for (std::size_t t = 1; t < workers; ++t)
+          pool.emplace_back(work);
+        work();
+        for (std::thread &thread : pool)
+          thread.join();
+        if (firstFailure)
+          std::rethrow_exception(firstFailure);
+      });
 }
 
 const Compiler::Options &Compiler::options() const { return impl_->options; }

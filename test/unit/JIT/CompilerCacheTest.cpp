@@ -105,6 +105,35 @@ TEST(CompilerCache, FlagshipColdAndWarm) {
   EXPECT_EQ(entries(dir).size(), cases.size());
 }
 
+// warmUp compiles the listed kernels and specializations on background
+// threads into the cache: afterwards the same compiles are hits (no new
+// entry, the same PTX); a failing entry rethrows from get() and the others
+// are still compiled.
+TEST(CompilerCache, WarmUpFillsTheCache) {
+  std::string dir = freshDir("warmup");
+  Compiler::clearMemoryCaches();
+  Compiler cc(onDisk(dir));
+  std::string softmax = examplePath("softmax.tile");
+  std::string vectorAdd = examplePath("vector_add.tile");
+  // vector_add(out, x, y, n): pointers aligned, n a multiple of 16.
+  std::vector<WarmUpKernel> list = {
+      {softmax, "softmax", {}, {}},
+      {vectorAdd, "vector_add", {{"BLOCK", int64_t(256)}}, {"AAAD"}}};
+  cc.warmUp(list, 2).get();
+  EXPECT_EQ(entries(dir).size(), 3u);
+  Compiler::clearMemoryCaches();
+  CompiledKernel hit = cc.compileFileToPTX(softmax, "softmax");
+  EXPECT_NE(hit.binary.find(".entry softmax("), std::string::npos);
+  EXPECT_EQ(entries(dir).size(), 3u);
+
+  std::string other = freshDir("warmup-failure");
+  Compiler failing(onDisk(other));
+  std::future<void> done = failing.warmUp(
+      {{softmax, "no_such_kernel", {}, {}}, {softmax, "softmax", {}, {}}});
+  EXPECT_THROW(done.get(), Error);
+  EXPECT_EQ(entries(other).size(), 1u);
+}
+
 TEST(CompilerCache, EveryKeyInputMakesItsOwnEntry) {
   std::string dir = freshDir("keys");
   std::string path = examplePath("vector_add.tile");
