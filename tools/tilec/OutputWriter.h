@@ -29,6 +29,13 @@ enum class BinaryKind { PTX, Cubin, Header, Sass };
 int writeKernelOutput(const CompileResult &kernel, BinaryKind kind,
                       llvm::StringRef output, bool multiple);
 
+/// Writes one AOT header holding one kernel compiled for several targets
+/// (`--emit=header --arch=A,B,...`: `kernels`, one per target, the same
+/// kernel), whose loader picks the image for the device it is given.
+/// Named and placed as writeKernelOutput names a header.
+int writeMultiTargetHeader(llvm::ArrayRef<CompileResult> kernels,
+                           llvm::StringRef output, bool multiple);
+
 /// Writes text (IR of a stage) to `output` ("" or "-": stdout).
 int writeTextOutput(llvm::StringRef text, llvm::StringRef output);
 

@@ -85,7 +85,10 @@ cl::list<std::string> defines("D", cl::Prefix,
                               cl::desc("Set a constexpr parameter"),
                               cl::value_desc("NAME=VALUE"), cl::cat(category));
 cl::opt<std::string>
-    arch("arch", cl::desc("Target GPU: sm_80, sm_90, sm_90a or native"),
+    arch("arch",
+         cl::desc("Target GPU: sm_80, sm_90, sm_90a or native; with "
+                  "--emit=header a list (sm_80,sm_90a): one header, an image "
+                  "per target"),
          cl::init(Target::getDefault().str()), cl::cat(category));
 cl::opt<int> numWarps("num-warps",
                       cl::desc("Warps per program (overrides @kernel)"),
@@ -216,9 +219,9 @@ int runInterpretCommand(TileSource &source,
   return runInterpret(source, kernels.front(), bindings, request);
 }
 
-/// Resolves --arch (native: the target of GPU 0, through the driver; exit
-/// code 3 without a GPU).
-int resolveArch(std::string &resolved) {
+/// Resolves one target of --arch (native: the target of GPU 0, through the
+/// driver; exit code 3 without a GPU).
+int resolveArch(const std::string &arch, std::string &resolved) {
   resolved = arch;
   if (arch != "native") {
     if (Target::parse(arch))
@@ -371,6 +374,37 @@ int compileKernels(const std::vector<std::string> &kernels, Stage stage,
   return status;
 }
 
+/// `--emit=header --arch=A,B,...`: each kernel compiled for every target
+/// into one header (writeMultiTargetHeader).
+int compileMultiTargetHeaders(
+    const std::vector<std::string> &kernels,
+    const std::vector<std::string> &archs, Stage stage,
+    llvm::function_ref<std::optional<CompileResult>(
+        llvm::StringRef, const std::string &, CompileFailure &)>
+        compileFor) {
+  int status = kSuccess;
+  for (const std::string &kernel : kernels) {
+    std::vector<CompileResult> results;
+    for (const std::string &target : archs) {
+      CompileFailure failure;
+      std::optional<CompileResult> result = compileFor(kernel, target, failure);
+      if (!result) {
+        if (failure == CompileFailure::Environment)
+          return kEnvError;
+        status = kInputError;
+        break;
+      }
+      results.push_back(std::move(*result));
+    }
+    if (results.size() != archs.size())
+      continue;
+    if (int code =
+            writeMultiTargetHeader(results, outputFile, kernels.size() > 1))
+      return code;
+  }
+  return status;
+}
+
 /// `tilec FILE.mlir`: compiles the kernels of a tilegpu input.
 int compileTileGPUInput(const std::string &text,
                         const CompileOptions &options) {
@@ -441,10 +475,22 @@ int run(int argc, char **argv) {
     }
   }
   CompileOptions options;
-  // --interpret targets no GPU, so --arch=native needs none.
+  // --interpret targets no GPU, so --arch=native needs none. Several
+  // targets (--arch=sm_80,sm_90a) make one AOT header holding them all.
+  std::vector<std::string> archs;
   if (!interpret) {
-    if (int code = resolveArch(options.arch))
-      return code;
+    llvm::SmallVector<llvm::StringRef> names;
+    llvm::StringRef(arch).split(names, ',');
+    for (llvm::StringRef name : names) {
+      if (int code = resolveArch(name.trim().str(), archs.emplace_back()))
+        return code;
+    }
+    if (archs.size() > 1 && emit != Emit::Header) {
+      llvm::errs() << "error: several --arch targets make one AOT header: "
+                      "they need --emit=header\n";
+      return kUsageError;
+    }
+    options.arch = archs.front();
   }
   options.numWarps = numWarps;
   options.numStages = numStages;
@@ -473,6 +519,11 @@ int run(int argc, char **argv) {
       from == Input::TileGPU ||
       (from == Input::Auto && llvm::StringRef(inputFile).ends_with(".mlir"));
   if (tilegpuInput) {
+    if (archs.size() > 1) {
+      llvm::errs() << "error: several --arch targets need a .tile or .py "
+                      "source\n";
+      return kUsageError;
+    }
     if (signature.getNumOccurrences()) {
       llvm::errs() << "error: --signature types the parameters of a source's "
                       "kernel; a tilegpu input states them in its IR\n";
@@ -516,6 +567,16 @@ int run(int argc, char **argv) {
                                    stage, llvm::errs());
     return result ? writeTextOutput(result->text, outputFile) : kInputError;
   }
+  if (archs.size() > 1)
+    return compileMultiTargetHeaders(
+        kernels, archs, stage,
+        [&](llvm::StringRef kernel, const std::string &target,
+            CompileFailure &failure) {
+          CompileOptions forTarget = options;
+          forTarget.arch = target;
+          return compiler.compile(*source, kernel, bindings, forTarget, stage,
+                                  llvm::errs(), &failure);
+        });
   return compileKernels(
       kernels, stage, [&](llvm::StringRef kernel, CompileFailure &failure) {
         return compiler.compile(*source, kernel, bindings, options, stage,
