@@ -116,10 +116,17 @@ ExprPtr checked::cloneExpr(const Expr &expr) {
     return std::make_unique<LoadExpr>(
         t, loc, cloneExpr(*e.ptr), cloneOrNull(e.mask), cloneOrNull(e.other));
   }
-  case ExprKind::AtomicAdd: {
-    auto &e = llvm::cast<AtomicAddExpr>(expr);
-    return std::make_unique<AtomicAddExpr>(
-        t, loc, cloneExpr(*e.ptr), cloneExpr(*e.value), cloneOrNull(e.mask));
+  case ExprKind::AtomicRMW: {
+    auto &e = llvm::cast<AtomicRMWExpr>(expr);
+    return std::make_unique<AtomicRMWExpr>(
+        t, loc, e.kind, e.sem, e.scope, cloneExpr(*e.ptr), cloneExpr(*e.value),
+        cloneOrNull(e.mask));
+  }
+  case ExprKind::AtomicCAS: {
+    auto &e = llvm::cast<AtomicCASExpr>(expr);
+    return std::make_unique<AtomicCASExpr>(t, loc, e.sem, e.scope,
+                                           cloneExpr(*e.ptr), cloneExpr(*e.cmp),
+                                           cloneExpr(*e.value));
   }
   case ExprKind::Dot: {
     auto &e = llvm::cast<DotExpr>(expr);
@@ -346,13 +353,26 @@ private:
         dump(*e.other, level + 1);
       return;
     }
-    case ExprKind::AtomicAdd: {
-      auto &e = llvm::cast<AtomicAddExpr>(expr);
-      head(expr, level, "AtomicAdd");
+    case ExprKind::AtomicRMW: {
+      auto &e = llvm::cast<AtomicRMWExpr>(expr);
+      head(expr, level, "AtomicRMW",
+           mlir::tile::stringifyAtomicRMWKind(e.kind).str() + " " +
+               mlir::tile::stringifyMemSemantic(e.sem).str() + " " +
+               mlir::tile::stringifyMemSyncScope(e.scope).str());
       dump(*e.ptr, level + 1);
       dump(*e.value, level + 1);
       if (e.mask)
         dump(*e.mask, level + 1);
+      return;
+    }
+    case ExprKind::AtomicCAS: {
+      auto &e = llvm::cast<AtomicCASExpr>(expr);
+      head(expr, level, "AtomicCAS",
+           mlir::tile::stringifyMemSemantic(e.sem).str() + " " +
+               mlir::tile::stringifyMemSyncScope(e.scope).str());
+      dump(*e.ptr, level + 1);
+      dump(*e.cmp, level + 1);
+      dump(*e.value, level + 1);
       return;
     }
     case ExprKind::Dot: {

@@ -436,13 +436,23 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
       return Value();
     return tile::LoadOp::create(builder, location, ptr, mask, other);
   }
-  case ExprKind::AtomicAdd: {
-    auto &atomic = llvm::cast<AtomicAddExpr>(expr);
+  case ExprKind::AtomicRMW: {
+    auto &atomic = llvm::cast<AtomicRMWExpr>(expr);
     Value ptr = gen(atomic.ptr), value = gen(atomic.value);
     Value mask = gen(atomic.mask);
     if (!ptr || !value || (atomic.mask && !mask))
       return Value();
-    return tile::AtomicAddOp::create(builder, location, type, ptr, value, mask);
+    return tile::AtomicRMWOp::create(builder, location, type, atomic.kind,
+                                     atomic.sem, atomic.scope, ptr, value,
+                                     mask);
+  }
+  case ExprKind::AtomicCAS: {
+    auto &cas = llvm::cast<AtomicCASExpr>(expr);
+    Value ptr = gen(cas.ptr), cmp = gen(cas.cmp), value = gen(cas.value);
+    if (!ptr || !cmp || !value)
+      return Value();
+    return tile::AtomicCASOp::create(builder, location, type, cas.sem,
+                                     cas.scope, ptr, cmp, value);
   }
   case ExprKind::Dot: {
     auto &dot = llvm::cast<DotExpr>(expr);

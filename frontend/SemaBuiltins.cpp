@@ -18,57 +18,35 @@ using namespace tilec;
 using namespace tilec::sema;
 namespace ck = tilec::checked;
 
-static const char *const kBuiltins[] = {"program_id",
-                                        "num_programs",
-                                        "arange",
-                                        "cdiv",
-                                        "zeros",
-                                        "full",
-                                        "zeros_like",
-                                        "load",
-                                        "store",
-                                        "atomic_add",
-                                        "dot",
-                                        "sum",
-                                        "max",
-                                        "min",
-                                        "argmax",
-                                        "argmin",
-                                        "exp",
-                                        "exp2",
-                                        "log",
-                                        "log2",
-                                        "sqrt",
-                                        "rsqrt",
-                                        "abs",
-                                        "sin",
-                                        "cos",
-                                        "tanh",
-                                        "erf",
-                                        "sigmoid",
-                                        "floor",
-                                        "ceil",
-                                        "maximum",
-                                        "minimum",
-                                        "clamp",
-                                        "where",
-                                        "fma",
-                                        "cast",
-                                        "trans",
-                                        "reshape",
-                                        "view",
-                                        "broadcast_to",
-                                        "expand_dims",
-                                        "multiple_of",
-                                        "max_contiguous",
-                                        "static_print",
-                                        "device_print",
-                                        "static_assert",
-                                        "debug_barrier",
-                                        "range",
-                                        "static_range",
-                                        "float",
-                                        "int",
+static const char *const kBuiltins[] = {"program_id",    "num_programs",
+                                        "arange",        "cdiv",
+                                        "zeros",         "full",
+                                        "zeros_like",    "load",
+                                        "store",         "atomic_add",
+                                        "atomic_max",    "atomic_min",
+                                        "atomic_and",    "atomic_or",
+                                        "atomic_xor",    "atomic_xchg",
+                                        "atomic_cas",    "dot",
+                                        "sum",           "max",
+                                        "min",           "argmax",
+                                        "argmin",        "exp",
+                                        "exp2",          "log",
+                                        "log2",          "sqrt",
+                                        "rsqrt",         "abs",
+                                        "sin",           "cos",
+                                        "tanh",          "erf",
+                                        "sigmoid",       "floor",
+                                        "ceil",          "maximum",
+                                        "minimum",       "clamp",
+                                        "where",         "fma",
+                                        "cast",          "trans",
+                                        "reshape",       "view",
+                                        "broadcast_to",  "expand_dims",
+                                        "multiple_of",   "max_contiguous",
+                                        "static_print",  "device_print",
+                                        "static_assert", "debug_barrier",
+                                        "range",         "static_range",
+                                        "float",         "int",
                                         "print"};
 
 bool Sema::isBuiltinName(llvm::StringRef name) {
@@ -332,8 +310,10 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     return builtinLoad(args, loc);
   if (name == "store")
     return builtinStore(args, loc);
-  if (name == "atomic_add")
-    return builtinAtomicAdd(args, loc);
+  if (name == "atomic_cas")
+    return builtinAtomicCAS(args, loc);
+  if (name.starts_with("atomic_"))
+    return builtinAtomicRMW(name, args, loc);
   if (name == "dot")
     return builtinDot(args, loc);
   if ((name == "max" || name == "min") && args.args.size() >= 2 &&
