@@ -21,15 +21,18 @@ bool checked::isComparison(BinaryOp op) {
 }
 
 llvm::StringRef checked::getBinaryOpName(BinaryOp op) {
-  static const char *names[] = {
-      "add", "sub", "mul", "fdiv", "idiv", "rem", "and", "or", "xor", "shl",
-      "shr", "max", "min", "eq",   "ne",   "lt",  "le",  "gt", "ge"};
+  static const char *names[] = {"add", "sub", "mul",  "fdiv", "idiv", "rem",
+                                "and", "or",  "xor",  "shl",  "shr",  "max",
+                                "min", "eq",  "ne",   "lt",   "le",   "gt",
+                                "ge",  "pow", "atan2"};
   return names[static_cast<int>(op)];
 }
 
 static const char *const kMathFnNames[] = {
-    "exp", "exp2", "log",  "log2", "sqrt",    "rsqrt", "abs",
-    "sin", "cos",  "tanh", "erf",  "sigmoid", "floor", "ceil"};
+    "exp",   "exp2",  "log",   "log2",  "sqrt",    "rsqrt", "abs",
+    "sin",   "cos",   "tanh",  "erf",   "sigmoid", "floor", "ceil",
+    "log1p", "expm1", "log10", "exp10", "asin",    "acos",  "atan",
+    "sinh",  "cosh",  "tan",   "cbrt",  "trunc",   "round", "rint"};
 
 llvm::StringRef checked::getMathFnName(MathFn fn) {
   return kMathFnNames[static_cast<int>(fn)];

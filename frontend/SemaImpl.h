@@ -290,6 +290,9 @@ public:
   Value builtinDot(CallArgs &args, SourceLoc loc);
   Value builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  /// `pow`, `atan2`, `fmod` (libdevice's): floats, computed in f32 for
+  /// f16/bf16 and integer operands.
+  Value builtinMathBinary(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinShape(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinCreation(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc);

@@ -37,6 +37,20 @@ double foldMath(ck::MathFn fn, double d) {
        [](double x) { return 1.0 / (1.0 + std::exp(-x)); }},
       {ck::MathFn::Floor, [](double x) { return std::floor(x); }},
       {ck::MathFn::Ceil, [](double x) { return std::ceil(x); }},
+      {ck::MathFn::Log1p, [](double x) { return std::log1p(x); }},
+      {ck::MathFn::Expm1, [](double x) { return std::expm1(x); }},
+      {ck::MathFn::Log10, [](double x) { return std::log10(x); }},
+      {ck::MathFn::Exp10, [](double x) { return std::pow(10.0, x); }},
+      {ck::MathFn::Asin, [](double x) { return std::asin(x); }},
+      {ck::MathFn::Acos, [](double x) { return std::acos(x); }},
+      {ck::MathFn::Atan, [](double x) { return std::atan(x); }},
+      {ck::MathFn::Sinh, [](double x) { return std::sinh(x); }},
+      {ck::MathFn::Cosh, [](double x) { return std::cosh(x); }},
+      {ck::MathFn::Tan, [](double x) { return std::tan(x); }},
+      {ck::MathFn::Cbrt, [](double x) { return std::cbrt(x); }},
+      {ck::MathFn::Trunc, [](double x) { return std::trunc(x); }},
+      {ck::MathFn::Round, [](double x) { return std::round(x); }},
+      {ck::MathFn::Rint, [](double x) { return std::nearbyint(x); }},
   };
   for (const auto &[key, fold] : folds)
     if (key == fn)
@@ -79,6 +93,48 @@ Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
       std::make_unique<ck::MathExpr>(type, loc, fn, std::move(operand));
   if (elem == ScalarType::F16 || elem == ScalarType::BF16 || isFP8Type(elem))
     result = castTo(std::move(result), elem, loc);
+  return Value::ofExpr(std::move(result));
+}
+
+Value Sema::builtinMathBinary(llvm::StringRef name, CallArgs &args,
+                              SourceLoc loc) {
+  std::vector<Value> slots;
+  if (!bindArgs(args, name, {"x", "y"}, 2, slots))
+    return Value::invalid();
+  Value &x = slots[0], &y = slots[1];
+  std::string what = "'" + name.str() + "'";
+  if (!requireExpr(x, args.loc, what) || !requireExpr(y, args.loc, what))
+    return Value::invalid();
+  if (x.type().isPointer || y.type().isPointer) {
+    error(loc, what + " expects numbers or blocks of numbers; got " +
+                   x.type().str() + " and " + y.type().str());
+    return Value::invalid();
+  }
+  const ConstexprValue *cx = x.getConst(), *cy = y.getConst();
+  if (cx && cy && x.weak && y.weak) {
+    double a = cx->asFloat(), b = cy->asFloat();
+    double folded = name == "pow"     ? std::pow(a, b)
+                    : name == "atan2" ? std::atan2(a, b)
+                                      : std::fmod(a, b);
+    return makeConst(ConstexprValue::ofFloat(folded), loc);
+  }
+  auto kind = computationType(x, y, false, loc, name);
+  if (!kind || !rejectFP8(TType(*kind), loc, what))
+    return Value::invalid();
+  ScalarType computeKind =
+      *kind == ScalarType::F64 ? ScalarType::F64 : ScalarType::F32;
+  ExprPtr a = castTo(std::move(x.expr), computeKind, loc);
+  ExprPtr b = castTo(std::move(y.expr), computeKind, loc);
+  if (!broadcastPair(a, b, loc, what))
+    return Value::invalid();
+  TType type = a->getType();
+  ck::BinaryOp op = name == "pow"     ? ck::BinaryOp::Pow
+                    : name == "atan2" ? ck::BinaryOp::Atan2
+                                      : ck::BinaryOp::Rem;
+  ExprPtr result = std::make_unique<ck::BinaryExpr>(type, loc, op, std::move(a),
+                                                    std::move(b));
+  if (*kind == ScalarType::F16 || *kind == ScalarType::BF16)
+    result = castTo(std::move(result), *kind, loc);
   return Value::ofExpr(std::move(result));
 }
 

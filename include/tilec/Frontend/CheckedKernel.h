@@ -143,6 +143,8 @@ enum class BinaryOp {
   Le,
   Gt,
   Ge,
+  Pow,   // floats: math.powf
+  Atan2, // floats: math.atan2
 };
 /// True for Eq..Ge.
 bool isComparison(BinaryOp op);
@@ -355,7 +357,21 @@ enum class MathFn {
   Erf,
   Sigmoid,
   Floor,
-  Ceil
+  Ceil,
+  Log1p,
+  Expm1,
+  Log10,
+  Exp10,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Tan,
+  Cbrt,
+  Trunc,
+  Round,
+  Rint
 };
 /// A math function; operand type = result type, f32 or f64 (f16/bf16 and
 /// integer inputs are cast to f32 explicitly, and the result cast back for

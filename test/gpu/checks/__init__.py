@@ -18,4 +18,5 @@ from checks import (  # noqa: F401
     layout_pairs,
     fp8,
     atomics,
+    libdevice,
 )
