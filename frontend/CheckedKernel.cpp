@@ -21,10 +21,10 @@ bool checked::isComparison(BinaryOp op) {
 }
 
 llvm::StringRef checked::getBinaryOpName(BinaryOp op) {
-  static const char *names[] = {"add", "sub", "mul",  "fdiv", "idiv", "rem",
-                                "and", "or",  "xor",  "shl",  "shr",  "max",
-                                "min", "eq",  "ne",   "lt",   "le",   "gt",
-                                "ge",  "pow", "atan2"};
+  static const char *names[] = {"add", "sub", "mul",   "fdiv",  "idiv", "rem",
+                                "and", "or",  "xor",   "shl",   "shr",  "max",
+                                "min", "eq",  "ne",    "lt",    "le",   "gt",
+                                "ge",  "pow", "atan2", "umulhi"};
   return names[static_cast<int>(op)];
 }
 

@@ -591,6 +591,21 @@ Value MLIRGenImpl::genBinary(const BinaryExpr &expr, Location location) {
     return math::PowFOp::create(builder, location, lhs, rhs);
   case BinaryOp::Atan2:
     return math::Atan2Op::create(builder, location, lhs, rhs);
+  case BinaryOp::UMulHi: {
+    // (zext(a) * zext(b)) >> 32, which NVPTX selects as mul.hi.u32.
+    Type wide = builder.getI64Type();
+    if (auto shaped = dyn_cast<RankedTensorType>(lhs.getType()))
+      wide = RankedTensorType::get(shaped.getShape(), wide);
+    Value a = arith::ExtUIOp::create(builder, location, wide, lhs);
+    Value b = arith::ExtUIOp::create(builder, location, wide, rhs);
+    Value product = arith::MulIOp::create(builder, location, a, b);
+    TypedAttr bits = builder.getI64IntegerAttr(32);
+    if (auto shaped = dyn_cast<RankedTensorType>(wide))
+      bits = DenseElementsAttr::get(shaped, bits);
+    Value shift = arith::ConstantOp::create(builder, location, bits);
+    Value high = arith::ShRUIOp::create(builder, location, product, shift);
+    return arith::TruncIOp::create(builder, location, lhs.getType(), high);
+  }
   case BinaryOp::Min:
     return operands.create<arith::MinimumFOp, arith::MinUIOp, arith::MinSIOp>();
   case BinaryOp::Eq:

@@ -73,6 +73,10 @@ static const char *const kBuiltins[] = {
     "pow",
     "atan2",
     "fmod",
+    "umulhi",
+    "fdiv",
+    "div_rn",
+    "sqrt_rn",
     "maximum",
     "minimum",
     "clamp",
@@ -382,8 +386,11 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     return builtinReduce(name, args, loc);
   if (isMathName(name))
     return builtinMath(name, args, loc);
-  if (llvm::is_contained({"pow", "atan2", "fmod"}, name))
+  if (llvm::is_contained({"pow", "atan2", "fmod", "umulhi", "fdiv", "div_rn"},
+                         name))
     return builtinMathBinary(name, args, loc);
+  if (name == "sqrt_rn") // sqrt is IEEE-rounded already (docs/target.md).
+    return builtinMath("sqrt", args, loc);
   if (llvm::is_contained(
           {"trans", "reshape", "view", "broadcast_to", "expand_dims"}, name))
     return builtinShape(name, args, loc);

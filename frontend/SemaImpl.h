@@ -291,7 +291,8 @@ public:
   Value builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   /// `pow`, `atan2`, `fmod` (libdevice's): floats, computed in f32 for
-  /// f16/bf16 and integer operands.
+  /// f16/bf16 and integer operands; `fdiv(x, y, ieee_rounding=False)` (`/`);
+  /// `umulhi` on 32-bit integers; `div_rn` (an error: not lowered yet).
   Value builtinMathBinary(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinShape(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinCreation(llvm::StringRef name, CallArgs &args, SourceLoc loc);

@@ -99,10 +99,28 @@ Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
 Value Sema::builtinMathBinary(llvm::StringRef name, CallArgs &args,
                               SourceLoc loc) {
   std::vector<Value> slots;
-  if (!bindArgs(args, name, {"x", "y"}, 2, slots))
+  bool isFDiv = name == "fdiv";
+  if (isFDiv ? !bindArgs(args, name, {"x", "y", "ieee_rounding"}, 2, slots)
+             : !bindArgs(args, name, {"x", "y"}, 2, slots))
     return Value::invalid();
   Value &x = slots[0], &y = slots[1];
   std::string what = "'" + name.str() + "'";
+  bool ieee = name == "div_rn";
+  if (isFDiv && !slots[2].isNone()) {
+    const ConstexprValue *c = slots[2].getConst();
+    if (!c) {
+      error(loc, "ieee_rounding of 'fdiv' must be a compile-time constant");
+      return Value::invalid();
+    }
+    ieee = c->asBool();
+  }
+  if (ieee) {
+    error(loc,
+          llvm::Twine(isFDiv ? "fdiv(..., ieee_rounding=True)" : "div_rn") +
+              " (IEEE-rounded f32 division) is not supported yet; '/' "
+              "divides within 2 ulp (div.full.f32, as Triton's '/')");
+    return Value::invalid();
+  }
   if (!requireExpr(x, args.loc, what) || !requireExpr(y, args.loc, what))
     return Value::invalid();
   if (x.type().isPointer || y.type().isPointer) {
@@ -110,8 +128,15 @@ Value Sema::builtinMathBinary(llvm::StringRef name, CallArgs &args,
                    x.type().str() + " and " + y.type().str());
     return Value::invalid();
   }
+  if (isFDiv) // Triton's default: `/` (div.full.f32).
+    return binaryOp(ast::BinaryOp::Div, std::move(x), std::move(y), loc);
   const ConstexprValue *cx = x.getConst(), *cy = y.getConst();
-  if (cx && cy && x.weak && y.weak) {
+  if (cx && cy && x.weak && y.weak && name == "umulhi" && cx->isInt() &&
+      cy->isInt()) {
+    uint64_t product = uint64_t(uint32_t(cx->asInt())) * uint32_t(cy->asInt());
+    return makeConst(ConstexprValue::ofInt(int64_t(product >> 32)), loc);
+  }
+  if (cx && cy && x.weak && y.weak && name != "umulhi") {
     double a = cx->asFloat(), b = cy->asFloat();
     double folded = name == "pow"     ? std::pow(a, b)
                     : name == "atan2" ? std::atan2(a, b)
@@ -121,6 +146,20 @@ Value Sema::builtinMathBinary(llvm::StringRef name, CallArgs &args,
   auto kind = computationType(x, y, false, loc, name);
   if (!kind || !rejectFP8(TType(*kind), loc, what))
     return Value::invalid();
+  if (name == "umulhi") {
+    if (*kind != ScalarType::I32 && *kind != ScalarType::U32) {
+      error(loc, "'umulhi' expects 32-bit integers (i32, u32); got " +
+                     llvm::Twine(scalarTypeName(*kind)));
+      return Value::invalid();
+    }
+    ExprPtr a = castTo(std::move(x.expr), *kind, loc);
+    ExprPtr b = castTo(std::move(y.expr), *kind, loc);
+    if (!broadcastPair(a, b, loc, what))
+      return Value::invalid();
+    TType type = a->getType();
+    return Value::ofExpr(std::make_unique<ck::BinaryExpr>(
+        type, loc, ck::BinaryOp::UMulHi, std::move(a), std::move(b)));
+  }
   ScalarType computeKind =
       *kind == ScalarType::F64 ? ScalarType::F64 : ScalarType::F32;
   ExprPtr a = castTo(std::move(x.expr), computeKind, loc);

@@ -143,8 +143,9 @@ enum class BinaryOp {
   Le,
   Gt,
   Ge,
-  Pow,   // floats: math.powf
-  Atan2, // floats: math.atan2
+  Pow,    // floats: math.powf
+  Atan2,  // floats: math.atan2
+  UMulHi, // i32/u32: the high 32 bits of the unsigned 64-bit product
 };
 /// True for Eq..Ge.
 bool isComparison(BinaryOp op);

@@ -33,6 +33,8 @@ LIBDEVICE = {
     "trunc": (_quarters, np.trunc, None),
     "round": (_quarters, _round_away, None),
     "rint": (_quarters, np.rint, None),
+    # IEEE-rounded: the correctly rounded f32 of the float64 root, bit for bit.
+    "sqrt_rn": (lambda rng, n: loguniform(rng, 1e-30, 1e30, n), np.sqrt, None),
 }
 
 
@@ -65,3 +67,16 @@ def make_binary_test(f):
 
 for _f in LIBDEVICE_BINARY_F32:
     test("libdevice", _f + " f32")(make_binary_test(_f))
+
+
+@test("libdevice", "umulhi i32 (unsigned high half)")
+def t_umulhi(t):
+    k = t.k("l_umulhi")
+    for n in t.sizes:
+        x = t.rng.integers(-(2**31), 2**31, n, dtype=np.int64).astype(np.int32)
+        y = t.rng.integers(-(2**31), 2**31, n, dtype=np.int64).astype(np.int32)
+        out = t.out(n, np.int32)
+        k((cdiv(n, 1024),), out=out, x=t.inp(x), y=t.inp(y), n=n)
+        ux, uy = x.view(np.uint32).astype(object), y.view(np.uint32).astype(object)
+        ref = np.array([(a * b) >> 32 for a, b in zip(ux, uy)], dtype=np.uint64)
+        t.exact("n=%d" % n, t.get(out).view(np.uint32), ref)

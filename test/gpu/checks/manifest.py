@@ -42,9 +42,9 @@ kern("bool_io", G + "memory.tile")
 kern("atomics_w1", G + "memory.tile", "atomics", nw=1)
 kern("atomic_colsum_w8", G + "memory.tile", "atomic_colsum", nw=8)
 LIBDEVICE_F32 = """log1p expm1 log10 exp10 asin acos atan sinh cosh tan cbrt trunc round
-    rint""".split()
+    rint sqrt_rn""".split()
 LIBDEVICE_BINARY_F32 = ("pow", "atan2", "fmod")
-for _f in LIBDEVICE_F32 + list(LIBDEVICE_BINARY_F32):
+for _f in LIBDEVICE_F32 + list(LIBDEVICE_BINARY_F32) + ["umulhi"]:
     kern("l_" + _f, G + "libdevice.tile")
 for _k in """int_ops int64_ops float_ops cas_ops tickets replicated_olds spin_lock""".split():
     kern(_k, G + "atomics.tile")
