@@ -21,15 +21,18 @@ bool checked::isComparison(BinaryOp op) {
 }
 
 llvm::StringRef checked::getBinaryOpName(BinaryOp op) {
-  static const char *names[] = {
-      "add", "sub", "mul", "fdiv", "idiv", "rem", "and", "or", "xor", "shl",
-      "shr", "max", "min", "eq",   "ne",   "lt",  "le",  "gt", "ge"};
+  static const char *names[] = {"add", "sub", "mul",   "fdiv",  "idiv", "rem",
+                                "and", "or",  "xor",   "shl",   "shr",  "max",
+                                "min", "eq",  "ne",    "lt",    "le",   "gt",
+                                "ge",  "pow", "atan2", "umulhi"};
   return names[static_cast<int>(op)];
 }
 
 static const char *const kMathFnNames[] = {
-    "exp", "exp2", "log",  "log2", "sqrt",    "rsqrt", "abs",
-    "sin", "cos",  "tanh", "erf",  "sigmoid", "floor", "ceil"};
+    "exp",   "exp2",  "log",   "log2",  "sqrt",    "rsqrt", "abs",
+    "sin",   "cos",   "tanh",  "erf",   "sigmoid", "floor", "ceil",
+    "log1p", "expm1", "log10", "exp10", "asin",    "acos",  "atan",
+    "sinh",  "cosh",  "tan",   "cbrt",  "trunc",   "round", "rint"};
 
 llvm::StringRef checked::getMathFnName(MathFn fn) {
   return kMathFnNames[static_cast<int>(fn)];
@@ -116,10 +119,17 @@ ExprPtr checked::cloneExpr(const Expr &expr) {
     return std::make_unique<LoadExpr>(
         t, loc, cloneExpr(*e.ptr), cloneOrNull(e.mask), cloneOrNull(e.other));
   }
-  case ExprKind::AtomicAdd: {
-    auto &e = llvm::cast<AtomicAddExpr>(expr);
-    return std::make_unique<AtomicAddExpr>(
-        t, loc, cloneExpr(*e.ptr), cloneExpr(*e.value), cloneOrNull(e.mask));
+  case ExprKind::AtomicRMW: {
+    auto &e = llvm::cast<AtomicRMWExpr>(expr);
+    return std::make_unique<AtomicRMWExpr>(
+        t, loc, e.kind, e.sem, e.scope, cloneExpr(*e.ptr), cloneExpr(*e.value),
+        cloneOrNull(e.mask));
+  }
+  case ExprKind::AtomicCAS: {
+    auto &e = llvm::cast<AtomicCASExpr>(expr);
+    return std::make_unique<AtomicCASExpr>(t, loc, e.sem, e.scope,
+                                           cloneExpr(*e.ptr), cloneExpr(*e.cmp),
+                                           cloneExpr(*e.value));
   }
   case ExprKind::Dot: {
     auto &e = llvm::cast<DotExpr>(expr);
@@ -346,13 +356,26 @@ private:
         dump(*e.other, level + 1);
       return;
     }
-    case ExprKind::AtomicAdd: {
-      auto &e = llvm::cast<AtomicAddExpr>(expr);
-      head(expr, level, "AtomicAdd");
+    case ExprKind::AtomicRMW: {
+      auto &e = llvm::cast<AtomicRMWExpr>(expr);
+      head(expr, level, "AtomicRMW",
+           mlir::tile::stringifyAtomicRMWKind(e.kind).str() + " " +
+               mlir::tile::stringifyMemSemantic(e.sem).str() + " " +
+               mlir::tile::stringifyMemSyncScope(e.scope).str());
       dump(*e.ptr, level + 1);
       dump(*e.value, level + 1);
       if (e.mask)
         dump(*e.mask, level + 1);
+      return;
+    }
+    case ExprKind::AtomicCAS: {
+      auto &e = llvm::cast<AtomicCASExpr>(expr);
+      head(expr, level, "AtomicCAS",
+           mlir::tile::stringifyMemSemantic(e.sem).str() + " " +
+               mlir::tile::stringifyMemSyncScope(e.scope).str());
+      dump(*e.ptr, level + 1);
+      dump(*e.cmp, level + 1);
+      dump(*e.value, level + 1);
       return;
     }
     case ExprKind::Dot: {

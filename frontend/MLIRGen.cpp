@@ -436,13 +436,23 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
       return Value();
     return tile::LoadOp::create(builder, location, ptr, mask, other);
   }
-  case ExprKind::AtomicAdd: {
-    auto &atomic = llvm::cast<AtomicAddExpr>(expr);
+  case ExprKind::AtomicRMW: {
+    auto &atomic = llvm::cast<AtomicRMWExpr>(expr);
     Value ptr = gen(atomic.ptr), value = gen(atomic.value);
     Value mask = gen(atomic.mask);
     if (!ptr || !value || (atomic.mask && !mask))
       return Value();
-    return tile::AtomicAddOp::create(builder, location, type, ptr, value, mask);
+    return tile::AtomicRMWOp::create(builder, location, type, atomic.kind,
+                                     atomic.sem, atomic.scope, ptr, value,
+                                     mask);
+  }
+  case ExprKind::AtomicCAS: {
+    auto &cas = llvm::cast<AtomicCASExpr>(expr);
+    Value ptr = gen(cas.ptr), cmp = gen(cas.cmp), value = gen(cas.value);
+    if (!ptr || !cmp || !value)
+      return Value();
+    return tile::AtomicCASOp::create(builder, location, type, cas.sem,
+                                     cas.scope, ptr, cmp, value);
   }
   case ExprKind::Dot: {
     auto &dot = llvm::cast<DotExpr>(expr);
@@ -577,6 +587,25 @@ Value MLIRGenImpl::genBinary(const BinaryExpr &expr, Location location) {
                : Value(arith::ShRSIOp::create(builder, location, lhs, rhs));
   case BinaryOp::Max:
     return operands.create<arith::MaximumFOp, arith::MaxUIOp, arith::MaxSIOp>();
+  case BinaryOp::Pow:
+    return math::PowFOp::create(builder, location, lhs, rhs);
+  case BinaryOp::Atan2:
+    return math::Atan2Op::create(builder, location, lhs, rhs);
+  case BinaryOp::UMulHi: {
+    // (zext(a) * zext(b)) >> 32, which NVPTX selects as mul.hi.u32.
+    Type wide = builder.getI64Type();
+    if (auto shaped = dyn_cast<RankedTensorType>(lhs.getType()))
+      wide = RankedTensorType::get(shaped.getShape(), wide);
+    Value a = arith::ExtUIOp::create(builder, location, wide, lhs);
+    Value b = arith::ExtUIOp::create(builder, location, wide, rhs);
+    Value product = arith::MulIOp::create(builder, location, a, b);
+    TypedAttr bits = builder.getI64IntegerAttr(32);
+    if (auto shaped = dyn_cast<RankedTensorType>(wide))
+      bits = DenseElementsAttr::get(shaped, bits);
+    Value shift = arith::ConstantOp::create(builder, location, bits);
+    Value high = arith::ShRUIOp::create(builder, location, product, shift);
+    return arith::TruncIOp::create(builder, location, lhs.getType(), high);
+  }
   case BinaryOp::Min:
     return operands.create<arith::MinimumFOp, arith::MinUIOp, arith::MinSIOp>();
   case BinaryOp::Eq:
@@ -667,7 +696,34 @@ Value MLIRGenImpl::genCast(Value value, const TType &from, const TType &to,
              : Value(arith::ExtSIOp::create(builder, location, target, value));
 }
 
+/// Builds the math-dialect op `Op` of one operand.
+template <typename Op>
+Value createMathOp(OpBuilder &builder, Location location, Value x) {
+  return Op::create(builder, location, x);
+}
+
+/// The libdevice functions that are one math-dialect op each.
+const std::pair<MathFn, Value (*)(OpBuilder &, Location, Value)>
+    kOneOpMathFns[] = {
+        {MathFn::Log1p, createMathOp<math::Log1pOp>},
+        {MathFn::Expm1, createMathOp<math::ExpM1Op>},
+        {MathFn::Log10, createMathOp<math::Log10Op>},
+        {MathFn::Asin, createMathOp<math::AsinOp>},
+        {MathFn::Acos, createMathOp<math::AcosOp>},
+        {MathFn::Atan, createMathOp<math::AtanOp>},
+        {MathFn::Sinh, createMathOp<math::SinhOp>},
+        {MathFn::Cosh, createMathOp<math::CoshOp>},
+        {MathFn::Tan, createMathOp<math::TanOp>},
+        {MathFn::Cbrt, createMathOp<math::CbrtOp>},
+        {MathFn::Trunc, createMathOp<math::TruncOp>},
+        {MathFn::Round, createMathOp<math::RoundOp>},
+        {MathFn::Rint, createMathOp<math::RoundEvenOp>},
+};
+
 Value MLIRGenImpl::genMath(const MathExpr &expr, Value x, Location location) {
+  for (const auto &[fn, create] : kOneOpMathFns)
+    if (fn == expr.fn)
+      return create(builder, location, x);
   switch (expr.fn) {
   case MathFn::Exp:
     return math::ExpOp::create(builder, location, x);
@@ -706,6 +762,27 @@ Value MLIRGenImpl::genMath(const MathExpr &expr, Value x, Location location) {
     return math::FloorOp::create(builder, location, x);
   case MathFn::Ceil:
     return math::CeilOp::create(builder, location, x);
+  case MathFn::Log1p:
+  case MathFn::Expm1:
+  case MathFn::Log10:
+  case MathFn::Asin:
+  case MathFn::Acos:
+  case MathFn::Atan:
+  case MathFn::Sinh:
+  case MathFn::Cosh:
+  case MathFn::Tan:
+  case MathFn::Cbrt:
+  case MathFn::Trunc:
+  case MathFn::Round:
+  case MathFn::Rint:
+    break; // kOneOpMathFns
+  case MathFn::Exp10: {
+    // 10^x as libdevice's powf (4 ulp); exp2(x * log2(10)) would lose
+    // the rounding error of the product times |x|.
+    Value ten =
+        constant(expr.getType(), ConstexprValue::ofFloat(10.0), location);
+    return math::PowFOp::create(builder, location, ten, x);
+  }
   }
   return Value();
 }

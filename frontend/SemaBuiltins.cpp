@@ -18,58 +18,88 @@ using namespace tilec;
 using namespace tilec::sema;
 namespace ck = tilec::checked;
 
-static const char *const kBuiltins[] = {"program_id",
-                                        "num_programs",
-                                        "arange",
-                                        "cdiv",
-                                        "zeros",
-                                        "full",
-                                        "zeros_like",
-                                        "load",
-                                        "store",
-                                        "atomic_add",
-                                        "dot",
-                                        "sum",
-                                        "max",
-                                        "min",
-                                        "argmax",
-                                        "argmin",
-                                        "exp",
-                                        "exp2",
-                                        "log",
-                                        "log2",
-                                        "sqrt",
-                                        "rsqrt",
-                                        "abs",
-                                        "sin",
-                                        "cos",
-                                        "tanh",
-                                        "erf",
-                                        "sigmoid",
-                                        "floor",
-                                        "ceil",
-                                        "maximum",
-                                        "minimum",
-                                        "clamp",
-                                        "where",
-                                        "fma",
-                                        "cast",
-                                        "trans",
-                                        "reshape",
-                                        "view",
-                                        "broadcast_to",
-                                        "expand_dims",
-                                        "multiple_of",
-                                        "max_contiguous",
-                                        "static_print",
-                                        "device_print",
-                                        "static_assert",
-                                        "debug_barrier",
-                                        "range",
-                                        "static_range",
-                                        "float",
-                                        "int",
-                                        "print"};
+static const char *const kBuiltins[] = {
+    "program_id",
+    "num_programs",
+    "arange",
+    "cdiv",
+    "zeros",
+    "full",
+    "zeros_like",
+    "load",
+    "store",
+    "atomic_add",
+    "atomic_max",
+    "atomic_min",
+    "atomic_and",
+    "atomic_or",
+    "atomic_xor",
+    "atomic_xchg",
+    "atomic_cas",
+    "dot",
+    "sum",
+    "max",
+    "min",
+    "argmax",
+    "argmin",
+    "exp",
+    "exp2",
+    "log",
+    "log2",
+    "sqrt",
+    "rsqrt",
+    "abs",
+    "sin",
+    "cos",
+    "tanh",
+    "erf",
+    "sigmoid",
+    "floor",
+    "ceil",
+    "log1p",
+    "expm1",
+    "log10",
+    "exp10",
+    "asin",
+    "acos",
+    "atan",
+    "sinh",
+    "cosh",
+    "tan",
+    "cbrt",
+    "trunc",
+    "round",
+    "rint",
+    "pow",
+    "atan2",
+    "fmod",
+    "umulhi",
+    "fdiv",
+    "div_rn",
+    "sqrt_rn",
+    "maximum",
+    "minimum",
+    "clamp",
+    "where",
+    "fma",
+    "cast",
+    "trans",
+    "reshape",
+    "view",
+    "broadcast_to",
+    "expand_dims",
+    "multiple_of",
+    "max_contiguous",
+    "static_print",
+    "device_print",
+    "static_assert",
+    "debug_barrier",
+    "range",
+    "static_range",
+    "float",
+    "int",
+    "print",
+};
 
 bool Sema::isBuiltinName(llvm::StringRef name) {
   return llvm::is_contained(kBuiltins, name);
@@ -332,8 +362,10 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     return builtinLoad(args, loc);
   if (name == "store")
     return builtinStore(args, loc);
-  if (name == "atomic_add")
-    return builtinAtomicAdd(args, loc);
+  if (name == "atomic_cas")
+    return builtinAtomicCAS(args, loc);
+  if (name.starts_with("atomic_"))
+    return builtinAtomicRMW(name, args, loc);
   if (name == "dot")
     return builtinDot(args, loc);
   if ((name == "max" || name == "min") && args.args.size() >= 2 &&
@@ -354,6 +386,11 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     return builtinReduce(name, args, loc);
   if (isMathName(name))
     return builtinMath(name, args, loc);
+  if (llvm::is_contained({"pow", "atan2", "fmod", "umulhi", "fdiv", "div_rn"},
+                         name))
+    return builtinMathBinary(name, args, loc);
+  if (name == "sqrt_rn") // sqrt is IEEE-rounded already (docs/target.md).
+    return builtinMath("sqrt", args, loc);
   if (llvm::is_contained(
           {"trans", "reshape", "view", "broadcast_to", "expand_dims"}, name))
     return builtinShape(name, args, loc);

@@ -278,10 +278,22 @@ public:
                    SourceLoc loc);
   Value builtinLoad(CallArgs &args, SourceLoc loc);
   Value builtinStore(CallArgs &args, SourceLoc loc);
-  Value builtinAtomicAdd(CallArgs &args, SourceLoc loc);
+  /// `atomic_add/max/min/and/or/xor/xchg` (`name`) and `atomic_cas`.
+  Value builtinAtomicRMW(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  Value builtinAtomicCAS(CallArgs &args, SourceLoc loc);
+  /// The `sem` and `scope` of an atomic, in slots `semSlot` and
+  /// `semSlot + 1` (None: "acq_rel" and "gpu"). False after an error.
+  bool elabAtomicOrdering(CallArgs &args, std::vector<Value> &slots,
+                          size_t semSlot, llvm::StringRef fnName,
+                          checked::MemSemantic &sem,
+                          checked::MemSyncScope &scope);
   Value builtinDot(CallArgs &args, SourceLoc loc);
   Value builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  /// `pow`, `atan2`, `fmod` (libdevice's): floats, computed in f32 for
+  /// f16/bf16 and integer operands; `fdiv(x, y, ieee_rounding=False)` (`/`);
+  /// `umulhi` on 32-bit integers; `div_rn` (an error: not lowered yet).
+  Value builtinMathBinary(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinShape(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinCreation(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc);
@@ -291,7 +303,7 @@ public:
   /// Builds a pointer/mask/value triple broadcast to a common shape.
   bool prepareMemoryOperands(llvm::StringRef fnName, ExprPtr &ptr,
                              ExprPtr *value, ExprPtr &mask, SourceLoc loc);
-  /// The pointer, value and mask of `store`/`atomic_add` (slots 0 to 2):
+  /// The pointer, value and mask of `store`/atomics (slots 0 to 2):
   /// `checkElem` may reject the pointee type (it reports why); the value is
   /// converted to it and all three are broadcast to one shape. False after
   /// an error.

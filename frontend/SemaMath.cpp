@@ -37,6 +37,20 @@ double foldMath(ck::MathFn fn, double d) {
        [](double x) { return 1.0 / (1.0 + std::exp(-x)); }},
       {ck::MathFn::Floor, [](double x) { return std::floor(x); }},
       {ck::MathFn::Ceil, [](double x) { return std::ceil(x); }},
+      {ck::MathFn::Log1p, [](double x) { return std::log1p(x); }},
+      {ck::MathFn::Expm1, [](double x) { return std::expm1(x); }},
+      {ck::MathFn::Log10, [](double x) { return std::log10(x); }},
+      {ck::MathFn::Exp10, [](double x) { return std::pow(10.0, x); }},
+      {ck::MathFn::Asin, [](double x) { return std::asin(x); }},
+      {ck::MathFn::Acos, [](double x) { return std::acos(x); }},
+      {ck::MathFn::Atan, [](double x) { return std::atan(x); }},
+      {ck::MathFn::Sinh, [](double x) { return std::sinh(x); }},
+      {ck::MathFn::Cosh, [](double x) { return std::cosh(x); }},
+      {ck::MathFn::Tan, [](double x) { return std::tan(x); }},
+      {ck::MathFn::Cbrt, [](double x) { return std::cbrt(x); }},
+      {ck::MathFn::Trunc, [](double x) { return std::trunc(x); }},
+      {ck::MathFn::Round, [](double x) { return std::round(x); }},
+      {ck::MathFn::Rint, [](double x) { return std::nearbyint(x); }},
   };
   for (const auto &[key, fold] : folds)
     if (key == fn)
@@ -79,6 +93,87 @@ Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
       std::make_unique<ck::MathExpr>(type, loc, fn, std::move(operand));
   if (elem == ScalarType::F16 || elem == ScalarType::BF16 || isFP8Type(elem))
     result = castTo(std::move(result), elem, loc);
+  return Value::ofExpr(std::move(result));
+}
+
+Value Sema::builtinMathBinary(llvm::StringRef name, CallArgs &args,
+                              SourceLoc loc) {
+  std::vector<Value> slots;
+  bool isFDiv = name == "fdiv";
+  if (isFDiv ? !bindArgs(args, name, {"x", "y", "ieee_rounding"}, 2, slots)
+             : !bindArgs(args, name, {"x", "y"}, 2, slots))
+    return Value::invalid();
+  Value &x = slots[0], &y = slots[1];
+  std::string what = "'" + name.str() + "'";
+  bool ieee = name == "div_rn";
+  if (isFDiv && !slots[2].isNone()) {
+    const ConstexprValue *c = slots[2].getConst();
+    if (!c) {
+      error(loc, "ieee_rounding of 'fdiv' must be a compile-time constant");
+      return Value::invalid();
+    }
+    ieee = c->asBool();
+  }
+  if (ieee) {
+    error(loc,
+          llvm::Twine(isFDiv ? "fdiv(..., ieee_rounding=True)" : "div_rn") +
+              " (IEEE-rounded f32 division) is not supported yet; '/' "
+              "divides within 2 ulp (div.full.f32, as Triton's '/')");
+    return Value::invalid();
+  }
+  if (!requireExpr(x, args.loc, what) || !requireExpr(y, args.loc, what))
+    return Value::invalid();
+  if (x.type().isPointer || y.type().isPointer) {
+    error(loc, what + " expects numbers or blocks of numbers; got " +
+                   x.type().str() + " and " + y.type().str());
+    return Value::invalid();
+  }
+  if (isFDiv) // Triton's default: `/` (div.full.f32).
+    return binaryOp(ast::BinaryOp::Div, std::move(x), std::move(y), loc);
+  const ConstexprValue *cx = x.getConst(), *cy = y.getConst();
+  if (cx && cy && x.weak && y.weak && name == "umulhi" && cx->isInt() &&
+      cy->isInt()) {
+    uint64_t product = uint64_t(uint32_t(cx->asInt())) * uint32_t(cy->asInt());
+    return makeConst(ConstexprValue::ofInt(int64_t(product >> 32)), loc);
+  }
+  if (cx && cy && x.weak && y.weak && name != "umulhi") {
+    double a = cx->asFloat(), b = cy->asFloat();
+    double folded = name == "pow"     ? std::pow(a, b)
+                    : name == "atan2" ? std::atan2(a, b)
+                                      : std::fmod(a, b);
+    return makeConst(ConstexprValue::ofFloat(folded), loc);
+  }
+  auto kind = computationType(x, y, false, loc, name);
+  if (!kind || !rejectFP8(TType(*kind), loc, what))
+    return Value::invalid();
+  if (name == "umulhi") {
+    if (*kind != ScalarType::I32 && *kind != ScalarType::U32) {
+      error(loc, "'umulhi' expects 32-bit integers (i32, u32); got " +
+                     llvm::Twine(scalarTypeName(*kind)));
+      return Value::invalid();
+    }
+    ExprPtr a = castTo(std::move(x.expr), *kind, loc);
+    ExprPtr b = castTo(std::move(y.expr), *kind, loc);
+    if (!broadcastPair(a, b, loc, what))
+      return Value::invalid();
+    TType type = a->getType();
+    return Value::ofExpr(std::make_unique<ck::BinaryExpr>(
+        type, loc, ck::BinaryOp::UMulHi, std::move(a), std::move(b)));
+  }
+  ScalarType computeKind =
+      *kind == ScalarType::F64 ? ScalarType::F64 : ScalarType::F32;
+  ExprPtr a = castTo(std::move(x.expr), computeKind, loc);
+  ExprPtr b = castTo(std::move(y.expr), computeKind, loc);
+  if (!broadcastPair(a, b, loc, what))
+    return Value::invalid();
+  TType type = a->getType();
+  ck::BinaryOp op = name == "pow"     ? ck::BinaryOp::Pow
+                    : name == "atan2" ? ck::BinaryOp::Atan2
+                                      : ck::BinaryOp::Rem;
+  ExprPtr result = std::make_unique<ck::BinaryExpr>(type, loc, op, std::move(a),
+                                                    std::move(b));
+  if (*kind == ScalarType::F16 || *kind == ScalarType::BF16)
+    result = castTo(std::move(result), *kind, loc);
   return Value::ofExpr(std::move(result));
 }
 

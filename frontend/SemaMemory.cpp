@@ -1,6 +1,6 @@
 //===- SemaMemory.cpp - Memory, dot, reductions and shapes ----------------===//
 //
-// The builtins with the most checks: load/store/atomic_add (pointer, mask
+// The builtins with the most checks: load/store/atomics (pointer, mask
 // and value shapes and types), dot (2-D operands, inner dimensions, element
 // types, accumulator), reductions (axis, result types) and shape
 // manipulation (trans, reshape, broadcast_to, expand_dims).
@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "SemaImpl.h"
+
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace tilec;
 using namespace tilec::sema;
@@ -157,30 +159,171 @@ Value Sema::builtinStore(CallArgs &args, SourceLoc loc) {
   return Value::none();
 }
 
-Value Sema::builtinAtomicAdd(CallArgs &args, SourceLoc loc) {
-  std::vector<Value> slots;
-  if (!bindArgs(args, "atomic_add", {"pointer", "val", "mask"}, 2, slots,
-                {"sem", "scope"}))
-    return Value::invalid();
-  auto isSupported = [&](ScalarType elem) {
-    if (elem == ScalarType::I1 || elem == ScalarType::I8 ||
-        elem == ScalarType::I16 || elem == ScalarType::U8 ||
-        elem == ScalarType::U16 || elem == ScalarType::BF16 ||
-        isFP8Type(elem)) {
-      error(loc, "atomic_add is not supported on " +
-                     llvm::Twine(scalarTypeName(elem)) +
-                     "; use f16, f32, f64, i32, u32, i64 or u64");
+/// Where argument `index` (keyword `name`) of a call is: its own location
+/// when it was given, else the call's.
+static SourceLoc getArgLoc(const CallArgs &args, size_t index,
+                           llvm::StringRef name) {
+  if (index < args.argLocs.size())
+    return args.argLocs[index];
+  for (size_t k = 0; k < args.kwargs.size(); ++k)
+    if (args.kwargs[k].first == name)
+      return args.kwargLocs[k];
+  return args.loc;
+}
+
+bool Sema::elabAtomicOrdering(CallArgs &args, std::vector<Value> &slots,
+                              size_t semSlot, llvm::StringRef fnName,
+                              ck::MemSemantic &sem, ck::MemSyncScope &scope) {
+  sem = ck::MemSemantic::AcqRel;
+  scope = ck::MemSyncScope::GPU;
+  for (size_t i : {semSlot, semSlot + 1}) {
+    bool isSem = i == semSlot;
+    const char *name = isSem ? "sem" : "scope";
+    Value &slot = slots[i];
+    if (slot.isNone())
+      continue;
+    bool ok = false;
+    if (slot.kind == Value::Kind::String) {
+      if (isSem) {
+        std::optional<ck::MemSemantic> named =
+            mlir::tile::symbolizeMemSemantic(slot.str);
+        if ((ok = named.has_value()))
+          sem = *named;
+      } else {
+        std::optional<ck::MemSyncScope> named =
+            mlir::tile::symbolizeMemSyncScope(slot.str);
+        if ((ok = named.has_value()))
+          scope = *named;
+      }
+    }
+    if (!ok) {
+      std::string got = slot.kind == Value::Kind::String
+                            ? "\"" + slot.str + "\""
+                            : std::string("a value that is not a string");
+      error(getArgLoc(args, i, name),
+            "'" + llvm::Twine(name) + "' of '" + fnName + "' must be " +
+                (isSem ? "\"acq_rel\", \"acquire\", \"release\" or "
+                         "\"relaxed\""
+                       : "\"gpu\", \"cta\" or \"sys\"") +
+                "; got " + got);
       return false;
     }
+  }
+  return true;
+}
+
+/// The element types Triton's atomic `fnName` allows, as the words of an
+/// error message, and whether `elem` is one of them.
+static bool isAtomicElementType(llvm::StringRef fnName, ScalarType elem,
+                                std::string &allowed) {
+  bool isWideInt = elem == ScalarType::I32 || elem == ScalarType::I64 ||
+                   elem == ScalarType::U32 || elem == ScalarType::U64;
+  bool isWideFloat = elem == ScalarType::F32 || elem == ScalarType::F64;
+  if (fnName == "atomic_cas") {
+    allowed = "16-, 32- or 64-bit types (i16, u16, f16, bf16, i32, u32, f32, "
+              "i64, u64, f64)";
+    unsigned bytes = scalarTypeBytes(elem);
+    return !isFP8Type(elem) && (bytes == 2 || bytes == 4 || bytes == 8);
+  }
+  if (fnName == "atomic_add") {
+    allowed = "f16, f32, f64, i32, u32, i64 or u64";
+    return isWideInt || isWideFloat || elem == ScalarType::F16;
+  }
+  if (fnName == "atomic_max" || fnName == "atomic_min" ||
+      fnName == "atomic_xchg") {
+    allowed = "f32, f64, i32, u32, i64 or u64";
+    return isWideInt || isWideFloat;
+  }
+  allowed = "i32, u32, i64 or u64";
+  return isWideInt;
+}
+
+/// The tile dialect's operation for Triton's `atomic_NAME` on `elem`.
+static ck::AtomicRMWKind getAtomicRMWKind(llvm::StringRef fnName,
+                                          ScalarType elem) {
+  bool isUnsigned = elem == ScalarType::U32 || elem == ScalarType::U64;
+  return llvm::StringSwitch<ck::AtomicRMWKind>(fnName)
+      .Case("atomic_max",
+            isUnsigned ? ck::AtomicRMWKind::UMax : ck::AtomicRMWKind::Max)
+      .Case("atomic_min",
+            isUnsigned ? ck::AtomicRMWKind::UMin : ck::AtomicRMWKind::Min)
+      .Case("atomic_and", ck::AtomicRMWKind::And)
+      .Case("atomic_or", ck::AtomicRMWKind::Or)
+      .Case("atomic_xor", ck::AtomicRMWKind::Xor)
+      .Case("atomic_xchg", ck::AtomicRMWKind::Xchg)
+      .Default(ck::AtomicRMWKind::Add);
+}
+
+/// Rejects (with an error) an element type the atomic `fnName` does not
+/// take.
+static bool checkAtomicElement(Sema &sema, llvm::StringRef fnName,
+                               ScalarType elem, SourceLoc loc) {
+  std::string allowed;
+  if (isAtomicElementType(fnName, elem, allowed))
     return true;
+  std::string why = elem == ScalarType::BF16 && fnName == "atomic_add"
+                        ? " (Triton's bf16 atomic_add is not lowered yet)"
+                        : "";
+  sema.error(loc, fnName + " is not supported on " +
+                      llvm::Twine(scalarTypeName(elem)) + why + "; use " +
+                      allowed);
+  return false;
+}
+
+Value Sema::builtinAtomicRMW(llvm::StringRef name, CallArgs &args,
+                             SourceLoc loc) {
+  std::vector<Value> slots;
+  if (!bindArgs(args, name, {"pointer", "val", "mask", "sem", "scope"}, 2,
+                slots))
+    return Value::invalid();
+  ck::MemSemantic sem;
+  ck::MemSyncScope scope;
+  if (!elabAtomicOrdering(args, slots, 3, name, sem, scope))
+    return Value::invalid();
+  auto isSupported = [&](ScalarType elem) {
+    return checkAtomicElement(*this, name, elem, loc);
   };
   ExprPtr ptr, value, mask;
-  if (!elabStoreOperands("atomic_add", slots, args.loc, loc, isSupported, ptr,
-                         value, mask))
+  if (!elabStoreOperands(name, slots, args.loc, loc, isSupported, ptr, value,
+                         mask))
     return Value::invalid();
   TType type = value->getType();
-  return Value::ofExpr(std::make_unique<ck::AtomicAddExpr>(
-      type, loc, std::move(ptr), std::move(value), std::move(mask)));
+  return Value::ofExpr(std::make_unique<ck::AtomicRMWExpr>(
+      type, loc, getAtomicRMWKind(name, type.elem), sem, scope, std::move(ptr),
+      std::move(value), std::move(mask)));
+}
+
+Value Sema::builtinAtomicCAS(CallArgs &args, SourceLoc loc) {
+  std::vector<Value> slots;
+  if (!bindArgs(args, "atomic_cas", {"pointer", "cmp", "val", "sem", "scope"},
+                3, slots))
+    return Value::invalid();
+  ck::MemSemantic sem;
+  ck::MemSyncScope scope;
+  if (!elabAtomicOrdering(args, slots, 3, "atomic_cas", sem, scope))
+    return Value::invalid();
+  const char *const names[] = {"pointer", "cmp", "val"};
+  for (size_t i = 0; i < 3; ++i)
+    if (!requireExpr(slots[i], args.loc,
+                     "the " + std::string(names[i]) + " of 'atomic_cas'"))
+      return Value::invalid();
+  ExprPtr ptr = std::move(slots[0].expr), noMask;
+  if (!prepareMemoryOperands("atomic_cas", ptr, nullptr, noMask, loc) ||
+      !checkAtomicElement(*this, "atomic_cas", ptr->getType().elem, loc))
+    return Value::invalid();
+  // `cmp` and `val` convert to the pointee type (as `store`'s value) and
+  // broadcast with the pointers.
+  ScalarType elem = ptr->getType().elem;
+  ExprPtr cmp = convertStoredValue(*this, slots[1], elem, "atomic_cas", loc);
+  ExprPtr value = convertStoredValue(*this, slots[2], elem, "atomic_cas", loc);
+  if (!cmp || !value ||
+      !prepareMemoryOperands("atomic_cas", ptr, &cmp, noMask, loc) ||
+      !prepareMemoryOperands("atomic_cas", ptr, &value, noMask, loc))
+    return Value::invalid();
+  cmp = broadcastTo(std::move(cmp), ptr->getType().shape, loc);
+  TType type = value->getType();
+  return Value::ofExpr(std::make_unique<ck::AtomicCASExpr>(
+      type, loc, sem, scope, std::move(ptr), std::move(cmp), std::move(value)));
 }
 
 Value Sema::builtinDot(CallArgs &args, SourceLoc loc) {

@@ -63,7 +63,7 @@ void Sema::elabStmt(const ast::Stmt &stmt) {
     if (llvm::isa<ast::StringLiteral>(e))
       return; // A docstring.
     Value v = elabExpr(e);
-    if (v.isExpr() && llvm::isa<ck::AtomicAddExpr>(*v.expr))
+    if (v.isExpr() && llvm::isa<ck::AtomicRMWExpr, ck::AtomicCASExpr>(*v.expr))
       emit(std::make_unique<ck::ExprStmt>(stmt.getLoc(), std::move(v.expr)));
     return;
   }

@@ -3,10 +3,10 @@
 // The interpreter's memory: buffers at far-apart base addresses, the
 // encoding of elements in memory (floats rounded to their type when
 // stored, fp8 saturating as PTX's `cvt.rn.satfinite` does, i1 as one byte), and
-// the pointer and memory ops (`tile.addptr`, `load`, `store`, `atomic_add`,
-// `ptr_to_int`, `int_to_ptr`). `addptr` adds the exact value of its offset
-// (SPEC 1.4). Every access of an active lane is checked: inside a buffer,
-// naturally aligned.
+// the pointer and memory ops (`tile.addptr`, `load`, `store`, `atomic_rmw`,
+// `atomic_cas`, `ptr_to_int`, `int_to_ptr`). `addptr` adds the exact value of
+// its offset (SPEC 1.4). Every access of an active lane is checked: inside a
+// buffer, naturally aligned.
 //
 //===----------------------------------------------------------------------===//
 
@@ -291,29 +291,112 @@ LogicalResult runStore(Executor &exec, tile::StoreOp op) {
                        });
 }
 
-/// Lanes add one after the other, in order; each gets the value before its
-/// own addition. Integers wrap; floats add in float64 and are rounded to
-/// the element type when written.
-LogicalResult runAtomicAdd(Executor &exec, tile::AtomicAddOp op) {
+/// The bits an integer-like atomic leaves where memory held `old` and a
+/// lane brings `value` (both the low `width` bits, zero-extended).
+std::uint64_t combineBits(tile::AtomicRMWKind kind, std::uint64_t old,
+                          std::uint64_t value, unsigned width) {
+  std::int64_t a = wrapInt(static_cast<std::int64_t>(old), width);
+  std::int64_t b = wrapInt(static_cast<std::int64_t>(value), width);
+  switch (kind) {
+  case tile::AtomicRMWKind::Add:
+    return zextInt(static_cast<std::int64_t>(old + value), width);
+  case tile::AtomicRMWKind::Max:
+    return a < b ? value : old;
+  case tile::AtomicRMWKind::Min:
+    return b < a ? value : old;
+  case tile::AtomicRMWKind::UMax:
+    return old < value ? value : old;
+  case tile::AtomicRMWKind::UMin:
+    return value < old ? value : old;
+  case tile::AtomicRMWKind::And:
+    return old & value;
+  case tile::AtomicRMWKind::Or:
+    return old | value;
+  case tile::AtomicRMWKind::Xor:
+    return old ^ value;
+  case tile::AtomicRMWKind::Xchg:
+    return value;
+  }
+  return old;
+}
+
+/// The bits of lane `lane` of `value` as an element of `elem` in memory
+/// (a float rounded to `elem`).
+std::uint64_t elementBits(Type elem, const TileValue &value,
+                          std::int64_t lane) {
+  if (isa<FloatType>(elem))
+    return floatToBits(value.floats[lane], elem);
+  return zextInt(value.ints[lane], getIntWidth(elem));
+}
+
+/// The Triton name of an atomic_rmw kind (umax is atomic_max on unsigned).
+std::string getAtomicName(tile::AtomicRMWKind kind) {
+  if (kind == tile::AtomicRMWKind::UMax)
+    return "atomic_max";
+  if (kind == tile::AtomicRMWKind::UMin)
+    return "atomic_min";
+  return "atomic_" + tile::stringifyAtomicRMWKind(kind).str();
+}
+
+/// Lanes run one after the other, in order; each gets the element as it
+/// was before its own operation. Integers wrap; float adds are rounded to
+/// the element type once, when written; float max/min are Triton's integer
+/// operations on the bits (TileOps.td), and a NaN value changes nothing and
+/// gets zero, as on the GPU.
+LogicalResult runAtomicRMW(Executor &exec, tile::AtomicRMWOp op) {
   const TileValue &value = exec.get(op.getValue());
   Type elem = getPointee(op.getPtr());
   TileValue old = TileValue::zeros(op.getResult().getType());
-  TileValue sum = TileValue::zeros(op.getResult().getType());
+  unsigned size = getMemoryBytes(elem);
+  unsigned width = elem.getIntOrFloatBitWidth();
   bool isFloat = isa<FloatType>(elem);
-  unsigned width = isFloat ? 0 : getIntWidth(elem);
-  auto add = [&](std::uint8_t *p, std::int64_t i) {
+  tile::AtomicRMWKind kind = op.getKind();
+  auto apply = [&](std::uint8_t *p, std::int64_t i) {
     readElement(p, elem, old, i);
-    if (isFloat)
-      sum.floats[i] = old.floats[i] + value.floats[i];
-    else
-      sum.ints[i] = wrapInt(
-          static_cast<std::int64_t>(static_cast<std::uint64_t>(old.ints[i]) +
-                                    static_cast<std::uint64_t>(value.ints[i])),
-          width);
-    writeElement(p, elem, sum, i);
+    std::uint64_t oldBits = readBytes(p, size), newBits;
+    if (isFloat && kind == tile::AtomicRMWKind::Add) {
+      newBits = floatToBits(old.floats[i] + value.floats[i], elem);
+    } else if (isFloat && kind != tile::AtomicRMWKind::Xchg) {
+      double v = roundToFloat(value.floats[i], elem);
+      if (v != v) {
+        old.floats[i] = 0;
+        return;
+      }
+      bool isMax = kind == tile::AtomicRMWKind::Max;
+      tile::AtomicRMWKind onBits = v >= 0 ? kind
+                                          : (isMax ? tile::AtomicRMWKind::UMin
+                                                   : tile::AtomicRMWKind::UMax);
+      newBits =
+          combineBits(onBits, oldBits, elementBits(elem, value, i), width);
+    } else {
+      newBits = combineBits(kind, oldBits, elementBits(elem, value, i), width);
+    }
+    std::memcpy(p, &newBits, size); // little-endian host
   };
-  if (failed(forEachAccess(exec, op, "atomic_add", exec.get(op.getPtr()),
-                           getMask(exec, op.getMask()), elem, add)))
+  if (failed(forEachAccess(exec, op, getAtomicName(kind), exec.get(op.getPtr()),
+                           getMask(exec, op.getMask()), elem, apply)))
+    return failure();
+  exec.set(op.getResult(), std::move(old));
+  return success();
+}
+
+/// Lanes run in order; each compares the element's bits with its `cmp`
+/// (rounded to the element type) and, where equal, writes its value.
+LogicalResult runAtomicCAS(Executor &exec, tile::AtomicCASOp op) {
+  const TileValue &cmp = exec.get(op.getCmp());
+  const TileValue &value = exec.get(op.getValue());
+  Type elem = getPointee(op.getPtr());
+  TileValue old = TileValue::zeros(op.getResult().getType());
+  unsigned size = getMemoryBytes(elem);
+  auto apply = [&](std::uint8_t *p, std::int64_t i) {
+    readElement(p, elem, old, i);
+    if (readBytes(p, size) == elementBits(elem, cmp, i)) {
+      std::uint64_t newBits = elementBits(elem, value, i);
+      std::memcpy(p, &newBits, size); // little-endian host
+    }
+  };
+  if (failed(forEachAccess(exec, op, "atomic_cas", exec.get(op.getPtr()),
+                           nullptr, elem, apply)))
     return failure();
   exec.set(op.getResult(), std::move(old));
   return success();
@@ -344,7 +427,8 @@ std::optional<LogicalResult> tilec::interp::runMemoryOp(Executor &exec,
       .Case([&](tile::AddPtrOp op) { return runAddPtr(exec, op); })
       .Case([&](tile::LoadOp op) { return runLoad(exec, op); })
       .Case([&](tile::StoreOp op) { return runStore(exec, op); })
-      .Case([&](tile::AtomicAddOp op) { return runAtomicAdd(exec, op); })
+      .Case([&](tile::AtomicRMWOp op) { return runAtomicRMW(exec, op); })
+      .Case([&](tile::AtomicCASOp op) { return runAtomicCAS(exec, op); })
       .Case([&](tile::PtrToIntOp op) { return runPtrToInt(exec, op); })
       .Case([&](tile::IntToPtrOp op) { return runIntToPtr(exec, op); })
       .Default([](Operation *) { return std::nullopt; });

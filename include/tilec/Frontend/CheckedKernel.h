@@ -60,7 +60,8 @@ enum class ExprKind {
   ProgramId,
   NumPrograms,
   Load,
-  AtomicAdd,
+  AtomicRMW,
+  AtomicCAS,
   Dot,
   Reduce,
   Math,
@@ -142,6 +143,9 @@ enum class BinaryOp {
   Le,
   Gt,
   Ge,
+  Pow,    // floats: math.powf
+  Atan2,  // floats: math.atan2
+  UMulHi, // i32/u32: the high 32 bits of the unsigned 64-bit product
 };
 /// True for Eq..Ge.
 bool isComparison(BinaryOp op);
@@ -270,15 +274,38 @@ public:
   ExprPtr ptr, mask, other;
 };
 
-/// `atomic_add(ptr, value, mask)`: returns the old values. `value` has the
-/// result type (ptr's shape, pointee element); `mask` (i1) may be null.
-class AtomicAddExpr : public NodeOf<Expr, ExprKind::AtomicAdd> {
+/// The operation, memory ordering and scope of atomics: the tile
+/// dialect's enums (TileEnums.td).
+using AtomicRMWKind = ::mlir::tile::AtomicRMWKind;
+using MemSemantic = ::mlir::tile::MemSemantic;
+using MemSyncScope = ::mlir::tile::MemSyncScope;
+
+/// `atomic_add/max/min/and/or/xor/xchg(ptr, value, mask, sem, scope)`:
+/// returns the old values. `value` has the result type (ptr's shape,
+/// pointee element); `mask` (i1) may be null.
+class AtomicRMWExpr : public NodeOf<Expr, ExprKind::AtomicRMW> {
 public:
-  AtomicAddExpr(TType type, SourceLoc loc, ExprPtr ptr, ExprPtr value,
-                ExprPtr mask)
-      : NodeOf(std::move(type), loc), ptr(std::move(ptr)),
-        value(std::move(value)), mask(std::move(mask)) {}
+  AtomicRMWExpr(TType type, SourceLoc loc, AtomicRMWKind kind, MemSemantic sem,
+                MemSyncScope scope, ExprPtr ptr, ExprPtr value, ExprPtr mask)
+      : NodeOf(std::move(type), loc), kind(kind), sem(sem), scope(scope),
+        ptr(std::move(ptr)), value(std::move(value)), mask(std::move(mask)) {}
+  AtomicRMWKind kind;
+  MemSemantic sem;
+  MemSyncScope scope;
   ExprPtr ptr, value, mask;
+};
+
+/// `atomic_cas(ptr, cmp, value, sem, scope)`: returns the old values. `cmp`
+/// and `value` have the result type (ptr's shape, pointee element).
+class AtomicCASExpr : public NodeOf<Expr, ExprKind::AtomicCAS> {
+public:
+  AtomicCASExpr(TType type, SourceLoc loc, MemSemantic sem, MemSyncScope scope,
+                ExprPtr ptr, ExprPtr cmp, ExprPtr value)
+      : NodeOf(std::move(type), loc), sem(sem), scope(scope),
+        ptr(std::move(ptr)), cmp(std::move(cmp)), value(std::move(value)) {}
+  MemSemantic sem;
+  MemSyncScope scope;
+  ExprPtr ptr, cmp, value;
 };
 
 /// Precision of f32 dots: the tile dialect's enum (TileEnums.td).
@@ -331,7 +358,21 @@ enum class MathFn {
   Erf,
   Sigmoid,
   Floor,
-  Ceil
+  Ceil,
+  Log1p,
+  Expm1,
+  Log10,
+  Exp10,
+  Asin,
+  Acos,
+  Atan,
+  Sinh,
+  Cosh,
+  Tan,
+  Cbrt,
+  Trunc,
+  Round,
+  Rint
 };
 /// A math function; operand type = result type, f32 or f64 (f16/bf16 and
 /// integer inputs are cast to f32 explicitly, and the result cast back for
@@ -407,7 +448,7 @@ public:
   ExprPtr ptr, value, mask;
 };
 
-/// An expression evaluated for its side effect (an unused atomic_add).
+/// An expression evaluated for its side effect (an unused atomic).
 class ExprStmt : public NodeOf<Stmt, StmtKind::Expr> {
 public:
   ExprStmt(SourceLoc loc, ExprPtr expr) : NodeOf(loc), expr(std::move(expr)) {}

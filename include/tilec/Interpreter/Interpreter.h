@@ -6,7 +6,7 @@
 //
 // Semantics (docs/debugging.md, "--interpret"): floating-point arithmetic is
 // evaluated in float64, whatever the element type; a value is rounded to its
-// element type only when it is stored (store, atomic_add), narrowed by an
+// element type only when it is stored (store, atomics), narrowed by an
 // explicit float conversion (`arith.truncf`), converted to an integer
 // (`fptosi`/`fptoui`, which saturate as the GPU's `cvt.rzi`) or bitcast.
 // Integers wrap in their declared width as on the GPU, except that pointer

@@ -1,6 +1,6 @@
 //===- GlobalMemoryAccess.cpp - Predicated global accesses in PTX ---------===//
 //
-// `ld.global` / `st.global` / `atom.global.add` in inline PTX: a masked
+// `ld.global` / `st.global` / `atom.global` in inline PTX: a masked
 // load first moves `other` into its destination and then loads under the
 // mask's predicate; vector accesses move 32-bit words and reinterpret them
 // as elements.
@@ -123,34 +123,33 @@ void mlir::tilegpu::emitGlobalStore(OpBuilder &builder, Location loc, Value ptr,
   createInlineAsm(builder, loc, Type(), operands, asmString, constraints);
 }
 
-FailureOr<Value> mlir::tilegpu::emitGlobalAtomicAdd(OpBuilder &builder,
-                                                    Location loc, Value ptr,
-                                                    Value value, Value mask) {
+Value mlir::tilegpu::emitGlobalAtomic(OpBuilder &builder, Location loc,
+                                      StringRef op, StringRef semScope,
+                                      Value ptr, Value value, Value cmp,
+                                      Value mask) {
   Type type = value.getType();
-  std::string suffix;
-  if (type.isF16())
-    suffix = "noftz.f16";
-  else if (type.isBF16())
-    suffix = "noftz.bf16";
-  else if (type.isF32())
-    suffix = "f32";
-  else if (type.isF64())
-    suffix = "f64";
-  else if (type.isInteger(32))
-    suffix = "u32";
-  else if (type.isInteger(64))
-    suffix = "u64";
-  else
-    return failure();
   AsmType asmType = getAsmType(builder, type);
-  std::string zero = "mov.b" + std::to_string(asmType.bits) + " $0, 0;\n\t";
-  std::string asmString = zero + (mask ? "@$3 " : "") + "atom.global.add." +
-                          suffix + " $0, [ $1 + 0 ], $2;";
   std::string c = asmType.constraint.str();
-  std::string constraints = "=" + c + ",l," + c + (mask ? ",b" : "");
-  SmallVector<Value> operands{ptr, toAsmRegister(builder, loc, value, asmType)};
-  if (mask)
+  SmallVector<Value> operands{ptr};
+  std::string constraints = "=" + c + ",l";
+  std::string sources;
+  for (Value source : {cmp, value}) {
+    if (!source)
+      continue;
+    sources += ", $" + std::to_string(operands.size() + 1);
+    operands.push_back(toAsmRegister(builder, loc, source, asmType));
+    constraints += "," + c;
+  }
+  std::string guard;
+  if (mask) {
+    guard = "@$" + std::to_string(operands.size() + 1) + " ";
     operands.push_back(mask);
+    constraints += ",b";
+  }
+  std::string asmString = "mov.b" + std::to_string(asmType.bits) +
+                          " $0, 0;\n\t" + guard + "atom" + semScope.str() +
+                          ".global." + op.str() + " $0, [ $1 + 0 ]" + sources +
+                          ";";
   auto asmOp = createInlineAsm(builder, loc, asmType.intType, operands,
                                asmString, constraints);
   return fromAsmRegister(builder, loc, asmOp.getResult(0), type);

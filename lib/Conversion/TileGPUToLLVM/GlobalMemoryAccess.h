@@ -1,6 +1,6 @@
 //===- GlobalMemoryAccess.h - Predicated global accesses in PTX -*- C++ -*-===//
 //
-// Loads, stores and atomic adds of global memory as inline PTX, predicated
+// Loads, stores and atomics of global memory as inline PTX, predicated
 // so that masked-off lanes never touch memory, scalar or as vectors of up
 // to four 32-bit words.
 //
@@ -44,10 +44,14 @@ void emitGlobalVectorStore(OpBuilder &builder, Location loc,
 /// Stores `value` to global `ptr` where `mask` (may be null) is true.
 void emitGlobalStore(OpBuilder &builder, Location loc, Value ptr, Value value,
                      Value mask);
-/// Atomically adds `value` at global `ptr` where `mask` is true; returns the
-/// old value (zero in masked-off lanes).
-FailureOr<Value> emitGlobalAtomicAdd(OpBuilder &builder, Location loc,
-                                     Value ptr, Value value, Value mask);
+/// One lane's `atom{sem}{scope}.global.{op} d, [ptr], value` (or, for
+/// "cas.bN", `atom...cas.bN d, [ptr], cmp, value`): `op` is the PTX operation
+/// and type ("add.f32", "max.u64", "exch.b32", "cas.b16"), `semScope` the
+/// ordering qualifiers (".acq_rel.gpu"). Runs where `mask` (may be null) is
+/// true; returns the old value, of `value`'s type (zero in masked-off lanes).
+Value emitGlobalAtomic(OpBuilder &builder, Location loc, StringRef op,
+                       StringRef semScope, Value ptr, Value value, Value cmp,
+                       Value mask);
 
 } // namespace mlir::tilegpu
 

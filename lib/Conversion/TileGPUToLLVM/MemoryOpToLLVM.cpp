@@ -1,23 +1,18 @@
-//===- MemoryOpToLLVM.cpp - addptr, load, store, atomic_add to LLVM -------===//
+//===- MemoryOpToLLVM.cpp - addptr, load, store to LLVM -------------------===//
 //
-// Pointer arithmetic is a GEP per register; loads, stores and atomics are
-// predicated global accesses in inline PTX (masked-off lanes never touch
-// memory), vectorized up to 16 bytes where the axis analysis showed the
-// addresses contiguous and aligned. Atomics skip the registers and threads that
-// hold duplicates of an element, so each element is added once.
+// Pointer arithmetic is a GEP per register; loads and stores are predicated
+// global accesses in inline PTX (masked-off lanes never touch memory),
+// vectorized up to 16 bytes where the axis analysis showed the addresses
+// contiguous and aligned. Atomics are in AtomicOpToLLVM.cpp.
 //
 //===----------------------------------------------------------------------===//
 
 #include "GlobalMemoryAccess.h"
 #include "LLVMBuilders.h"
-#include "LayoutIndexing.h"
 #include "Patterns.h"
 #include "RegisterPacking.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
-#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
-
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -60,8 +55,8 @@ struct AddPtrOpConversion : OpConversionPattern<tile::AddPtrOp> {
   }
 };
 
-/// The registers of a store's or an atomic's pointers, values and optional
-/// mask (nulls where absent).
+/// The registers of a store's pointers, values and optional mask (nulls
+/// where absent).
 struct WriteOperands {
   SmallVector<Value> ptrs, values, masks;
 };
@@ -131,92 +126,10 @@ struct StoreOpConversion : OpConversionPattern<tile::StoreOp> {
   }
 };
 
-/// For a layout that holds duplicates, whether this thread owns each
-/// register: null where every copy is owned.
-SmallVector<Value> getOwnerPredicates(OpBuilder &builder, Location loc,
-                                      Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor) {
-    // A scalar: every thread holds it; thread 0 of the program owns it.
-    Value tid = NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
-    return {LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq, tid,
-                                 createI32(builder, loc, 0))};
-  }
-  std::optional<LinearLayout> layout = tilegpu::toLinearLayout(tensor);
-  if (!layout)
-    return {Value()};
-  // Lanes and warps whose id bits have a zero basis hold copies of what
-  // the thread with those bits 0 holds; that one owns them. Likewise
-  // registers with a zero-basis bit repeat an earlier register.
-  namespace dims = tilegpu::layout_dims;
-  auto zeroBits = [&](StringRef input) {
-    int32_t mask = 0;
-    for (auto [bit, basis] : llvm::enumerate(layout->getBases(input)))
-      if (llvm::all_of(basis, [](int32_t v) { return v == 0; }))
-        mask |= int32_t(1) << bit;
-    return mask;
-  };
-  ThreadIds ids = getThreadIds(builder, loc);
-  Value threadOwns;
-  for (auto [input, id] :
-       {std::pair{dims::kLane, ids.lane}, std::pair{dims::kWarp, ids.warp}}) {
-    int32_t mask = zeroBits(input);
-    if (!mask)
-      continue;
-    Value bits =
-        LLVM::AndOp::create(builder, loc, id, createI32(builder, loc, mask));
-    Value owns = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
-                                      bits, createI32(builder, loc, 0));
-    threadOwns =
-        threadOwns ? LLVM::AndOp::create(builder, loc, threadOwns, owns) : owns;
-  }
-  int32_t repeatedRegisters = zeroBits(dims::kRegister);
-  SmallVector<Value> predicates;
-  Value falseValue;
-  for (int32_t reg = 0, e = layout->getInputSize(dims::kRegister); reg < e;
-       ++reg) {
-    if (reg & repeatedRegisters) {
-      if (!falseValue)
-        falseValue = LLVM::ConstantOp::create(builder, loc, builder.getI1Type(),
-                                              builder.getBoolAttr(false));
-      predicates.push_back(falseValue);
-    } else {
-      predicates.push_back(threadOwns);
-    }
-  }
-  return predicates;
-}
-
-struct AtomicAddOpConversion : OpConversionPattern<tile::AtomicAddOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(tile::AtomicAddOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    auto [ptrs, values, masks] = unpackWriteOperands(rewriter, loc, adaptor);
-    SmallVector<Value> owners = getOwnerPredicates(rewriter, loc, op.getType());
-    SmallVector<Value> results;
-    for (unsigned i = 0; i < ptrs.size(); ++i) {
-      Value mask = masks[i];
-      Value owner = owners.size() == ptrs.size() ? owners[i] : Value();
-      if (owner)
-        mask = mask ? LLVM::AndOp::create(rewriter, loc, mask, owner) : owner;
-      FailureOr<Value> old =
-          emitGlobalAtomicAdd(rewriter, loc, ptrs[i], values[i], mask);
-      if (failed(old))
-        return rewriter.notifyMatchFailure(op, "unsupported atomic type");
-      results.push_back(*old);
-    }
-    rewriter.replaceOp(
-        op, packRegisters(rewriter, loc, results,
-                          getTypeConverter()->convertType(op.getType())));
-    return success();
-  }
-};
 } // namespace
 
 void mlir::tilegpu::populateMemoryOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AddPtrOpConversion, LoadOpConversion, StoreOpConversion,
-               AtomicAddOpConversion>(converter, patterns.getContext());
+  patterns.add<AddPtrOpConversion, LoadOpConversion, StoreOpConversion>(
+      converter, patterns.getContext());
 }

@@ -38,6 +38,8 @@ void populateElementwiseOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateMemoryOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
+void populateAtomicOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
+                                    RewritePatternSet &patterns);
 void populateShapeOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateReduceOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,

@@ -46,8 +46,8 @@ module attributes {tilegpu.num_warps = 1 : i32} {
     // CHECK-DAG: %[[C16:.*]] = llvm.mlir.constant(16 : i32) : i32
     // CHECK: %[[BIT:.*]] = llvm.and %{{.*}}, %[[C16]] : i32
     // CHECK-NEXT: %[[OWN:.*]] = llvm.icmp "eq" %[[BIT]], %{{.*}} : i32
-    // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;\0A\09@$3 atom.global.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[OWN]]
-    %old = tile.atomic_add %a, %vs : tensor<16x!tile.ptr<f32>, #b>
+    // CHECK: llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;\0A\09@$3 atom.relaxed.gpu.global.add.f32 $0, [ $1 + 0 ], $2;", "=r,l,r,b" %{{.*}}, %{{.*}}, %[[OWN]]
+    %old = tile.atomic_rmw add relaxed gpu %a, %vs : tensor<16x!tile.ptr<f32>, #b>
     return
   }
 }

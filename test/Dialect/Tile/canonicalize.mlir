@@ -129,10 +129,12 @@ func.func @store_constant_masks(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32
 // CHECK-LABEL: func.func @side_effects
 func.func @side_effects(%p: tensor<16x!tile.ptr<f32>>, %v: tensor<16xf32>) {
   // CHECK-NOT: tile.load
-  // CHECK: tile.atomic_add
+  // CHECK: tile.atomic_rmw
+  // CHECK: tile.atomic_cas
   // CHECK: tile.store
   %0 = tile.load %p : tensor<16x!tile.ptr<f32>>
-  %1 = tile.atomic_add %p, %v : tensor<16x!tile.ptr<f32>>
+  %1 = tile.atomic_rmw add acq_rel gpu %p, %v : tensor<16x!tile.ptr<f32>>
+  %2 = tile.atomic_cas relaxed cta %p, %v, %v : tensor<16x!tile.ptr<f32>>
   tile.store %p, %v : tensor<16x!tile.ptr<f32>>
   return
 }

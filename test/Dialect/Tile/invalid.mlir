@@ -178,7 +178,39 @@ func.func @store_value_type(%p: tensor<16x!tile.ptr<f16>>, %v: tensor<16xf32>) {
 
 func.func @atomic_add_type(%p: tensor<16x!tile.ptr<i16>>, %v: tensor<16xi16>) {
   // expected-error @+1 {{atomic add of 'i16' is not supported (f16, bf16, f32, f64, i32, i64)}}
-  %0 = tile.atomic_add %p, %v : tensor<16x!tile.ptr<i16>>
+  %0 = tile.atomic_rmw add acq_rel gpu %p, %v : tensor<16x!tile.ptr<i16>>
+  return
+}
+
+// -----
+
+func.func @atomic_and_float(%p: !tile.ptr<f32>, %v: f32) {
+  // expected-error @+1 {{atomic and of 'f32' is not supported (i32, i64)}}
+  %0 = tile.atomic_rmw and acq_rel gpu %p, %v : !tile.ptr<f32>
+  return
+}
+
+// -----
+
+func.func @atomic_max_half(%p: !tile.ptr<f16>, %v: f16) {
+  // expected-error @+1 {{atomic max of 'f16' is not supported (f32, f64, i32, i64)}}
+  %0 = tile.atomic_rmw max relaxed gpu %p, %v : !tile.ptr<f16>
+  return
+}
+
+// -----
+
+func.func @atomic_cas_byte(%p: !tile.ptr<i8>, %v: i8) {
+  // expected-error @+1 {{atomic compare-and-swap of 'i8' is not supported (16-, 32- or 64-bit elements)}}
+  %0 = tile.atomic_cas acq_rel gpu %p, %v, %v : !tile.ptr<i8>
+  return
+}
+
+// -----
+
+func.func @atomic_bad_sem(%p: !tile.ptr<i32>, %v: i32) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'sem' [relaxed, acquire, release, acq_rel]}}
+  %0 = tile.atomic_rmw add seq_cst gpu %p, %v : !tile.ptr<i32>
   return
 }
 

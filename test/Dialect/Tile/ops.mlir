@@ -47,10 +47,14 @@ func.func @memory(%p: !tile.ptr<f32>, %offs: tensor<128xi32>,
   tile.store %a, %l0 : tensor<128x!tile.ptr<f32>>
   // CHECK: tile.store %[[A]], %[[L0]], %[[MASK]] : tensor<128x!tile.ptr<f32>>
   tile.store %a, %l0, %mask : tensor<128x!tile.ptr<f32>>
-  // CHECK: tile.atomic_add %[[A]], %[[L0]], %[[MASK]] : tensor<128x!tile.ptr<f32>>
-  %old = tile.atomic_add %a, %l0, %mask : tensor<128x!tile.ptr<f32>>
-  // CHECK: tile.atomic_add %[[A]], %[[L0]] : tensor<128x!tile.ptr<f32>>
-  %old2 = tile.atomic_add %a, %l0 : tensor<128x!tile.ptr<f32>>
+  // CHECK: tile.atomic_rmw add acq_rel gpu %[[A]], %[[L0]], %[[MASK]] : tensor<128x!tile.ptr<f32>>
+  %old = tile.atomic_rmw add acq_rel gpu %a, %l0, %mask : tensor<128x!tile.ptr<f32>>
+  // CHECK: tile.atomic_rmw max relaxed cta %[[A]], %[[L0]] : tensor<128x!tile.ptr<f32>>
+  %old2 = tile.atomic_rmw max relaxed cta %a, %l0 : tensor<128x!tile.ptr<f32>>
+  // CHECK: tile.atomic_rmw xchg release sys %[[A]], %[[L0]] : tensor<128x!tile.ptr<f32>>
+  %old3 = tile.atomic_rmw xchg release sys %a, %l0 : tensor<128x!tile.ptr<f32>>
+  // CHECK: tile.atomic_cas acquire gpu %[[A]], %[[L0]], %{{.*}} : tensor<128x!tile.ptr<f32>>
+  %old4 = tile.atomic_cas acquire gpu %a, %l0, %l1 : tensor<128x!tile.ptr<f32>>
   // CHECK: %[[S:.*]] = tile.addptr %[[P]], %{{.*}} : !tile.ptr<f32>, i64
   %c = arith.constant 4 : i64
   %s = tile.addptr %p, %c : !tile.ptr<f32>, i64

@@ -17,4 +17,6 @@ from checks import (  # noqa: F401
     regress,
     layout_pairs,
     fp8,
+    atomics,
+    libdevice,
 )

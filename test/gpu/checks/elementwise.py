@@ -1,6 +1,16 @@
 """Math built-ins (ulp bounds of docs/target.md), arithmetic, comparisons
 (test/gpu/elementwise.tile)."""
-from checks.harness import bf16_from_f64, bf16_to_f64, cdiv, cp, erf64, loguniform, np, test
+from checks.harness import (
+    bf16_from_f64,
+    bf16_to_f64,
+    cdiv,
+    check_unary_f32,
+    cp,
+    erf64,
+    loguniform,
+    np,
+    test,
+)
 from checks.manifest import UNARY_F32, UNARY_LOW
 
 
@@ -45,16 +55,7 @@ def make_unary_test(f):
     samp, ref, bound = UNARY[f]
 
     def fn(t):
-        k = t.k("u_" + f)
-        for n in t.sizes:
-            x = samp(t.rng, n).astype(np.float32)
-            out = t.out(n, np.float32)
-            k((cdiv(n, 1024),), out=out, x=t.inp(x), n=n)
-            r = ref(x.astype(np.float64))
-            if bound is None:
-                t.exact("n=%d exact" % n, out, r.astype(np.float32))
-            else:
-                t.close("n=%d" % n, out, r, 1e-6, ulp=max(bound, 0.5) + 0.5)
+        check_unary_f32(t, "u_" + f, samp, ref, bound)
 
     return fn
 

@@ -222,6 +222,22 @@ def loguniform(rng, lo, hi, n):
     return np.exp(rng.uniform(math.log(lo), math.log(hi), n))
 
 
+def check_unary_f32(t, variant, samp, ref, bound):
+    """out = f(x) on f32 inputs from samp(rng, n), one program per 1024 elements,
+    against the float64 ref: exact where bound is None, else within bound ulp
+    (plus 0.5 for the reference's own rounding)."""
+    k = t.k(variant)
+    for n in t.sizes:
+        x = samp(t.rng, n).astype(np.float32)
+        out = t.out(n, np.float32)
+        k((cdiv(n, 1024),), out=out, x=t.inp(x), n=n)
+        r = ref(x.astype(np.float64))
+        if bound is None:
+            t.exact("n=%d exact" % n, out, r.astype(np.float32))
+        else:
+            t.close("n=%d" % n, out, r, 1e-6, ulp=max(bound, 0.5) + 0.5)
+
+
 def erf64(x):
     return np.vectorize(math.erf, otypes=[np.float64])(x)
 

@@ -41,6 +41,14 @@ for _k in """load_other store_mask copy_types gather_2d atomics atomic_colsum bi
 kern("bool_io", G + "memory.tile")
 kern("atomics_w1", G + "memory.tile", "atomics", nw=1)
 kern("atomic_colsum_w8", G + "memory.tile", "atomic_colsum", nw=8)
+LIBDEVICE_F32 = """log1p expm1 log10 exp10 asin acos atan sinh cosh tan cbrt trunc round
+    rint sqrt_rn""".split()
+LIBDEVICE_BINARY_F32 = ("pow", "atan2", "fmod")
+for _f in LIBDEVICE_F32 + list(LIBDEVICE_BINARY_F32) + ["umulhi"]:
+    kern("l_" + _f, G + "libdevice.tile")
+for _k in """int_ops int64_ops float_ops cas_ops tickets replicated_olds spin_lock""".split():
+    kern(_k, G + "atomics.tile")
+    kern(_k + "_sm80", G + "atomics.tile", _k, flags=("--arch=sm_80",))
 # Looped-matmul sizes (M, N, K): N and K multiples of 8 / of 4, or M and
 # K multiples of 8 for trans(at) @ trans(bt); not multiples of the tiles.
 MM8_SHAPES = ((300, 264, 328), (64, 8, 8), (129, 136, 24))

@@ -111,7 +111,7 @@ TEST(SemaTest, PointerArithmeticAndMemory) {
               "        VarRef x : *f32 @4:9\n",
               // A masked load without `other` gets an explicit zero.
               "Constant 0.0 : f32[128] @5:9", "Store @6:5",
-              "AtomicAdd : f32[128]"});
+              "AtomicRMW add acq_rel gpu : f32[128]"});
 }
 
 TEST(SemaTest, DotReduceAndShapes) {

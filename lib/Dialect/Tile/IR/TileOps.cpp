@@ -198,13 +198,46 @@ LogicalResult LoadOp::verify() {
   return success();
 }
 
-LogicalResult AtomicAddOp::verify() {
+LogicalResult AtomicRMWOp::verify() {
   Type element = getElementTypeOrSelf(getValue().getType());
-  if (isa<Float16Type, BFloat16Type, Float32Type, Float64Type>(element) ||
-      element.isInteger(32) || element.isInteger(64))
+  bool isInt = element.isInteger(32) || element.isInteger(64);
+  bool isWideFloat = isa<Float32Type, Float64Type>(element);
+  bool ok = false;
+  const char *allowed = "";
+  switch (getKind()) {
+  case AtomicRMWKind::Add:
+    ok = isInt || isWideFloat || isa<Float16Type, BFloat16Type>(element);
+    allowed = "f16, bf16, f32, f64, i32, i64";
+    break;
+  case AtomicRMWKind::Max:
+  case AtomicRMWKind::Min:
+  case AtomicRMWKind::Xchg:
+    ok = isInt || isWideFloat;
+    allowed = "f32, f64, i32, i64";
+    break;
+  case AtomicRMWKind::UMax:
+  case AtomicRMWKind::UMin:
+  case AtomicRMWKind::And:
+  case AtomicRMWKind::Or:
+  case AtomicRMWKind::Xor:
+    ok = isInt;
+    allowed = "i32, i64";
+    break;
+  }
+  if (ok)
     return success();
-  return emitOpError("atomic add of ")
-         << element << " is not supported (f16, bf16, f32, f64, i32, i64)";
+  return emitOpError("atomic ")
+         << stringifyAtomicRMWKind(getKind()) << " of " << element
+         << " is not supported (" << allowed << ")";
+}
+
+LogicalResult AtomicCASOp::verify() {
+  Type element = getElementTypeOrSelf(getValue().getType());
+  if (element.isIntOrFloat() &&
+      llvm::is_contained({16u, 32u, 64u}, element.getIntOrFloatBitWidth()))
+    return success();
+  return emitOpError("atomic compare-and-swap of ")
+         << element << " is not supported (16-, 32- or 64-bit elements)";
 }
 
 LogicalResult PtrToIntOp::verify() {

@@ -343,6 +343,21 @@ mlir::tilegpu::getReductionBits(const LinearLayout &layout, unsigned axis) {
   return bits;
 }
 
+bool mlir::tilegpu::holdsCopies(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return true;
+  std::optional<LinearLayout> layout = toLinearLayout(tensor);
+  if (!layout)
+    return true;
+  for (StringRef input :
+       {layout_dims::kRegister, layout_dims::kLane, layout_dims::kWarp})
+    for (const auto &basis : layout->getBases(input))
+      if (llvm::all_of(basis, [](int32_t v) { return v == 0; }))
+        return true;
+  return false;
+}
+
 int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
   auto bytesOf = [](Value value) -> int64_t {
     auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -378,6 +393,15 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
     if (isa_and_nonnull<MmaEncodingAttr>(dot.getType().getEncoding()))
       return 0;
     return bytesOf(dot.getA()) + bytesOf(dot.getB());
+  }
+  if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {
+    Value old = op->getResult(0);
+    if (old.use_empty() || !holdsCopies(old.getType()))
+      return 0;
+    auto tensor = dyn_cast<RankedTensorType>(old.getType());
+    int64_t elements = tensor ? tensor.getNumElements() : 1;
+    return (elements + 1) *
+           getSharedElementBytes(getElementTypeOrSelf(old.getType()));
   }
   return 0;
 }

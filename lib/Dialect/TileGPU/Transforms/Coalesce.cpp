@@ -36,8 +36,10 @@ Value getBlockPointer(Operation *op) {
     ptr = load.getPtr();
   else if (auto store = dyn_cast<tile::StoreOp>(op))
     ptr = store.getPtr();
-  else if (auto atomic = dyn_cast<tile::AtomicAddOp>(op))
+  else if (auto atomic = dyn_cast<tile::AtomicRMWOp>(op))
     ptr = atomic.getPtr();
+  else if (auto cas = dyn_cast<tile::AtomicCASOp>(op))
+    ptr = cas.getPtr();
   if (ptr && isa<RankedTensorType>(ptr.getType()))
     return ptr;
   return Value();

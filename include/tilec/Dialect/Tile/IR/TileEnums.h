@@ -1,7 +1,8 @@
 //===- TileEnums.h - Enumerations of the tile dialect -----------*- C++ -*-===//
 //
-// The enums of TileEnums.td, mlir::tile::ReduceKind and
-// mlir::tile::InputPrecision, with stringify/symbolize functions. The
+// The enums of TileEnums.td (mlir::tile::ReduceKind, InputPrecision,
+// AtomicRMWKind, MemSemantic, MemSyncScope), with stringify/symbolize
+// functions. The
 // generated code needs LLVM only (mlir/Support/LLVM.h is a header of
 // using-declarations of LLVM types), so the MLIR-free frontend includes this
 // header and links the TilecTileEnums library, as the dialect does.

@@ -248,7 +248,7 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
   let hasCanonicalizer = 1;
 }
 
-def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
+def Tile_AtomicRMWOp : Tile_Op<"atomic_rmw", [
     MemoryEffects<[MemRead, MemWrite]>,
     TypesMatchWith<"value has the pointee type of ptr", "ptr", "value",
                    "::mlir::tile::getPointeeTypeLike($_self)">,
@@ -257,20 +257,66 @@ def Tile_AtomicAddOp : Tile_Op<"atomic_add", [
     TypesMatchWith<"mask is i1 of the shape of ptr", "ptr", "mask",
                    "::mlir::tile::getI1TypeLike($_self)",
                    "($_op.getOperands().size() <= 2) || std::equal_to<>()">]> {
-  let summary = "Atomically add to global memory; yields the old values";
+  let summary = "Atomic read-modify-write of global memory; yields the old values";
   let description = [{
-    Each lane atomically adds its value at its pointer (relaxed ordering, GPU
-    scope). Masked-off lanes touch no memory and yield zero.
+    Each lane atomically combines its value with the element at its pointer
+    and yields the element as it was before. Masked-off lanes touch no
+    memory and yield zero. `sem` orders the lane's other memory accesses
+    around the atomic (`relaxed`, `acquire`, `release`, `acq_rel`) with the
+    threads of `scope` (`cta`, `gpu`, `sys`), as PTX's `atom.sem.scope`.
+
+    Kinds and element types (Triton's `tl.atomic_*`):
+    - `add`: f16, bf16, f32, f64, i32, i64 (integers wrap);
+    - `max`, `min`: i32, i64 signed; `umax`, `umin`: i32, i64 unsigned;
+      on f32 and f64 as Triton does them, on the bits: for `max` a value
+      `>= 0` (-0.0 too) is a signed-integer max, a value `< 0` an
+      unsigned-integer min (for `min`: signed min and unsigned max), which
+      orders floats of either sign as numbers; a NaN value changes nothing
+      and yields zero;
+    - `and`, `or`, `xor`: i32, i64;
+    - `xchg`: i32, i64, f32, f64 (stores the value).
 
     Example:
     ```mlir
-    %old = tile.atomic_add %p, %v, %m : tensor<128x!tile.ptr<f32>>
+    %old = tile.atomic_rmw add acq_rel gpu %p, %v, %m : tensor<128x!tile.ptr<f32>>
     ```
   }];
-  let arguments = (ins Tile_PtrLike:$ptr, Tile_Any:$value,
-                   Optional<Tile_BoolLike>:$mask);
+  let arguments = (ins Tile_AtomicRMWKind:$kind, Tile_MemSemantic:$sem,
+                   Tile_MemSyncScope:$scope, Tile_PtrLike:$ptr,
+                   Tile_Any:$value, Optional<Tile_BoolLike>:$mask);
   let results = (outs Tile_Any:$result);
-  let assemblyFormat = "$ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)";
+  let assemblyFormat = [{
+    $kind $sem $scope $ptr `,` $value (`,` $mask^)? attr-dict `:` type($ptr)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicCASOp : Tile_Op<"atomic_cas", [
+    MemoryEffects<[MemRead, MemWrite]>,
+    TypesMatchWith<"cmp has the pointee type of ptr", "ptr", "cmp",
+                   "::mlir::tile::getPointeeTypeLike($_self)">,
+    TypesMatchWith<"value has the pointee type of ptr", "ptr", "value",
+                   "::mlir::tile::getPointeeTypeLike($_self)">,
+    TypesMatchWith<"result has the pointee type of ptr", "ptr", "result",
+                   "::mlir::tile::getPointeeTypeLike($_self)">]> {
+  let summary = "Atomic compare-and-swap of global memory; yields the old values";
+  let description = [{
+    Each lane atomically compares the element at its pointer with `cmp`,
+    bit for bit, stores `value` there when they are equal, and yields the
+    element as it was before. Elements of 16, 32 or 64 bits; `sem` and
+    `scope` as `tile.atomic_rmw`.
+
+    Example:
+    ```mlir
+    %old = tile.atomic_cas acq_rel gpu %lock, %zero, %one : !tile.ptr<i32>
+    ```
+  }];
+  let arguments = (ins Tile_MemSemantic:$sem, Tile_MemSyncScope:$scope,
+                   Tile_PtrLike:$ptr, Tile_Any:$cmp, Tile_Any:$value);
+  let results = (outs Tile_Any:$result);
+  let assemblyFormat = [{
+    $sem $scope $ptr `,` $cmp `,` $value attr-dict `:` type($ptr)
+  }];
   let hasVerifier = 1;
 }
 

@@ -238,8 +238,17 @@ struct ReductionBits {
 std::optional<ReductionBits> getReductionBits(const LinearLayout &layout,
                                               unsigned axis);
 
+/// Whether more than one thread or register of the program holds some
+/// element of a value of `type`: always for a scalar; for a block, where a
+/// register, lane or warp bit of its layout moves no index (or the layout
+/// is not known).
+bool holdsCopies(Type type);
+
 /// Bytes of shared-memory scratch `op` needs while it runs (0 if none):
-/// cross-warp reductions, layout conversions, trans, reshape, the FMA dot.
+/// cross-warp reductions, layout conversions, trans, reshape, the FMA dot,
+/// and atomics whose old values are used and held by several threads (the
+/// owner of each element passes it on, one slot per element plus one that
+/// the other threads write to).
 int64_t getScratchBytes(Operation *op);
 
 } // namespace mlir::tilegpu
