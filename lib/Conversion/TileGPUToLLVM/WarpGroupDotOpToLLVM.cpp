@@ -249,10 +249,12 @@ struct WarpGroupDotOpConversion : OpConversionPattern<tilegpu::WarpGroupDotOp> {
                                createI32(rewriter, loc, 2)));
       int64_t groupBytes =
           tileOffset(*aLayout, 64, 0) - tileOffset(*aLayout, 0, 0);
-      Value address = LLVM::AddOp::create(
-          rewriter, loc, addressOf(adaptor.getA()),
-          LLVM::MulOp::create(rewriter, loc, group,
-                              createI64(rewriter, loc, groupBytes)));
+      // (Operands built one statement each: the order of the ops does not
+      // depend on the compiler's order of evaluating arguments.)
+      Value rows = LLVM::MulOp::create(rewriter, loc, group,
+                                       createI64(rewriter, loc, groupBytes));
+      Value base = addressOf(adaptor.getA());
+      Value address = LLVM::AddOp::create(rewriter, loc, base, rows);
       aDesc = createDescriptor(rewriter, loc, address, aLeading, aStride,
                                aLayout->swizzle);
     } else {
