@@ -212,3 +212,64 @@ Value mlir::tilegpu::linearizeIndex(OpBuilder &builder, Location loc,
   }
   return linear;
 }
+
+SmallVector<Value> mlir::tilegpu::getOwnerPredicates(OpBuilder &builder,
+                                                     Location loc, Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor) {
+    // A scalar: every thread holds it; thread 0 of the program owns it.
+    Value tid = NVVM::ThreadIdXOp::create(builder, loc, builder.getI32Type());
+    return {LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq, tid,
+                                 createI32(builder, loc, 0))};
+  }
+  std::optional<LinearLayout> layout = tilegpu::toLinearLayout(tensor);
+  if (!layout)
+    return {Value()};
+  // Lanes and warps whose id bits have a zero basis hold copies of what
+  // the thread with those bits 0 holds; that one owns them. Likewise
+  // registers with a zero-basis bit repeat an earlier register.
+  namespace dims = tilegpu::layout_dims;
+  auto zeroBits = [&](StringRef input) {
+    int32_t mask = 0;
+    for (auto [bit, basis] : llvm::enumerate(layout->getBases(input)))
+      if (llvm::all_of(basis, [](int32_t v) { return v == 0; }))
+        mask |= int32_t(1) << bit;
+    return mask;
+  };
+  ThreadIds ids = getThreadIds(builder, loc);
+  Value threadOwns;
+  for (auto [input, id] :
+       {std::pair{dims::kLane, ids.lane}, std::pair{dims::kWarp, ids.warp}}) {
+    int32_t mask = zeroBits(input);
+    if (!mask)
+      continue;
+    Value bits =
+        LLVM::AndOp::create(builder, loc, id, createI32(builder, loc, mask));
+    Value owns = LLVM::ICmpOp::create(builder, loc, LLVM::ICmpPredicate::eq,
+                                      bits, createI32(builder, loc, 0));
+    threadOwns =
+        threadOwns ? LLVM::AndOp::create(builder, loc, threadOwns, owns) : owns;
+  }
+  int32_t repeatedRegisters = zeroBits(dims::kRegister);
+  SmallVector<Value> predicates;
+  Value falseValue;
+  for (int32_t reg = 0, e = layout->getInputSize(dims::kRegister); reg < e;
+       ++reg) {
+    if (reg & repeatedRegisters) {
+      if (!falseValue)
+        falseValue = LLVM::ConstantOp::create(builder, loc, builder.getI1Type(),
+                                              builder.getBoolAttr(false));
+      predicates.push_back(falseValue);
+    } else {
+      predicates.push_back(threadOwns);
+    }
+  }
+  return predicates;
+}
+
+Value mlir::tilegpu::andMasks(OpBuilder &builder, Location loc, Value a,
+                              Value b) {
+  if (!a || !b)
+    return a ? a : b;
+  return LLVM::AndOp::create(builder, loc, a, b);
+}

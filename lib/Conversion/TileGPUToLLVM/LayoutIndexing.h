@@ -64,6 +64,18 @@ SmallVector<Value> emitSwizzledOffsets(OpBuilder &builder, Location loc,
                                        const NVMMASharedLayout &layout,
                                        const ThreadIds &ids);
 
+/// For a value of `type` (a scalar, which every thread holds, or a block
+/// whose layout may hold copies), whether this thread owns each register:
+/// thread 0 for a scalar; for a block, the thread whose lane and warp bits
+/// of zero basis are 0, and no thread for a register that repeats an
+/// earlier one. One predicate per register; null where every copy is owned
+/// (one null for a block without a linear layout).
+SmallVector<Value> getOwnerPredicates(OpBuilder &builder, Location loc,
+                                      Type type);
+
+/// `a && b` for i1 masks where a null one means true (null when both are).
+Value andMasks(OpBuilder &builder, Location loc, Value a, Value b);
+
 /// Row-major linear index of a block index with the given shape.
 Value linearizeIndex(OpBuilder &builder, Location loc, ArrayRef<Value> index,
                      ArrayRef<int64_t> shape);

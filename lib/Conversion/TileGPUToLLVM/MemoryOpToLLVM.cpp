@@ -9,6 +9,7 @@
 
 #include "GlobalMemoryAccess.h"
 #include "LLVMBuilders.h"
+#include "LayoutIndexing.h"
 #include "Patterns.h"
 #include "RegisterPacking.h"
 
@@ -117,6 +118,27 @@ struct StoreOpConversion : OpConversionPattern<tile::StoreOp> {
     auto [ptrs, values, masks] = unpackWriteOperands(rewriter, loc, adaptor);
     unsigned width = getVectorWidth(op);
     bool uniform = op->hasAttr(kUniformMaskAttrName);
+    // Only one copy of each element is stored (a scalar by thread 0): as
+    // in Triton, a program's `store(p, load(p) + 1)` adds 1 once, not once
+    // per warp that holds a copy and stores after another warp's store.
+    SmallVector<Value> owners =
+        getOwnerPredicates(rewriter, loc, op.getPtr().getType());
+    if (owners.size() == ptrs.size() &&
+        llvm::any_of(owners, [](Value owner) { return bool(owner); })) {
+      if (masks.empty())
+        masks.assign(ptrs.size(), Value());
+      Value always;
+      for (auto [mask, owner] : llvm::zip(masks, owners)) {
+        mask = andMasks(rewriter, loc, mask, owner);
+        if (!mask) {
+          if (!always)
+            always =
+                LLVM::ConstantOp::create(rewriter, loc, rewriter.getI1Type(),
+                                         rewriter.getBoolAttr(true));
+          mask = always;
+        }
+      }
+    }
     for (unsigned i = 0; i < ptrs.size(); i += width)
       emitGlobalVectorStore(rewriter, loc, ArrayRef(ptrs).slice(i, width),
                             ArrayRef(values).slice(i, width),

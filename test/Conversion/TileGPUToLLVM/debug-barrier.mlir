@@ -6,7 +6,7 @@
 #b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK-LABEL: llvm.func @debug_barrier
-  // CHECK: "st.global.b32
+  // CHECK: "@$2 st.global.b32
   // CHECK-NEXT: nvvm.barrier0
   // CHECK: "ld.global.b32
   func.func @debug_barrier(%p: !tile.ptr<f32>, %q: !tile.ptr<f32>, %v: f32) attributes {tile.kernel} {
