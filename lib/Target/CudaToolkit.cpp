@@ -89,23 +89,74 @@ std::string describeLibdeviceSearchPath() {
   return text;
 }
 
-std::string findPtxas() {
-  if (std::optional<std::string> env = sys::Process::GetEnv("TILEC_PTXAS")) {
+namespace {
+/// A toolkit program: `$envVar` when it names an executable (`none`: act as
+/// if there were none), else the first of `names` found on PATH or under a
+/// toolkit root's bin/ (each name in both places before the next). Empty if
+/// none is found.
+std::string findToolkitProgram(const char *envVar,
+                               std::initializer_list<StringRef> names) {
+  if (std::optional<std::string> env = sys::Process::GetEnv(envVar)) {
     if (*env == "none")
       return "";
     if (sys::fs::can_execute(*env))
       return *env;
   }
-  if (ErrorOr<std::string> found = sys::findProgramByName("ptxas"))
-    return *found;
-  for (const Candidate &candidate : toolkitFolders("bin")) {
-    SmallString<256> path(candidate.path);
-    sys::path::append(path, "ptxas");
-    if (sys::fs::can_execute(path))
-      return std::string(path);
+  for (StringRef name : names) {
+    if (ErrorOr<std::string> found = sys::findProgramByName(name))
+      return *found;
+    for (const Candidate &candidate : toolkitFolders("bin")) {
+      SmallString<256> path(candidate.path);
+      sys::path::append(path, name);
+      if (sys::fs::can_execute(path))
+        return std::string(path);
+    }
   }
   return "";
 }
+
+/// The temporary files of one run of a toolkit program: `input` holding
+/// the data it reads, `output` for what it writes; both removed when this
+/// goes away.
+struct ToolFiles {
+  SmallString<128> input, output;
+  ~ToolFiles() {
+    if (!input.empty())
+      sys::fs::remove(input);
+    if (!output.empty())
+      sys::fs::remove(output);
+  }
+};
+
+/// Creates `files` (suffixes `inSuffix`, `outSuffix`) and writes `contents`
+/// to its input.
+Error createToolFiles(ToolFiles &files, StringRef contents, StringRef inSuffix,
+                      StringRef outSuffix) {
+  for (auto [suffix, path] : {std::pair{inSuffix, &files.input},
+                              std::pair{outSuffix, &files.output}}) {
+    if (std::error_code ec =
+            sys::fs::createTemporaryFile("tilec", suffix, *path)) {
+      path->clear();
+      return createStringError("cannot create a temporary file: " +
+                               ec.message());
+    }
+  }
+  std::error_code ec;
+  raw_fd_ostream os(files.input, ec, sys::fs::OF_None);
+  if (!ec) {
+    os << contents;
+    os.close();
+    ec = os.error();
+    os.clear_error(); // Reported below, not by the stream's destructor.
+  }
+  if (ec)
+    return createStringError("cannot write '" + files.input.str().str() +
+                             "': " + ec.message());
+  return Error::success();
+}
+} // namespace
+
+std::string findPtxas() { return findToolkitProgram("TILEC_PTXAS", {"ptxas"}); }
 
 unsigned getPtxasTimeout() {
   if (std::optional<std::string> env =
@@ -123,37 +174,12 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
   if (ptxas.empty())
     return createStringError("--emit=cubin needs ptxas (CUDA toolkit); set "
                              "$TILEC_PTXAS or add it to PATH");
-  SmallString<128> ptxPath, cubinPath;
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("tilec", "ptx", ptxPath))
-    return createStringError("cannot create a temporary file: " + ec.message());
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("tilec", "cubin", cubinPath)) {
-    sys::fs::remove(ptxPath);
-    return createStringError("cannot create a temporary file: " + ec.message());
-  }
-  auto cleanUp = [&] {
-    sys::fs::remove(ptxPath);
-    sys::fs::remove(cubinPath);
-  };
-  {
-    std::error_code ec;
-    raw_fd_ostream os(ptxPath, ec, sys::fs::OF_None);
-    if (!ec) {
-      os << ptx;
-      os.close();
-      ec = os.error();
-      os.clear_error(); // Reported below, not by the stream's destructor.
-    }
-    if (ec) {
-      cleanUp();
-      return createStringError("cannot write '" + ptxPath.str().str() +
-                               "': " + ec.message());
-    }
-  }
+  ToolFiles files;
+  if (Error error = createToolFiles(files, ptx, "ptx", "cubin"))
+    return std::move(error);
   std::string arch = "-arch=" + target.str();
-  std::string output = cubinPath.str().str();
-  SmallVector<StringRef> args{ptxas, arch, ptxPath, "-o", output};
+  std::string output = files.output.str().str();
+  SmallVector<StringRef> args{ptxas, arch, files.input, "-o", output};
   // PTX with source lines (`--line-info`) keeps them in the cubin.
   if (ptx.contains("\t.loc\t"))
     args.push_back("-lineinfo");
@@ -164,7 +190,6 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
   // After `timeout` seconds ExecuteAndWait kills the child and says so.
   bool timedOut = rc == -2 && StringRef(message).starts_with("Child timed out");
   if (rc != 0) {
-    cleanUp();
     if (timedOut)
       return createStringError(
           "ptxas did not finish kernel '" + kernelName.str() + "' within " +
@@ -174,8 +199,7 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
                              "'" + (message.empty() ? "" : ": " + message));
   }
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
-      MemoryBuffer::getFile(cubinPath);
-  cleanUp();
+      MemoryBuffer::getFile(files.output);
   if (!buffer)
     return createStringError("cannot read ptxas output");
   StringRef image = (*buffer)->getBuffer();
@@ -191,23 +215,7 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
 }
 
 std::string findDisassembler() {
-  if (std::optional<std::string> env = sys::Process::GetEnv("TILEC_NVDISASM")) {
-    if (*env == "none")
-      return "";
-    if (sys::fs::can_execute(*env))
-      return *env;
-  }
-  for (StringRef tool : {"nvdisasm", "cuobjdump"}) {
-    if (ErrorOr<std::string> found = sys::findProgramByName(tool))
-      return *found;
-    for (const Candidate &candidate : toolkitFolders("bin")) {
-      SmallString<256> path(candidate.path);
-      sys::path::append(path, tool);
-      if (sys::fs::can_execute(path))
-        return std::string(path);
-    }
-  }
-  return "";
+  return findToolkitProgram("TILEC_NVDISASM", {"nvdisasm", "cuobjdump"});
 }
 
 Expected<std::string> disassembleCubin(StringRef cubin, StringRef kernelName) {
@@ -216,48 +224,23 @@ Expected<std::string> disassembleCubin(StringRef cubin, StringRef kernelName) {
     return createStringError(
         "--emit=sass needs nvdisasm or cuobjdump (CUDA toolkit); set "
         "$TILEC_NVDISASM or add one to PATH");
-  SmallString<128> cubinPath, textPath;
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("tilec", "cubin", cubinPath))
-    return createStringError("cannot create a temporary file: " + ec.message());
-  if (std::error_code ec =
-          sys::fs::createTemporaryFile("tilec", "sass", textPath)) {
-    sys::fs::remove(cubinPath);
-    return createStringError("cannot create a temporary file: " + ec.message());
-  }
-  auto cleanUp = [&] {
-    sys::fs::remove(cubinPath);
-    sys::fs::remove(textPath);
-  };
-  {
-    std::error_code ec;
-    raw_fd_ostream os(cubinPath, ec, sys::fs::OF_None);
-    if (!ec) {
-      os << cubin;
-      os.close();
-      ec = os.error();
-      os.clear_error(); // Reported below, not by the stream's destructor.
-    }
-    if (ec) {
-      cleanUp();
-      return createStringError("cannot write '" + cubinPath.str().str() +
-                               "': " + ec.message());
-    }
-  }
+  ToolFiles files;
+  if (Error error = createToolFiles(files, cubin, "cubin", "sass"))
+    return std::move(error);
   bool cuobjdump = sys::path::filename(tool).starts_with("cuobjdump");
   SmallVector<StringRef> args{tool};
   if (cuobjdump)
     args.push_back("-sass");
   else
     args.push_back("-c");
-  args.push_back(cubinPath);
-  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(textPath),
+  args.push_back(files.input);
+  std::optional<StringRef> redirects[] = {std::nullopt, StringRef(files.output),
                                           std::nullopt};
   std::string message;
   int rc = sys::ExecuteAndWait(tool, args, std::nullopt, redirects,
                                getPtxasTimeout(), 0, &message);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> text = MemoryBuffer::getFile(textPath);
-  cleanUp();
+  ErrorOr<std::unique_ptr<MemoryBuffer>> text =
+      MemoryBuffer::getFile(files.output);
   if (rc != 0 || !text)
     return createStringError(tool + " failed on kernel '" + kernelName.str() +
                              "'" + (message.empty() ? "" : ": " + message));
