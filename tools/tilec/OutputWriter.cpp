@@ -192,6 +192,26 @@ void writeBytes(llvm::raw_ostream &os, llvm::StringRef image, bool nul) {
     os << " 0,"; // PTX is loaded as a NUL-terminated string.
 }
 
+/// The end of an AOT header: the typed launch function of kernel `meta`
+/// (C++ name `name`), the namespace's and the include guard's ends.
+void writeLaunchAndEnd(llvm::raw_ostream &os, const KernelMetadata &meta,
+                       llvm::StringRef name, llvm::StringRef guard) {
+  os << "/// Launches '" << meta.kernel
+     << "' on \\p tilec_grid programs with typed arguments, on\n"
+     << "/// \\p tilec_stream (default: the default stream).\n"
+     << "inline void launch_" << name
+     << "(const tilec::Kernel &tilec_kernel, tilec::Grid tilec_grid";
+  for (const KernelParam &param : meta.params)
+    os << ",\n    " << cppParamType(param.type) << " "
+       << cppIdentifier(param.name);
+  os << ",\n    const tilec::Stream &tilec_stream = tilec::Stream()) {\n"
+     << "  tilec_kernel.launch(tilec_grid";
+  for (const KernelParam &param : meta.params)
+    os << ", " << cppIdentifier(param.name);
+  os << ", tilec_stream);\n}\n} // namespace tilec_aot\n\n#endif // " << guard
+     << "\n";
+}
+
 /// An AOT header: the image as a byte array, the metadata, and a loader and
 /// a typed launch function in namespace tilec_aot. It needs only the
 /// runtime (tilec::runtime) at run time: no compiler, no CUDA toolkit.
@@ -249,21 +269,8 @@ std::string makeHeader(const CompileResult &kernel, llvm::StringRef image,
      << "      std::string_view(reinterpret_cast<const char *>(d::image), "
         "d::imageSize),\n"
      << "      tilec::KernelMetadata::fromJson(d::metadata, \"" << meta.kernel
-     << " (AOT header)\"));\n}\n\n"
-     << "/// Launches '" << meta.kernel
-     << "' on \\p tilec_grid programs with typed arguments, on\n"
-     << "/// \\p tilec_stream (default: the default stream).\n"
-     << "inline void launch_" << name
-     << "(const tilec::Kernel &tilec_kernel, tilec::Grid tilec_grid";
-  for (const KernelParam &param : meta.params)
-    os << ",\n    " << cppParamType(param.type) << " "
-       << cppIdentifier(param.name);
-  os << ",\n    const tilec::Stream &tilec_stream = tilec::Stream()) {\n"
-     << "  tilec_kernel.launch(tilec_grid";
-  for (const KernelParam &param : meta.params)
-    os << ", " << cppIdentifier(param.name);
-  os << ", tilec_stream);\n}\n} // namespace tilec_aot\n\n#endif // " << guard
-     << "\n";
+     << " (AOT header)\"));\n}\n\n";
+  writeLaunchAndEnd(os, meta, name, guard);
   return out;
 }
 } // namespace
@@ -414,21 +421,8 @@ std::string makeMultiTargetHeader(llvm::ArrayRef<CompileResult> kernels) {
      << "      std::string_view(reinterpret_cast<const char *>(best->bytes), "
         "best->size),\n"
      << "      tilec::KernelMetadata::fromJson(best->metadata, \""
-     << meta.kernel << " (AOT header)\"));\n}\n\n"
-     << "/// Launches '" << meta.kernel
-     << "' on \\p tilec_grid programs with typed arguments, on\n"
-     << "/// \\p tilec_stream (default: the default stream).\n"
-     << "inline void launch_" << name
-     << "(const tilec::Kernel &tilec_kernel, tilec::Grid tilec_grid";
-  for (const KernelParam &param : meta.params)
-    os << ",\n    " << cppParamType(param.type) << " "
-       << cppIdentifier(param.name);
-  os << ",\n    const tilec::Stream &tilec_stream = tilec::Stream()) {\n"
-     << "  tilec_kernel.launch(tilec_grid";
-  for (const KernelParam &param : meta.params)
-    os << ", " << cppIdentifier(param.name);
-  os << ", tilec_stream);\n}\n} // namespace tilec_aot\n\n#endif // " << guard
-     << "\n";
+     << meta.kernel << " (AOT header)\"));\n}\n\n";
+  writeLaunchAndEnd(os, meta, name, guard);
   return out;
 }
 } // namespace
