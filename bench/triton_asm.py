@@ -4,6 +4,8 @@ output of the same source (run on the GPU machine; files go to OUT).
 
     python3 bench/triton_asm.py OUT attention D=64 BM=64 BN=64 nw=4 ns=2 [causal=1] [dtype=bf16]
     python3 bench/triton_asm.py OUT matmul BM=128 BN=128 BK=64 nw=8 ns=5 [dtype=f32]
+    python3 bench/triton_asm.py OUT layernorm N=16384 BLOCK=16384 nw=8 ns=3 [dtype=f32]
+    python3 bench/triton_asm.py OUT transpose M=8100 N=8200 BM=128 BN=64 nw=8 [dtype=f32]
 """
 
 import os
@@ -48,10 +50,47 @@ def matmul(args):
     return name, compiled
 
 
+def layernorm(args):
+    N, BLOCK = int(args.get("N", 16384)), int(args.get("BLOCK", 16384))
+    nw, ns = int(args.get("nw", 8)), int(args.get("ns", 3))
+    dt = torch.float32 if args.get("dtype") == "f32" else torch.float16
+    M = 64
+    x = torch.randn(M, N, device="cuda", dtype=dt)
+    w = torch.randn(N, device="cuda", dtype=dt)
+    b = torch.randn(N, device="cuda", dtype=dt)
+    y = torch.empty_like(x)
+    mean = torch.empty(M, device="cuda", dtype=torch.float32)
+    rstd = torch.empty_like(mean)
+    compiled = peers.layernorm_kernel[(M,)](
+        y, x, w, b, mean, rstd, x.stride(0), N, 1e-5, BLOCK=BLOCK, num_warps=nw, num_stages=ns
+    )
+    name = "layernorm_%s_n%d_b%d_w%d_s%d" % (args.get("dtype", "f16"), N, BLOCK, nw, ns)
+    return name, compiled
+
+
+def transpose(args):
+    M, N = int(args.get("M", 8100)), int(args.get("N", 8200))
+    BM, BN, nw = int(args.get("BM", 128)), int(args.get("BN", 64)), int(args.get("nw", 8))
+    dt = torch.float32 if args.get("dtype") == "f32" else torch.float16
+    x = torch.randn(M, N, device="cuda", dtype=dt)
+    out = torch.empty((N, M), device="cuda", dtype=dt)
+    grid = ((M + BM - 1) // BM, (N + BN - 1) // BN)
+    compiled = peers.transpose_kernel[grid](
+        out, x, M, N, x.stride(0), out.stride(0), BLOCK_M=BM, BLOCK_N=BN, num_warps=nw
+    )
+    name = "transpose_%s_%dx%d_%dx%d_w%d" % (args.get("dtype", "f16"), M, N, BM, BN, nw)
+    return name, compiled
+
+
 def main():
     out_dir, kernel = sys.argv[1], sys.argv[2]
     args = dict(a.split("=", 1) for a in sys.argv[3:])
-    name, compiled = {"attention": attention, "matmul": matmul}[kernel](args)
+    name, compiled = {
+        "attention": attention,
+        "matmul": matmul,
+        "layernorm": layernorm,
+        "transpose": transpose,
+    }[kernel](args)
     os.makedirs(out_dir, exist_ok=True)
     for key in ("ttgir", "ptx", "cubin"):
         text = compiled.asm.get(key)

@@ -20,6 +20,7 @@
 
 #include "tilec/Target/PTX.h"
 
+#include "IndexArithmetic.h"
 #include "Libdevice.h"
 #include "PtxasWorkarounds.h"
 
@@ -200,62 +201,6 @@ createNVPTXTargetMachine(ModuleOp module, const PTXOptions &opts) {
   return machine;
 }
 
-namespace {
-/// Rewrites `(X + C1) * C2` into `X * C2 + C1 * C2`, and `(X + C1) << C2`
-/// into `(X << C2) + (C1 << C2)`, when the addition (an `add nuw` or an
-/// `or disjoint`) and the multiplication or shift do not wrap unsigned,
-/// whatever the number of uses of `X + C1` (InstCombine makes the same
-/// rewrite only when it has one). tilec's lowering computes shared-memory
-/// addresses as `(row | k) * stride + col`, rows `k` apart from a common
-/// one; distributed, they differ by constants that NVPTX's
-/// SeparateConstOffsetFromGEP folds into the addressing mode (`[%r+640]`):
-/// one base register for all of them. This is what straight-line strength
-/// reduction gave these kernels, which the code generator here skips (see
-/// CodeGenPassGate). `X * C2` and `X << C2` do not wrap: they are at most
-/// `(X + C1) * C2` and `(X + C1) << C2`.
-struct DistributeConstantOffsetsPass
-    : llvm::PassInfoMixin<DistributeConstantOffsetsPass> {
-  llvm::PreservedAnalyses run(llvm::Function &function,
-                              llvm::FunctionAnalysisManager &) {
-    using namespace llvm::PatternMatch;
-    bool changed = false;
-    for (llvm::Instruction &inst :
-         llvm::make_early_inc_range(llvm::instructions(function))) {
-      auto *op = llvm::dyn_cast<llvm::BinaryOperator>(&inst);
-      llvm::Value *base;
-      const llvm::APInt *offset, *amount;
-      if (!op ||
-          (op->getOpcode() != llvm::Instruction::Mul &&
-           op->getOpcode() != llvm::Instruction::Shl) ||
-          !op->hasNoUnsignedWrap() ||
-          !match(op->getOperand(1), m_APInt(amount)) ||
-          !match(op->getOperand(0),
-                 m_NUWAddLike(m_Value(base), m_APInt(offset))))
-        continue;
-      bool isShift = op->getOpcode() == llvm::Instruction::Shl;
-      if (isShift && amount->uge(amount->getBitWidth()))
-        continue;
-      llvm::IRBuilder<> builder(op);
-      llvm::Constant *amountValue =
-          llvm::ConstantInt::get(op->getType(), *amount);
-      llvm::Value *scaled =
-          isShift ? builder.CreateShl(base, amountValue, "", /*HasNUW=*/true)
-                  : builder.CreateNUWMul(base, amountValue);
-      llvm::APInt scaledOffset =
-          isShift ? offset->shl(*amount) : *offset * *amount;
-      llvm::Value *sum = builder.CreateNUWAdd(
-          scaled, llvm::ConstantInt::get(op->getType(), scaledOffset));
-      sum->takeName(op);
-      op->replaceAllUsesWith(sum);
-      op->eraseFromParent();
-      changed = true;
-    }
-    return changed ? llvm::PreservedAnalyses::none()
-                   : llvm::PreservedAnalyses::all();
-  }
-};
-} // namespace
-
 /// Builds tilec's optimization pipeline for -O1 to -O3 (the CLI offers -O3).
 /// The module is one kernel lowered from MLIR, its libdevice callees
 /// (`alwaysinline`, internal) and no other calls. LLVM's -O3 pipeline spends
@@ -267,11 +212,13 @@ struct DistributeConstantOffsetsPass
 /// Reassociate (lets InstCombine see that a vector's lanes are in bounds
 /// when its last lane is), LICM around loop rotation (bottom-tested loops:
 /// without, layernorm and the f32 matmul ran 7 and 10 % slower), the
-/// distribution of constant offsets above, GVN, and alignment inference
-/// (the code generator vectorizes shared-memory loads only when it knows
-/// they are aligned). The code generator then runs at NVPTX's default level.
-/// The SLP vectorizer, off in LLVM's -O3 as tilec ran it, stays off: it
-/// made three f16 matmuls 3-9 % slower (and costs gelu 10 ms).
+/// distribution of constant offsets (IndexArithmetic.h), GVN, the chains of
+/// strided products (IndexArithmetic.h, after the last InstCombine), and
+/// alignment inference (the code generator vectorizes shared-memory loads
+/// only when it knows they are aligned). The code generator then runs at
+/// NVPTX's default level. The SLP vectorizer, off in LLVM's -O3 as tilec ran
+/// it, stays off: it made three f16 matmuls 3-9 % slower (and costs gelu 10
+/// ms).
 static llvm::ModulePassManager
 buildOptimizationPipeline(llvm::PassBuilder &builder,
                           llvm::OptimizationLevel level, bool hasHelpers) {
@@ -305,10 +252,11 @@ buildOptimizationPipeline(llvm::PassBuilder &builder,
     function.addPass(llvm::createFunctionToLoopPassAdaptor(
         std::move(loop), /*UseMemorySSA=*/true));
   }
-  function.addPass(DistributeConstantOffsetsPass());
+  function.addPass(detail::DistributeConstantOffsetsPass());
   function.addPass(llvm::GVNPass());
   function.addPass(llvm::InstCombinePass());
   function.addPass(llvm::SimplifyCFGPass());
+  function.addPass(detail::ChainStridedProductsPass());
   function.addPass(llvm::InferAlignmentPass());
 
   passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(function)));
@@ -486,7 +434,8 @@ namespace {
 /// That is 23,700 checks and 150 ms on conv2d (nine unrolled K loops), 35 ms
 /// on matmul: most of their code generation. Most of what it gained on
 /// tilec's kernels, base + constant addresses for shared memory, comes from
-/// DistributeConstantOffsetsPass and SeparateConstOffsetFromGEP instead
+/// DistributeConstantOffsetsPass, ChainStridedProductsPass and
+/// SeparateConstOffsetFromGEP instead
 /// (on an H200, matmul 4096^3 is still 1.5 % slower without it).
 /// NaryReassociate, which NVPTX runs after it, then changed no kernel for
 /// the better (conv2d's registers rose).

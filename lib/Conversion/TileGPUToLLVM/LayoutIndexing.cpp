@@ -76,11 +76,19 @@ ThreadIds mlir::tilegpu::getThreadIds(OpBuilder &builder, Location loc) {
 }
 
 /// `a + b` when no bit can be set in both (`aBits`, `bBits`), else `a ^ b`.
+/// Without common bits the add cannot carry, and with bit 31 clear in both
+/// it can wrap neither way: saying so (nuw nsw) lets LLVM widen an index
+/// before the add (sext/zext of it distributes), so a 64-bit offset
+/// computation keeps one multiply per thread instead of one per register.
 static Value combineBits(OpBuilder &builder, Location loc, Value a,
                          uint64_t aBits, Value b, uint64_t bBits) {
   if (aBits & bBits)
     return LLVM::XOrOp::create(builder, loc, a, b);
-  return LLVM::AddOp::create(builder, loc, a, b);
+  auto flags =
+      ((aBits | bBits) >> 31) == 0
+          ? LLVM::IntegerOverflowFlags::nsw | LLVM::IntegerOverflowFlags::nuw
+          : LLVM::IntegerOverflowFlags::none;
+  return LLVM::AddOp::create(builder, loc, a, b, flags);
 }
 
 SmallVector<EmittedBits>

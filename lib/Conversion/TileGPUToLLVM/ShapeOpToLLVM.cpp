@@ -61,10 +61,19 @@ struct MakeRangeOpConversion : OpConversionPattern<tile::MakeRangeOp> {
         emitIndices(rewriter, loc, op.getType(), getThreadIds(rewriter, loc));
     if (indices.empty())
       return rewriter.notifyMatchFailure(op, "no distributed layout");
-    Value start = createI32(rewriter, loc, op.getStart());
+    // index + start stays in [start, end): an i32 range, so the add wraps
+    // neither way when start >= 0 (the flags let LLVM widen it for free).
+    int64_t startValue = op.getStart();
+    Value start = createI32(rewriter, loc, startValue);
+    auto flags = startValue >= 0 ? LLVM::IntegerOverflowFlags::nsw |
+                                       LLVM::IntegerOverflowFlags::nuw
+                                 : LLVM::IntegerOverflowFlags::none;
     SmallVector<Value> registers;
     for (auto &index : indices)
-      registers.push_back(LLVM::AddOp::create(rewriter, loc, index[0], start));
+      registers.push_back(
+          startValue
+              ? LLVM::AddOp::create(rewriter, loc, index[0], start, flags)
+              : index[0]);
     rewriter.replaceOp(
         op, packRegisters(rewriter, loc, registers,
                           getTypeConverter()->convertType(op.getType())));

@@ -31,9 +31,9 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // The thread's swizzled offset (its 16-byte chunk XOR row % 8) once; its
   // other rows are 16, 32 and 48 rows of 128 bytes further, the swizzle the
   // same: the offset plus a constant (an address immediate in SASS).
-  // CHECK: %[[X1:.*]] = llvm.add %[[X:.*]], %[[C2048]] : i32
-  // CHECK-NEXT: %[[X2:.*]] = llvm.add %[[X]], %[[C4096]] : i32
-  // CHECK-NEXT: %[[X3:.*]] = llvm.add %[[X]], %[[C6144]] : i32
+  // CHECK: %[[X1:.*]] = llvm.add %[[X:.*]], %[[C2048]] overflow<nsw, nuw> : i32
+  // CHECK-NEXT: %[[X2:.*]] = llvm.add %[[X]], %[[C4096]] overflow<nsw, nuw> : i32
+  // CHECK-NEXT: %[[X3:.*]] = llvm.add %[[X]], %[[C6144]] overflow<nsw, nuw> : i32
   // CHECK-NEXT: %[[D:.*]] = llvm.getelementptr %[[T]][%[[X]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
   // CHECK-NEXT: %[[SIZE:.*]] = llvm.select %[[M]], %[[C16]], %[[C0]] : i1, i32
   // CHECK-NEXT: %[[DI:.*]] = llvm.ptrtoint %[[D]] : !llvm.ptr<3> to i32
