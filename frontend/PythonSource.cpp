@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -165,6 +166,29 @@ bool isConstexprGlobal(llvm::StringRef head) {
   return paren != llvm::StringRef::npos &&
          readDottedName(value.take_front(paren)) == callee;
 }
+/// `NAME = triton.jit(NAME)` (or `jit(NAME)`): NAME, else "".
+std::string readJitWrap(llvm::StringRef head) {
+  auto isNameChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  std::string name = head.take_while(isNameChar).str();
+  if (name.empty() || llvm::isDigit(name[0]))
+    return "";
+  llvm::StringRef rest = head.drop_front(name.size()).ltrim();
+  if (!rest.consume_front("=") || rest.starts_with("="))
+    return "";
+  rest = rest.ltrim();
+  std::string callee = readDottedName(rest);
+  if (callee != "triton.jit" && callee != "jit")
+    return "";
+  size_t paren = rest.find('(');
+  if (paren == llvm::StringRef::npos)
+    return "";
+  llvm::StringRef arg = rest.drop_front(paren + 1);
+  size_t close = arg.find(')');
+  if (close == llvm::StringRef::npos || arg.drop_front(close + 1).trim() != "")
+    return "";
+  return arg.take_front(close).trim() == name ? name : "";
+}
+
 /// A `@triton.jit` function: its name and its lines (decorators included).
 struct JitFunction {
   std::string name;
@@ -259,8 +283,25 @@ std::string tilec::extractTritonCode(llvm::StringRef text,
   std::vector<bool> keep(lines.size(), false);
   std::vector<JitFunction> functions;
   std::vector<Statement> statements = splitStatements(lines);
+  // Undecorated `def`s, which a later `NAME = triton.jit(NAME)` makes
+  // `@triton.jit` functions: that decorator is then written on the (not
+  // kept, so empty) line above the `def`.
+  std::map<std::string, JitFunction> plainDefs;
+  std::vector<size_t> decoratorLines;
   for (size_t i = 0; i < statements.size(); ++i) {
     const Statement &s = statements[i];
+    if (std::string name = readDefName(s.head); !name.empty())
+      plainDefs[name] = {name, s.first, s.last};
+    if (std::string name = readJitWrap(s.head); !name.empty()) {
+      auto def = plainDefs.find(name);
+      if (def != plainDefs.end() && def->second.first > 0) {
+        functions.push_back(def->second);
+        decoratorLines.push_back(def->second.first - 1);
+        if (hostNames)
+          llvm::erase(*hostNames, name);
+        continue;
+      }
+    }
     if (s.head.starts_with("@")) {
       // Decorators, then the statement they decorate.
       size_t j = i;
@@ -283,9 +324,14 @@ std::string tilec::extractTritonCode(llvm::StringRef text,
     else if (hostNames)
       addDefinedName(s.head, *hostNames);
   }
-  for (size_t f : selectFunctions(functions, lines, kernel))
+  std::vector<bool> keptDecorator(lines.size(), false);
+  for (size_t f : selectFunctions(functions, lines, kernel)) {
     for (size_t line = functions[f].first; line <= functions[f].last; ++line)
       keep[line] = true;
+    for (size_t line : decoratorLines)
+      if (line + 1 == functions[f].first)
+        keptDecorator[line] = true;
+  }
   std::string result;
   result.reserve(text.size());
   for (size_t i = 0; i < lines.size(); ++i) {
@@ -293,6 +339,8 @@ std::string tilec::extractTritonCode(llvm::StringRef text,
       result += '\n';
     if (keep[i])
       result += lines[i];
+    else if (keptDecorator[i])
+      result += "@triton.jit";
   }
   return result;
 }

@@ -93,6 +93,8 @@ static const char *const kBuiltins[] = {
     "static_print",
     "device_print",
     "static_assert",
+    "constexpr",
+    "next_power_of_2",
     "debug_barrier",
     "range",
     "static_range",
@@ -210,6 +212,14 @@ Value Sema::elabCall(const ast::CallExpr &e) {
   SourceLoc loc = e.getLoc();
   auto callBuiltinNamed = [&](const std::string &name,
                               SourceLoc nameLoc) -> Value {
+    // tl.float32(x): x converted to the type (Triton's dtype call).
+    if (std::optional<ScalarType> kind = parseDTypeName(name)) {
+      CallArgs args;
+      std::vector<Value> slots;
+      if (!evalArgs(e, args) || !bindArgs(args, name, {"value"}, 1, slots))
+        return Value::invalid();
+      return castValue(std::move(slots[0]), *kind, loc);
+    }
     if (!isBuiltinName(name)) {
       std::string hint = findClosestName(name, builtinNames());
       error(nameLoc, "unknown function 'tl." + name + "'" +
@@ -309,10 +319,10 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
       return Value::invalid();
     return castValue(std::move(self), *kind, loc);
   }
-  bool isMethod =
-      isMathName(name) || isReduceName(name) ||
-      llvm::is_contained(
-          {"reshape", "view", "trans", "broadcast_to", "expand_dims"}, name);
+  bool isMethod = isMathName(name) || isReduceName(name) ||
+                  llvm::is_contained({"reshape", "view", "trans",
+                                      "broadcast_to", "expand_dims", "cast"},
+                                     name);
   if (!isMethod) {
     error(loc, "a " + self.describe() + " value has no method '" + name + "'");
     return Value::invalid();
@@ -600,10 +610,44 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
                   {"input", "dtype", "fp_downcast_rounding", "bitcast"}, 2,
                   slots))
       return Value::invalid();
+    if (const ConstexprValue *c = slots[3].getConst(); c && c->asBool()) {
+      error(loc, "'cast(..., bitcast=True)' is not supported");
+      return Value::invalid();
+    }
     auto kind = requireDType(slots[1], args.loc, "'cast'");
     if (!kind)
       return Value::invalid();
     return castValue(std::move(slots[0]), *kind, loc);
+  }
+  // tl.constexpr(v): v, which must be known at compile time (module-level
+  // `NAME: tl.constexpr = tl.constexpr(3)`).
+  if (name == "constexpr") {
+    if (!bindArgs(args, name, {"value"}, 1, slots))
+      return Value::invalid();
+    if (!slots[0].getConst() && slots[0].kind != Value::Kind::DType &&
+        slots[0].kind != Value::Kind::String && !slots[0].isNone()) {
+      error(args.argLoc(0), "the value of 'constexpr' must be a compile-time "
+                            "constant");
+      return Value::invalid();
+    }
+    return std::move(slots[0]);
+  }
+  // triton.next_power_of_2(n): the smallest power of two >= n, of a
+  // compile-time integer.
+  if (name == "next_power_of_2") {
+    if (!bindArgs(args, name, {"n"}, 1, slots))
+      return Value::invalid();
+    auto n = requireConstInt(slots[0], args.argLoc(0),
+                             "the argument of 'next_power_of_2'");
+    if (!n)
+      return Value::invalid();
+    if (*n > (int64_t(1) << 62)) {
+      error(args.argLoc(0), "next_power_of_2 of " + llvm::Twine(*n) +
+                                " does not fit in 64 bits");
+      return Value::invalid();
+    }
+    int64_t p = *n <= 1 ? 1 : int64_t(llvm::PowerOf2Ceil(uint64_t(*n)));
+    return makeConst(ConstexprValue::ofInt(p), loc);
   }
   if (name == "multiple_of" || name == "max_contiguous") {
     if (!bindArgs(args, name, {"input", "values"}, 2, slots) ||
