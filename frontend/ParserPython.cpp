@@ -183,6 +183,7 @@ bool Parser::parseAutotuneConfig(AutotuneConfig &config) {
 
 /// constexpr_global := NAME '=' dotted '(' expr ')' NEWLINE
 ///                   | NAME ':' dotted '=' expr NEWLINE
+///                   | NAME '=' dotted NEWLINE      (an alias of a function)
 /// where the dotted name ends in `constexpr` (`tl.constexpr`).
 void Parser::parseConstexprGlobal(Module &module) {
   Block block;
@@ -202,6 +203,13 @@ void Parser::parseConstexprGlobal(Module &module) {
     return;
   }
   ExprPtr value = std::move(assign->value);
+  if (!assign->isConstexpr && llvm::isa<AttributeExpr>(value.get())) {
+    // `NAME = libdevice.tanh`: an alias of a Triton function, resolved
+    // where it is called.
+    if (isNewTopLevelName(module, target->name, loc))
+      module.globals.push_back({target->name, loc, std::move(value)});
+    return;
+  }
   if (!assign->isConstexpr) {
     // `tl.constexpr(value)`: the value.
     auto *call = llvm::dyn_cast<CallExpr>(value.get());

@@ -140,7 +140,17 @@ bool isJitDecorator(llvm::StringRef head) {
   return name == "triton.jit" || name == "jit";
 }
 
-/// `NAME = [tl.]constexpr(...)` or `NAME: [tl.]constexpr = ...`.
+/// A dotted name of a Triton function: `tl.X`, `tl.math.X`,
+/// `triton.language.X`, `libdevice.X` (`from triton.language.extra import
+/// libdevice`).
+bool isTritonFunctionPath(llvm::StringRef name) {
+  return name.contains('.') &&
+         (name.starts_with("tl.") || name.starts_with("triton.language.") ||
+          name.starts_with("libdevice."));
+}
+
+/// `NAME = [tl.]constexpr(...)`, `NAME: [tl.]constexpr = ...`, or an alias
+/// of a Triton function, `NAME = libdevice.tanh`.
 bool isConstexprGlobal(llvm::StringRef head) {
   llvm::StringRef rest = head;
   size_t nameLength = 0;
@@ -159,6 +169,9 @@ bool isConstexprGlobal(llvm::StringRef head) {
     return false;
   llvm::StringRef value = rest.ltrim();
   std::string callee = readDottedName(value);
+  // `NAME = libdevice.tanh`: an alias of a Triton function.
+  if (isTritonFunctionPath(callee) && value.trim().size() == callee.size())
+    return true;
   if (callee != "constexpr" && !llvm::StringRef(callee).ends_with(".constexpr"))
     return false;
   // The callee is called: `tl.constexpr(...)`.

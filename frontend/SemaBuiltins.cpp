@@ -246,6 +246,10 @@ Value Sema::elabCall(const ast::CallExpr &e) {
         return Value::invalid();
       return callHelper(*fn, args, loc);
     }
+    // A module-level alias of a Triton function (`NAME = libdevice.tanh`).
+    if (const ast::ConstexprGlobal *g = module.lookupGlobal(n->name))
+      if (auto *target = llvm::dyn_cast<ast::AttributeExpr>(g->value.get()))
+        return callBuiltinNamed(target->attr, loc);
     if (isBuiltinName(n->name)) {
       CallArgs args;
       if (!evalArgs(e, args))
@@ -277,8 +281,9 @@ Value Sema::elabCall(const ast::CallExpr &e) {
       base = inner->base.get();
     }
     if (auto *bn = llvm::dyn_cast<ast::NameExpr>(base))
-      if ((bn->name == "tl" || bn->name == "triton") &&
-          !frame->env.count(bn->name))
+      if ((bn->name == "tl" || bn->name == "triton" ||
+           bn->name == "libdevice") &&
+          !frame->env.count(bn->name) && !module.lookupGlobal(bn->name))
         return callBuiltinNamed(a->attr, a->attrLoc);
     Value self = elabExpr(*a->base);
     CallArgs args;
