@@ -161,7 +161,7 @@ getKernelParamType(const ast::Param &p, const ConstexprBindings &bindings) {
     type.kind = it->second.isPointer ? ast::TypeAnnotation::Kind::Pointer
                                      : ast::TypeAnnotation::Kind::Scalar;
     type.elem = it->second.elem;
-  } else if (bindings.values.count(p.name)) {
+  } else if (bindings.hasValue(p.name)) {
     type.kind = ast::TypeAnnotation::Kind::Constexpr;
   }
   return type;
@@ -287,9 +287,15 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
       continue;
     case ast::TypeAnnotation::Kind::Constexpr: {
       auto it = bindings.values.find(p.name);
+      auto str = bindings.strings.find(p.name);
+      auto dtype = bindings.dtypes.find(p.name);
       Value v;
       if (it != bindings.values.end()) {
         v = makeConst(it->second, p.loc);
+      } else if (str != bindings.strings.end()) {
+        v = Value::ofString(str->second);
+      } else if (dtype != bindings.dtypes.end()) {
+        v = Value::ofDType(dtype->second);
       } else if (p.defaultValue) {
         if (ExprPtr def = evalConstDefault(*p.defaultValue))
           v = Value::ofExpr(std::move(def), /*weak=*/true);

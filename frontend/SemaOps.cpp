@@ -295,6 +295,11 @@ Value Sema::binaryOp(BinaryOp op, Value lhs, Value rhs, SourceLoc loc) {
     return makeConst(ConstexprValue::ofBool(same == (op == BinaryOp::Is)), loc);
   }
   if ((op == BinaryOp::Eq || op == BinaryOp::Ne) &&
+      lhs.kind == Value::Kind::String && rhs.kind == Value::Kind::String)
+    return makeConst(
+        ConstexprValue::ofBool((lhs.str == rhs.str) == (op == BinaryOp::Eq)),
+        loc);
+  if ((op == BinaryOp::Eq || op == BinaryOp::Ne) &&
       lhs.kind == Value::Kind::DType && rhs.kind == Value::Kind::DType)
     return makeConst(
         ConstexprValue::ofBool(lhs.sameDType(rhs) == (op == BinaryOp::Eq)),

@@ -37,6 +37,29 @@ bool parseEntry(llvm::StringRef text, SignatureEntry &entry,
             "or a constexpr value (1024)";
     return false;
   }
+  // A string constexpr, `"leaky_relu"` or `''`, or a dtype, `tl.bfloat16`.
+  if (body.size() >= 2 && (body.front() == '"' || body.front() == '\'') &&
+      body.back() == body.front()) {
+    if (entry.hint) {
+      error = "'" + text.str() + "': a constexpr value takes no ':' hint";
+      return false;
+    }
+    entry.isValue = true;
+    entry.stringValue = body.drop_front().drop_back().str();
+    return true;
+  }
+  for (llvm::StringRef prefix : {"tl.", "triton.language."})
+    if (body.starts_with(prefix))
+      if (std::optional<ScalarType> dtype =
+              parseDTypeName(body.drop_front(prefix.size()).str())) {
+        if (entry.hint) {
+          error = "'" + text.str() + "': a constexpr value takes no ':' hint";
+          return false;
+        }
+        entry.isValue = true;
+        entry.dtypeValue = *dtype;
+        return true;
+      }
   if (std::optional<ConstexprValue> value = parseConstexprValue(body)) {
     if (entry.hint) {
       error = "'" + text.str() + "': a constexpr value takes no ':' hint";
@@ -134,6 +157,19 @@ bool tilec::applyTritonSignature(const ast::Function &kernel,
                         " parameter; --signature entry " + llvm::Twine(i + 1) +
                         " gives it the value " + entry.text);
         ok = false;
+        continue;
+      }
+      if (entry.stringValue || entry.dtypeValue) {
+        if (bindings.values.count(param.name)) {
+          diags.error(param.loc, "-D " + param.name + " and --signature (" +
+                                     entry.text + ") give '" + param.name +
+                                     "' different values");
+          ok = false;
+        } else if (entry.stringValue) {
+          bindings.strings[param.name] = *entry.stringValue;
+        } else {
+          bindings.dtypes[param.name] = *entry.dtypeValue;
+        }
         continue;
       }
       auto it = bindings.values.find(param.name);

@@ -41,6 +41,16 @@ struct ConstexprBindings {
   /// kernel's, from `--signature`: TritonSignature.h). An untyped parameter
   /// with a value in `values` is a constexpr.
   std::map<std::string, ParamType> paramTypes;
+  /// Constexpr values that are not numbers (from `--signature`): strings
+  /// (`"leaky_relu"`, compared with `==` in the kernel) and dtypes
+  /// (`tl.bfloat16`).
+  std::map<std::string, std::string> strings;
+  std::map<std::string, ScalarType> dtypes;
+
+  /// Whether `name` has a constexpr value of any kind.
+  bool hasValue(const std::string &name) const {
+    return values.count(name) || strings.count(name) || dtypes.count(name);
+  }
 };
 
 /// Parses one `-D` argument, `NAME=VALUE`, into `bindings`. On failure

@@ -33,6 +33,10 @@ struct SignatureEntry {
   bool isValue = false;
   ParamType type;
   ConstexprValue value;
+  /// A value that is not a number: a quoted string (`"mean"`, without the
+  /// quotes here) or a dtype (`tl.bfloat16`).
+  std::optional<std::string> stringValue;
+  std::optional<ScalarType> dtypeValue;
   /// The hint after ':': 16 (divisible by 16, or a 16-byte aligned
   /// pointer), 1 (equal to 1) or 0 (none).
   unsigned hint = 0;
