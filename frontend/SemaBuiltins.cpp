@@ -96,6 +96,7 @@ static const char *const kBuiltins[] = {
     "constexpr",
     "next_power_of_2",
     "debug_barrier",
+    "assume",
     "range",
     "static_range",
     "float",
@@ -722,6 +723,24 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
         text += v.describe();
     }
     diags.remark(loc, "static_print: " + text);
+    return Value::none();
+  }
+  // tl.assume(cond): a promise to the compiler. A compile-time false one is
+  // an error; a run-time one is checked for its type and not used (it only
+  // allows optimizations, so the program means the same without it).
+  if (name == "assume") {
+    if (!bindArgs(args, name, {"cond"}, 1, slots) ||
+        !requireExpr(slots[0], args.argLoc(0), "'assume'"))
+      return Value::invalid();
+    if (slots[0].type().getRank() != 0 || !slots[0].type().isInteger()) {
+      error(args.argLoc(0),
+            "assume expects a scalar condition; got " + slots[0].type().str());
+      return Value::invalid();
+    }
+    if (const ConstexprValue *c = slots[0].getConst(); c && !c->asBool()) {
+      error(args.argLoc(0), "assume of a condition that is false");
+      return Value::invalid();
+    }
     return Value::none();
   }
   if (name == "debug_barrier") {
