@@ -327,6 +327,7 @@ std::unique_ptr<Function> Parser::parseFunction() {
   }
   if (!parseSuite(fn->body))
     return nullptr;
+  liftEarlyReturns(fn->body);
   return fn;
 }
 

@@ -378,6 +378,11 @@ struct ConstexprGlobal {
   ExprPtr value;
 };
 
+/// Rewrites `if c: ...; return` followed by more statements, where the `if`
+/// is in tail position, into `if c: ... else: <the rest>` (EarlyReturns.cpp).
+/// The parser applies it to every function body.
+void liftEarlyReturns(Block &block);
+
 /// A parsed .tile file (or the Triton functions of a Python source).
 class Module {
 public:
