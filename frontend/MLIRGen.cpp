@@ -154,6 +154,8 @@ private:
     case StmtKind::DebugBarrier:
       tile::DebugBarrierOp::create(builder, loc(stmt.getLoc()));
       return success();
+    case StmtKind::Combine:
+      return genCombine(llvm::cast<CombineStmt>(stmt));
     }
     return failure();
   }
@@ -256,6 +258,54 @@ private:
     }
     env = saved;
     bind(stmt.carried, forOp.getResults());
+    return success();
+  }
+
+  /// tile.scan / tile.combine_reduce: the combine function's body in the
+  /// op's region, its parameters bound to the region's arguments.
+  LogicalResult genCombine(const CombineStmt &stmt) {
+    Location location = loc(stmt.getLoc());
+    SmallVector<Value> operands;
+    for (const ExprPtr &operand : stmt.operands) {
+      Value value = genExpr(*operand);
+      if (!value)
+        return failure();
+      operands.push_back(value);
+    }
+    SmallVector<Type> resultTypes = typesOf(stmt.results);
+    Region *region;
+    Operation *op;
+    if (stmt.combineKind == CombineKind::Scan) {
+      auto scan = tile::ScanOp::create(builder, location, resultTypes, operands,
+                                       stmt.axis, stmt.reverse);
+      region = &scan.getCombine();
+      op = scan;
+    } else {
+      auto reduce = tile::CombineReduceOp::create(
+          builder, location, resultTypes, operands, stmt.axis);
+      region = &reduce.getCombine();
+      op = reduce;
+    }
+    SmallVector<Type> paramTypes = typesOf(stmt.params);
+    SmallVector<Location> locs(paramTypes.size(), location);
+    Env saved = env;
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      mlir::Block *body = builder.createBlock(region, {}, paramTypes, locs);
+      bind(stmt.params, body->getArguments());
+      if (failed(genBlock(stmt.body)))
+        return failure();
+      SmallVector<Value> yields;
+      for (const ExprPtr &yield : stmt.yields) {
+        Value value = genExpr(*yield);
+        if (!value)
+          return failure();
+        yields.push_back(value);
+      }
+      tile::CombineYieldOp::create(builder, location, yields);
+    }
+    env = saved;
+    bind(stmt.results, op->getResults());
     return success();
   }
 

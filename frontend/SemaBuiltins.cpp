@@ -42,6 +42,11 @@ static const char *const kBuiltins[] = {
     "min",
     "argmax",
     "argmin",
+    "reduce",
+    "associative_scan",
+    "cumsum",
+    "cumprod",
+    "xor_sum",
     "exp",
     "exp2",
     "log",
@@ -117,16 +122,35 @@ static bool isReduceName(llvm::StringRef name) {
   return mlir::tile::symbolizeReduceKind(name).has_value();
 }
 
+/// Scans and reductions with a combine function (SemaCombine.cpp).
+static bool isCombineName(llvm::StringRef name) {
+  return llvm::is_contained(
+      {"reduce", "associative_scan", "cumsum", "cumprod", "xor_sum"}, name);
+}
+
+/// An argument: a function name (a helper, or a function of a Python
+/// source's host code) is a Function value there, for `combine_fn`.
+Value Sema::elabArg(const ast::Expr &e) {
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(&e))
+    if (!frame->env.count(n->name) && !module.lookupGlobal(n->name)) {
+      if (const ast::Function *fn = module.lookup(n->name))
+        return Value::ofFunction(fn, n->name);
+      if (llvm::is_contained(module.hostNames, n->name))
+        return Value::ofFunction(nullptr, n->name);
+    }
+  return elabExpr(e);
+}
+
 bool Sema::evalArgs(const ast::CallExpr &e, CallArgs &args) {
   args.loc = e.getLoc();
   bool ok = true;
   for (const auto &a : e.args) {
-    args.args.push_back(elabExpr(*a));
+    args.args.push_back(elabArg(*a));
     args.argLocs.push_back(a->getLoc());
     ok &= !args.args.back().isInvalid();
   }
   for (const auto &kw : e.kwargs) {
-    args.kwargs.push_back({kw.name, elabExpr(*kw.value)});
+    args.kwargs.push_back({kw.name, elabArg(*kw.value)});
     args.kwargLocs.push_back(kw.loc);
     ok &= !args.kwargs.back().second.isInvalid();
   }
@@ -225,6 +249,13 @@ Value Sema::elabCall(const ast::CallExpr &e) {
   if (auto *n = llvm::dyn_cast<ast::NameExpr>(callee)) {
     if (frame->env.count(n->name)) {
       Value v = lookupName(n->name, loc);
+      if (v.kind == Value::Kind::Function && v.function) {
+        // A helper passed as an argument (`combine_fn`), called.
+        CallArgs args;
+        if (!evalArgs(e, args))
+          return Value::invalid();
+        return callHelper(*v.function, args, loc);
+      }
       if (!v.isInvalid())
         error(loc, "'" + n->name + "' is a " + v.describe() +
                        " value, not a function");
@@ -310,7 +341,7 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
     return castValue(std::move(self), *kind, loc);
   }
   bool isMethod =
-      isMathName(name) || isReduceName(name) ||
+      isMathName(name) || isReduceName(name) || isCombineName(name) ||
       llvm::is_contained(
           {"reshape", "view", "trans", "broadcast_to", "expand_dims"}, name);
   if (!isMethod) {
@@ -384,6 +415,8 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   }
   if (isReduceName(name))
     return builtinReduce(name, args, loc);
+  if (isCombineName(name))
+    return builtinCombine(name, args, loc);
   if (isMathName(name))
     return builtinMath(name, args, loc);
   if (llvm::is_contained({"pow", "atan2", "fmod", "umulhi", "fdiv", "div_rn"},
