@@ -128,29 +128,32 @@ static bool isCombineName(llvm::StringRef name) {
       {"reduce", "associative_scan", "cumsum", "cumprod", "xor_sum"}, name);
 }
 
-/// An argument: a function name (a helper, or a function of a Python
-/// source's host code) is a Function value there, for `combine_fn`.
-Value Sema::elabArg(const ast::Expr &e) {
+/// An argument: the name of a helper is a Function value there (for
+/// `combine_fn`), and so is a name of a Python source's host code when
+/// `hostFunctions` (the arguments of a built-in that takes a combine_fn:
+/// host code is not compiled, which the built-in reports).
+Value Sema::elabArg(const ast::Expr &e, bool hostFunctions) {
   if (auto *n = llvm::dyn_cast<ast::NameExpr>(&e))
     if (!frame->env.count(n->name) && !module.lookupGlobal(n->name)) {
       if (const ast::Function *fn = module.lookup(n->name))
         return Value::ofFunction(fn, n->name);
-      if (llvm::is_contained(module.hostNames, n->name))
+      if (hostFunctions && llvm::is_contained(module.hostNames, n->name))
         return Value::ofFunction(nullptr, n->name);
     }
   return elabExpr(e);
 }
 
-bool Sema::evalArgs(const ast::CallExpr &e, CallArgs &args) {
+bool Sema::evalArgs(const ast::CallExpr &e, CallArgs &args,
+                    bool hostFunctions) {
   args.loc = e.getLoc();
   bool ok = true;
   for (const auto &a : e.args) {
-    args.args.push_back(elabArg(*a));
+    args.args.push_back(elabArg(*a, hostFunctions));
     args.argLocs.push_back(a->getLoc());
     ok &= !args.args.back().isInvalid();
   }
   for (const auto &kw : e.kwargs) {
-    args.kwargs.push_back({kw.name, elabArg(*kw.value)});
+    args.kwargs.push_back({kw.name, elabArg(*kw.value, hostFunctions)});
     args.kwargLocs.push_back(kw.loc);
     ok &= !args.kwargs.back().second.isInvalid();
   }
@@ -242,7 +245,7 @@ Value Sema::elabCall(const ast::CallExpr &e) {
       return Value::invalid();
     }
     CallArgs args;
-    if (!evalArgs(e, args))
+    if (!evalArgs(e, args, isCombineName(name)))
       return Value::invalid();
     return callBuiltin(name, args, loc);
   };
@@ -269,7 +272,7 @@ Value Sema::elabCall(const ast::CallExpr &e) {
     }
     if (isBuiltinName(n->name)) {
       CallArgs args;
-      if (!evalArgs(e, args))
+      if (!evalArgs(e, args, isCombineName(n->name)))
         return Value::invalid();
       return callBuiltin(n->name, args, loc);
     }
@@ -303,7 +306,7 @@ Value Sema::elabCall(const ast::CallExpr &e) {
         return callBuiltinNamed(a->attr, a->attrLoc);
     Value self = elabExpr(*a->base);
     CallArgs args;
-    bool ok = evalArgs(e, args);
+    bool ok = evalArgs(e, args, isCombineName(a->attr));
     if (self.isInvalid() || !ok)
       return Value::invalid();
     return callMethod(std::move(self), a->attr, args, a->attrLoc);

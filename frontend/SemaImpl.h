@@ -279,8 +279,9 @@ public:
 
   // --- SemaBuiltins.cpp: calls ------------------------------------------
   Value elabCall(const ast::CallExpr &e);
-  Value elabArg(const ast::Expr &e);
-  bool evalArgs(const ast::CallExpr &e, CallArgs &args);
+  Value elabArg(const ast::Expr &e, bool hostFunctions);
+  bool evalArgs(const ast::CallExpr &e, CallArgs &args,
+                bool hostFunctions = false);
   bool bindArgs(CallArgs &args, llvm::StringRef fnName,
                 llvm::ArrayRef<const char *> params, unsigned numRequired,
                 std::vector<Value> &slots,

@@ -245,15 +245,15 @@ struct CombineValues {
   CombineValues(Executor &exec, ValueRange srcValues, ValueRange resultValues)
       : results(resultValues) {
     for (auto [src, result] : llvm::zip(srcValues, resultValues)) {
-      srcs.push_back(&exec.get(src));
+      srcs.push_back(exec.get(src));
       values.push_back(TileValue::zeros(result.getType()));
     }
   }
   /// Element `i` of each source.
   llvm::SmallVector<TileValue> elementsAt(std::int64_t i) const {
     llvm::SmallVector<TileValue> elements;
-    for (const TileValue *src : srcs)
-      elements.push_back(elementOf(*src, i));
+    for (const TileValue &src : srcs)
+      elements.push_back(elementOf(src, i));
     return elements;
   }
   /// Sets element `i` of each result.
@@ -269,7 +269,9 @@ struct CombineValues {
   }
 
   ValueRange results;
-  llvm::SmallVector<const TileValue *> srcs;
+  /// Copies: running the region adds values to the executor's map, which
+  /// may move the ones it holds.
+  llvm::SmallVector<TileValue> srcs;
   llvm::SmallVector<TileValue> values;
 };
 
@@ -281,7 +283,7 @@ LogicalResult foldLines(Executor &exec, Region &region, const CombineValues &io,
                         llvm::function_ref<void(std::int64_t, std::int64_t,
                                                 llvm::ArrayRef<TileValue>)>
                             visit) {
-  AxisLines lines(io.srcs.front()->shape, axis);
+  AxisLines lines(io.srcs.front().shape, axis);
   for (std::int64_t line = 0; line < lines.lines; ++line) {
     llvm::SmallVector<TileValue> acc;
     for (std::int64_t step = 0; step < lines.length; ++step) {
