@@ -35,16 +35,9 @@ def t_scan_rows(t):
         names = ("o_sum", "o_rsum", "o_prod", "o_isum", "o_max", "o_arg", "o_rmax", "o_rarg")
         dtypes = (np.float32,) * 3 + (np.int32, np.float32, np.int32, np.float32, np.int32)
         o = [t.out((M, stride), d) for d in dtypes]
+        sizes = dict(M=M, N=N, stride=stride)
         for data, check in ((x, "sums"), (ones, "prod"), (ties, "max")):
-            k(
-                (cdiv(M, 4),),
-                x=t.inp(data),
-                xi=t.inp(xi),
-                M=M,
-                N=N,
-                stride=stride,
-                **dict(zip(names, o))
-            )
+            k((cdiv(M, 4),), x=t.inp(data), xi=t.inp(xi), **sizes, **dict(zip(names, o)))
             g = [t.get(a)[:, :N] for a in o]
             v = data[:, :N].astype(np.float64)
             if check == "sums":
@@ -69,19 +62,10 @@ def t_scan_cols(t):
         M, N, stride = 250, 13, 15
         x = t.randn((M, stride))
         xi = t.rng.integers(-1000, 1001, (M, stride)).astype(np.int32)
-        o = [t.out((M, stride), d) for d in (np.float32, np.float32, np.int32, np.float32)]
-        k(
-            (cdiv(N, 8),),
-            o_sum=o[0],
-            o_rsum=o[1],
-            o_isum=o[2],
-            o_rlast=o[3],
-            x=t.inp(x),
-            xi=t.inp(xi),
-            M=M,
-            N=N,
-            stride=stride,
-        )
+        dtypes = (np.float32, np.float32, np.int32, np.float32)
+        o = [t.out((M, stride), d) for d in dtypes]
+        outs = dict(zip(("o_sum", "o_rsum", "o_isum", "o_rlast"), o))
+        k((cdiv(N, 8),), x=t.inp(x), xi=t.inp(xi), M=M, N=N, stride=stride, **outs)
         g = [t.get(a)[:, :N] for a in o]
         v = x[:, :N].astype(np.float64)
         t.close("%s cumsum axis=0" % var, g[0], np.cumsum(v, 0), 1e-5)
@@ -113,15 +97,9 @@ def t_reduce_fn(t):
         M, N = 50, 100
         x = t.rng.integers(0, 20, (M, N)).astype(np.float32)
         xi = t.rng.integers(0, 1 << 30, (M, N)).astype(np.int32)
-        o = [
-            t.out(M, np.float32),
-            t.out(M, np.int32),
-            t.out(N, np.float32),
-            t.out(N, np.int32),
-            t.out(1, np.float32),
-            t.out(M, np.int32),
-            t.out(N, np.int32),
-        ]
+        sizes = (M, M, N, N, 1, M, N)
+        dtypes = (np.float32, np.int32, np.float32, np.int32, np.float32, np.int32, np.int32)
+        o = [t.out(n, d) for n, d in zip(sizes, dtypes)]
         names = ("o_max1", "o_arg1", "o_max0", "o_arg0", "o_sum", "o_xor1", "o_xor0")
         k((1,), x=t.inp(x), xi=t.inp(xi), M=M, N=N, **dict(zip(names, o)))
         t.exact("%s max axis=1" % var, o[0], x.max(1))
