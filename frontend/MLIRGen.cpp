@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Frontend/MLIRGen.h"
+#include "MLIRGenParts.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 
@@ -60,45 +61,8 @@ private:
                                sourceLoc.col);
   }
 
-  Type convertScalar(ScalarType kind) {
-    switch (kind) {
-    case ScalarType::I1:
-      return builder.getI1Type();
-    case ScalarType::I8:
-    case ScalarType::U8:
-      return builder.getI8Type();
-    case ScalarType::I16:
-    case ScalarType::U16:
-      return builder.getI16Type();
-    case ScalarType::I32:
-    case ScalarType::U32:
-      return builder.getI32Type();
-    case ScalarType::I64:
-    case ScalarType::U64:
-      return builder.getI64Type();
-    case ScalarType::F16:
-      return builder.getF16Type();
-    case ScalarType::BF16:
-      return builder.getBF16Type();
-    case ScalarType::F32:
-      return builder.getF32Type();
-    case ScalarType::F64:
-      return builder.getF64Type();
-    case ScalarType::F8E4M3:
-      return builder.getType<Float8E4M3FNType>();
-    case ScalarType::F8E5M2:
-      return builder.getType<Float8E5M2Type>();
-    }
-    return Type();
-  }
-
   Type convertType(const TType &type) {
-    Type element = convertScalar(type.elem);
-    if (type.isPointer)
-      element = tile::PointerType::get(&context, element);
-    if (type.isScalar())
-      return element;
-    return RankedTensorType::get(type.shape, element);
+    return tilec::convertType(context, type);
   }
 
   //===--------------------------------------------------------------------===//
@@ -261,52 +225,35 @@ private:
     return success();
   }
 
-  /// tile.scan / tile.combine_reduce: the combine function's body in the
-  /// op's region, its parameters bound to the region's arguments.
+  /// tile.scan / tile.combine_reduce (MLIRGenCombine.cpp), the combine
+  /// function's parameters bound to its region's arguments.
   LogicalResult genCombine(const CombineStmt &stmt) {
-    Location location = loc(stmt.getLoc());
     SmallVector<Value> operands;
-    for (const ExprPtr &operand : stmt.operands) {
-      Value value = genExpr(*operand);
-      if (!value)
+    for (const ExprPtr &operand : stmt.operands)
+      if (!operands.emplace_back(genExpr(*operand)))
         return failure();
-      operands.push_back(value);
-    }
-    SmallVector<Type> resultTypes = typesOf(stmt.results);
-    Region *region;
-    Operation *op;
-    if (stmt.combineKind == CombineKind::Scan) {
-      auto scan = tile::ScanOp::create(builder, location, resultTypes, operands,
-                                       stmt.axis, stmt.reverse);
-      region = &scan.getCombine();
-      op = scan;
-    } else {
-      auto reduce = tile::CombineReduceOp::create(
-          builder, location, resultTypes, operands, stmt.axis);
-      region = &reduce.getCombine();
-      op = reduce;
-    }
-    SmallVector<Type> paramTypes = typesOf(stmt.params);
-    SmallVector<Location> locs(paramTypes.size(), location);
     Env saved = env;
-    {
-      OpBuilder::InsertionGuard guard(builder);
-      mlir::Block *body = builder.createBlock(region, {}, paramTypes, locs);
-      bind(stmt.params, body->getArguments());
-      if (failed(genBlock(stmt.body)))
-        return failure();
-      SmallVector<Value> yields;
-      for (const ExprPtr &yield : stmt.yields) {
-        Value value = genExpr(*yield);
-        if (!value)
-          return failure();
-        yields.push_back(value);
-      }
-      tile::CombineYieldOp::create(builder, location, yields);
-    }
+    FailureOr<Operation *> op = createCombineOp(
+        builder, loc(stmt.getLoc()), stmt, typesOf(stmt.results), operands,
+        typesOf(stmt.params), [&](ValueRange params) {
+          bind(stmt.params, params);
+          return genCombineBody(stmt);
+        });
     env = saved;
-    bind(stmt.results, op->getResults());
+    if (failed(op))
+      return failure();
+    bind(stmt.results, (*op)->getResults());
     return success();
+  }
+
+  FailureOr<SmallVector<Value>> genCombineBody(const CombineStmt &stmt) {
+    if (failed(genBlock(stmt.body)))
+      return failure();
+    SmallVector<Value> yields;
+    for (const ExprPtr &yield : stmt.yields)
+      if (!yields.emplace_back(genExpr(*yield)))
+        return failure();
+    return yields;
   }
 
   LogicalResult genWhile(const WhileStmt &stmt) {
