@@ -325,7 +325,8 @@ public:
 };
 
 /// Reductions. Sum/Max/Min keep the operand's element type (sums of
-/// integers narrower than 32 bits are cast to i32 first); ArgMax/ArgMin
+/// integers narrower than 32 bits are cast to i32 or u32 first, as Triton's
+/// _pick_sum_dtype); ArgMax/ArgMin
 /// return i32 indices (the first index on ties).
 /// The tile dialect's enum (TileEnums.td); printed by stringifyReduceKind().
 using ReduceKind = ::mlir::tile::ReduceKind;
