@@ -119,10 +119,10 @@ private:
     return starts;
   }
 
-  /// After the scan within each block, `scans[reg]` becomes
-  /// `combine(prefix, scans[reg])` where `hasPrefix` (null: always); a
-  /// register whose scan is its block's total `total` becomes `inclusive`
-  /// when that is known.
+  /// After a run, each register of the block starting at `first` (whose
+  /// total was `total`) gets `combine(prefix, scan)` where `hasPrefix` (the
+  /// blocks before it in the run), or `inclusive` when given and its scan
+  /// is the block's total; the block's total becomes `newTotal`.
   void applyPrefix(unsigned first, const Values &total, Value hasPrefix,
                    const Values &prefix, const Values *inclusive,
                    const Values &newTotal) {
@@ -130,10 +130,8 @@ private:
       Values &scan = scans[reg];
       if (inclusive && scan == total)
         scan = *inclusive;
-      else if (hasPrefix)
-        scan = select(hasPrefix, combine(prefix, scan), scan);
       else
-        scan = combine(prefix, scan);
+        scan = select(hasPrefix, combine(prefix, scan), scan);
       totals[reg] = newTotal;
     }
   }
