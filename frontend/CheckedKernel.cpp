@@ -262,6 +262,20 @@ private:
       indent(level) << "DebugBarrier";
       loc(stmt.getLoc());
       return;
+    case StmtKind::Combine: {
+      auto &s = llvm::cast<CombineStmt>(stmt);
+      indent(level) << (s.combineKind == CombineKind::Scan ? "Scan" : "Reduce")
+                    << " axis=" << s.axis << (s.reverse ? " reverse" : "");
+      names("results", s.results);
+      names("params", s.params);
+      loc(s.getLoc());
+      for (const auto &operand : s.operands)
+        dump(*operand, level + 1);
+      dumpTitled("Combine", s.body, level);
+      for (const auto &yield : s.yields)
+        dump(*yield, level + 1);
+      return;
+    }
     }
   }
 

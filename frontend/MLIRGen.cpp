@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Frontend/MLIRGen.h"
+#include "MLIRGenParts.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 
@@ -60,45 +61,8 @@ private:
                                sourceLoc.col);
   }
 
-  Type convertScalar(ScalarType kind) {
-    switch (kind) {
-    case ScalarType::I1:
-      return builder.getI1Type();
-    case ScalarType::I8:
-    case ScalarType::U8:
-      return builder.getI8Type();
-    case ScalarType::I16:
-    case ScalarType::U16:
-      return builder.getI16Type();
-    case ScalarType::I32:
-    case ScalarType::U32:
-      return builder.getI32Type();
-    case ScalarType::I64:
-    case ScalarType::U64:
-      return builder.getI64Type();
-    case ScalarType::F16:
-      return builder.getF16Type();
-    case ScalarType::BF16:
-      return builder.getBF16Type();
-    case ScalarType::F32:
-      return builder.getF32Type();
-    case ScalarType::F64:
-      return builder.getF64Type();
-    case ScalarType::F8E4M3:
-      return builder.getType<Float8E4M3FNType>();
-    case ScalarType::F8E5M2:
-      return builder.getType<Float8E5M2Type>();
-    }
-    return Type();
-  }
-
   Type convertType(const TType &type) {
-    Type element = convertScalar(type.elem);
-    if (type.isPointer)
-      element = tile::PointerType::get(&context, element);
-    if (type.isScalar())
-      return element;
-    return RankedTensorType::get(type.shape, element);
+    return tilec::convertType(context, type);
   }
 
   //===--------------------------------------------------------------------===//
@@ -154,6 +118,8 @@ private:
     case StmtKind::DebugBarrier:
       tile::DebugBarrierOp::create(builder, loc(stmt.getLoc()));
       return success();
+    case StmtKind::Combine:
+      return genCombine(llvm::cast<CombineStmt>(stmt));
     }
     return failure();
   }
@@ -257,6 +223,37 @@ private:
     env = saved;
     bind(stmt.carried, forOp.getResults());
     return success();
+  }
+
+  /// tile.scan / tile.combine_reduce (MLIRGenCombine.cpp), the combine
+  /// function's parameters bound to its region's arguments.
+  LogicalResult genCombine(const CombineStmt &stmt) {
+    SmallVector<Value> operands;
+    for (const ExprPtr &operand : stmt.operands)
+      if (!operands.emplace_back(genExpr(*operand)))
+        return failure();
+    Env saved = env;
+    FailureOr<Operation *> op = createCombineOp(
+        builder, loc(stmt.getLoc()), stmt, typesOf(stmt.results), operands,
+        typesOf(stmt.params), [&](ValueRange params) {
+          bind(stmt.params, params);
+          return genCombineBody(stmt);
+        });
+    env = saved;
+    if (failed(op))
+      return failure();
+    bind(stmt.results, (*op)->getResults());
+    return success();
+  }
+
+  FailureOr<SmallVector<Value>> genCombineBody(const CombineStmt &stmt) {
+    if (failed(genBlock(stmt.body)))
+      return failure();
+    SmallVector<Value> yields;
+    for (const ExprPtr &yield : stmt.yields)
+      if (!yields.emplace_back(genExpr(*yield)))
+        return failure();
+    return yields;
   }
 
   LogicalResult genWhile(const WhileStmt &stmt) {

@@ -45,6 +45,7 @@ Value Value::clone() const {
   v.dtypeIsPointer = dtypeIsPointer;
   v.dtypeShape = dtypeShape;
   v.str = str;
+  v.function = function;
   for (const Value &el : elements)
     v.elements.push_back(el.clone());
   return v;
@@ -69,6 +70,8 @@ std::string Value::describe() const {
     return "None";
   case Kind::Tuple:
     return "tuple of " + std::to_string(elements.size());
+  case Kind::Function:
+    return "function '" + str + "'";
   }
   return "value";
 }

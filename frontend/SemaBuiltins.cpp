@@ -42,6 +42,11 @@ static const char *const kBuiltins[] = {
     "min",
     "argmax",
     "argmin",
+    "reduce",
+    "associative_scan",
+    "cumsum",
+    "cumprod",
+    "xor_sum",
     "exp",
     "exp2",
     "log",
@@ -120,16 +125,38 @@ static bool isReduceName(llvm::StringRef name) {
   return mlir::tile::symbolizeReduceKind(name).has_value();
 }
 
-bool Sema::evalArgs(const ast::CallExpr &e, CallArgs &args) {
+/// Scans and reductions with a combine function (SemaCombine.cpp).
+static bool isCombineName(llvm::StringRef name) {
+  return llvm::is_contained(
+      {"reduce", "associative_scan", "cumsum", "cumprod", "xor_sum"}, name);
+}
+
+/// An argument: the name of a helper is a Function value there (for
+/// `combine_fn`), and so is a name of a Python source's host code when
+/// `hostFunctions` (the arguments of a built-in that takes a combine_fn:
+/// host code is not compiled, which the built-in reports).
+Value Sema::elabArg(const ast::Expr &e, bool hostFunctions) {
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(&e))
+    if (!frame->env.count(n->name) && !module.lookupGlobal(n->name)) {
+      if (const ast::Function *fn = module.lookup(n->name))
+        return Value::ofFunction(fn, n->name);
+      if (hostFunctions && llvm::is_contained(module.hostNames, n->name))
+        return Value::ofFunction(nullptr, n->name);
+    }
+  return elabExpr(e);
+}
+
+bool Sema::evalArgs(const ast::CallExpr &e, CallArgs &args,
+                    bool hostFunctions) {
   args.loc = e.getLoc();
   bool ok = true;
   for (const auto &a : e.args) {
-    args.args.push_back(elabExpr(*a));
+    args.args.push_back(elabArg(*a, hostFunctions));
     args.argLocs.push_back(a->getLoc());
     ok &= !args.args.back().isInvalid();
   }
   for (const auto &kw : e.kwargs) {
-    args.kwargs.push_back({kw.name, elabExpr(*kw.value)});
+    args.kwargs.push_back({kw.name, elabArg(*kw.value, hostFunctions)});
     args.kwargLocs.push_back(kw.loc);
     ok &= !args.kwargs.back().second.isInvalid();
   }
@@ -229,13 +256,20 @@ Value Sema::elabCall(const ast::CallExpr &e) {
       return Value::invalid();
     }
     CallArgs args;
-    if (!evalArgs(e, args))
+    if (!evalArgs(e, args, isCombineName(name)))
       return Value::invalid();
     return callBuiltin(name, args, loc);
   };
   if (auto *n = llvm::dyn_cast<ast::NameExpr>(callee)) {
     if (frame->env.count(n->name)) {
       Value v = lookupName(n->name, loc);
+      if (v.kind == Value::Kind::Function && v.function) {
+        // A helper passed as an argument (`combine_fn`), called.
+        CallArgs args;
+        if (!evalArgs(e, args))
+          return Value::invalid();
+        return callHelper(*v.function, args, loc);
+      }
       if (!v.isInvalid())
         error(loc, "'" + n->name + "' is a " + v.describe() +
                        " value, not a function");
@@ -253,7 +287,7 @@ Value Sema::elabCall(const ast::CallExpr &e) {
         return callBuiltinNamed(target->attr, loc);
     if (isBuiltinName(n->name)) {
       CallArgs args;
-      if (!evalArgs(e, args))
+      if (!evalArgs(e, args, isCombineName(n->name)))
         return Value::invalid();
       return callBuiltin(n->name, args, loc);
     }
@@ -288,7 +322,7 @@ Value Sema::elabCall(const ast::CallExpr &e) {
         return callBuiltinNamed(a->attr, a->attrLoc);
     Value self = elabExpr(*a->base);
     CallArgs args;
-    bool ok = evalArgs(e, args);
+    bool ok = evalArgs(e, args, isCombineName(a->attr));
     if (self.isInvalid() || !ok)
       return Value::invalid();
     return callMethod(std::move(self), a->attr, args, a->attrLoc);
@@ -326,6 +360,7 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
     return castValue(std::move(self), *kind, loc);
   }
   bool isMethod = isMathName(name) || isReduceName(name) ||
+                  isCombineName(name) ||
                   llvm::is_contained({"reshape", "view", "trans",
                                       "broadcast_to", "expand_dims", "cast"},
                                      name);
@@ -400,6 +435,8 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   }
   if (isReduceName(name))
     return builtinReduce(name, args, loc);
+  if (isCombineName(name))
+    return builtinCombine(name, args, loc);
   if (isMathName(name))
     return builtinMath(name, args, loc);
   if (llvm::is_contained({"pow", "atan2", "fmod", "umulhi", "fdiv", "div_rn"},

@@ -28,7 +28,7 @@ using checked::ExprPtr;
 /// `element_ty` is the pointee) or a block type (`x.type` of a block, whose
 /// `element_ty` is its element dtype).
 struct Value {
-  enum class Kind { Invalid, Expr, DType, String, None, Tuple };
+  enum class Kind { Invalid, Expr, DType, String, None, Tuple, Function };
   Kind kind = Kind::Invalid;
   ExprPtr expr;
   /// A Python-number-like constant (literal, constexpr, folded from those):
@@ -43,6 +43,10 @@ struct Value {
   std::optional<std::vector<int64_t>> dtypeShape;
   std::string str;
   std::vector<Value> elements;
+  /// A Function: the helper named `str` (null for a function of the file's
+  /// host code, which is not compiled), passed as an argument
+  /// (`combine_fn` of `tl.reduce` / `tl.associative_scan`).
+  const ast::Function *function = nullptr;
 
   static Value invalid() { return Value(); }
   static Value none() {
@@ -89,6 +93,13 @@ struct Value {
     Value v;
     v.kind = Kind::String;
     v.str = std::move(s);
+    return v;
+  }
+  static Value ofFunction(const ast::Function *fn, std::string name) {
+    Value v;
+    v.kind = Kind::Function;
+    v.function = fn;
+    v.str = std::move(name);
     return v;
   }
   bool isInvalid() const { return kind == Kind::Invalid; }
@@ -268,7 +279,9 @@ public:
 
   // --- SemaBuiltins.cpp: calls ------------------------------------------
   Value elabCall(const ast::CallExpr &e);
-  bool evalArgs(const ast::CallExpr &e, CallArgs &args);
+  Value elabArg(const ast::Expr &e, bool hostFunctions);
+  bool evalArgs(const ast::CallExpr &e, CallArgs &args,
+                bool hostFunctions = false);
   bool bindArgs(CallArgs &args, llvm::StringRef fnName,
                 llvm::ArrayRef<const char *> params, unsigned numRequired,
                 std::vector<Value> &slots,
@@ -289,6 +302,26 @@ public:
                           checked::MemSyncScope &scope);
   Value builtinDot(CallArgs &args, SourceLoc loc);
   Value builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+
+  // --- SemaCombine.cpp: scans and reductions with a combine function ----
+  /// `associative_scan`, `reduce` (with a `combine_fn`), `cumsum`,
+  /// `cumprod`, `xor_sum`.
+  Value builtinCombine(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  /// Fills the current block with a combine function's body for the
+  /// parameter values `params` and returns its results (one Value, or a
+  /// Tuple), or an invalid Value after an error.
+  using CombineBodyFn = llvm::function_ref<Value(std::vector<Value> &params)>;
+  /// A CombineStmt of `kind` over `input` (a block or a tuple of blocks)
+  /// along `axis` (None: every dimension, for reductions), whose combine
+  /// function `body` builds; `what` names the built-in in messages. Returns
+  /// the result (a tuple when `input` is one).
+  Value combine(checked::CombineKind kind, Value input,
+                std::optional<int64_t> axis, bool reverse, bool keepDims,
+                CombineBodyFn body, llvm::StringRef what, SourceLoc loc);
+  /// The body of the user's combine function `fn` (a Function value at
+  /// `fnLoc`) called with `params`.
+  Value callCombineFunction(const Value &fn, SourceLoc fnLoc,
+                            std::vector<Value> &params, llvm::StringRef what);
   Value builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   /// `pow`, `atan2`, `fmod` (libdevice's): floats, computed in f32 for
   /// f16/bf16 and integer operands; `fdiv(x, y, ieee_rounding=False)` (`/`);
@@ -330,6 +363,11 @@ public:
   std::set<std::string> usedNames;
   unsigned nameCounter = 0;
 };
+
+/// The element type `sum`/`cumsum` accumulate `elem` in (Triton's
+/// `_pick_sum_dtype`): integers narrower than 32 bits in 32 bits of their
+/// signedness (i1 as unsigned), anything else in itself.
+ScalarType pickSumType(ScalarType elem);
 
 /// Names assigned anywhere in `block` (targets, augmented targets, loop
 /// variables), in first-appearance order.

@@ -474,9 +474,8 @@ Value Sema::reduce(ck::ReduceKind kind, Value x, std::optional<int64_t> axis,
     }
   }
   ScalarType elem = input->getType().elem;
-  if (kind == ck::ReduceKind::Sum && isIntegerType(elem) &&
-      scalarTypeBits(elem) < 32)
-    input = castTo(std::move(input), ScalarType::I32, loc);
+  if (kind == ck::ReduceKind::Sum && pickSumType(elem) != elem)
+    input = castTo(std::move(input), pickSumType(elem), loc);
   std::vector<int64_t> shape = input->getType().shape;
   shape.erase(shape.begin() + ax);
   ScalarType resElem =
@@ -501,12 +500,18 @@ Value Sema::reduce(ck::ReduceKind kind, Value x, std::optional<int64_t> axis,
 
 Value Sema::builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   bool isArg = name == "argmax" || name == "argmin";
+  bool isExtreme = name == "max" || name == "min";
   std::vector<Value> slots;
   if (isArg ? !bindArgs(args, name,
                         {"input", "axis", "tie_break_left", "keep_dims"}, 2,
                         slots)
-            : !bindArgs(args, name, {"input", "axis", "keep_dims", "dtype"}, 1,
-                        slots))
+      : isExtreme
+          ? !bindArgs(args, name,
+                      {"input", "axis", "return_indices",
+                       "return_indices_tie_break_left", "keep_dims"},
+                      1, slots)
+          : !bindArgs(args, name, {"input", "axis", "keep_dims", "dtype"}, 1,
+                      slots))
     return Value::invalid();
   std::optional<int64_t> axis;
   if (!slots[1].isNone()) {
@@ -515,7 +520,7 @@ Value Sema::builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     if (!axis)
       return Value::invalid();
   }
-  Value &keepSlot = slots[isArg ? 3 : 2];
+  Value &keepSlot = slots[isArg ? 3 : isExtreme ? 4 : 2];
   bool keepDims = false;
   if (!keepSlot.isNone()) {
     const ConstexprValue *c = keepSlot.getConst();
@@ -527,7 +532,31 @@ Value Sema::builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   }
   ck::ReduceKind kind = *mlir::tile::symbolizeReduceKind(name);
   Value x = std::move(slots[0]);
-  if (!isArg && !slots[3].isNone()) {
+  if (isExtreme && !slots[2].isNone()) {
+    const ConstexprValue *c = slots[2].getConst();
+    if (!c) {
+      error(loc, "return_indices must be a compile-time constant");
+      return Value::invalid();
+    }
+    if (c->asBool()) {
+      x = materializeTrivial(std::move(x), loc, name);
+      // (the extreme, its index): the index of the first extreme whatever
+      // return_indices_tie_break_left says (Triton's "fast" tie-breaking
+      // may give any of them).
+      Value indices = reduce(name == "max" ? ck::ReduceKind::ArgMax
+                                           : ck::ReduceKind::ArgMin,
+                             x.clone(), axis, keepDims, loc);
+      Value values = reduce(kind, std::move(x), axis, keepDims, loc);
+      if (values.isInvalid() || indices.isInvalid())
+        return Value::invalid();
+      Value pair;
+      pair.kind = Value::Kind::Tuple;
+      pair.elements.push_back(std::move(values));
+      pair.elements.push_back(std::move(indices));
+      return pair;
+    }
+  }
+  if (!isArg && !isExtreme && !slots[3].isNone()) {
     auto dtype = requireDType(slots[3], args.loc, "'dtype'");
     if (!dtype)
       return Value::invalid();

@@ -154,15 +154,16 @@ public:
   std::array<std::int64_t, 3> programId = {0, 0, 0};
   llvm::raw_ostream &printOS;
 
+  /// Runs the single block of `region` with `args`; `results` gets the
+  /// operands of its terminator (a combine region's too).
+  mlir::LogicalResult runRegion(mlir::Region &region,
+                                llvm::ArrayRef<TileValue> args,
+                                llvm::SmallVectorImpl<TileValue> &results);
+
 private:
   mlir::LogicalResult runOp(mlir::Operation *op);
   /// Counts `op` against maxOps; an error (at `op`) past the limit.
   mlir::LogicalResult countOp(mlir::Operation *op);
-  /// Runs the single block of `region` with `args`; `results` gets the
-  /// operands of its terminator.
-  mlir::LogicalResult runRegion(mlir::Region &region,
-                                llvm::ArrayRef<TileValue> args,
-                                llvm::SmallVectorImpl<TileValue> &results);
   mlir::LogicalResult runFor(mlir::Operation *op);
   mlir::LogicalResult runWhile(mlir::Operation *op);
   mlir::LogicalResult runIf(mlir::Operation *op);

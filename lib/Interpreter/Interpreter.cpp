@@ -133,7 +133,8 @@ LogicalResult Executor::runRegion(Region &region,
   // Terminators count too: an empty loop body or program is bounded.
   if (failed(countOp(terminator)))
     return failure();
-  if (!isa<scf::YieldOp, scf::ConditionOp, func::ReturnOp>(terminator))
+  if (!isa<scf::YieldOp, scf::ConditionOp, func::ReturnOp,
+           tile::CombineYieldOp>(terminator))
     return error(terminator) << "the interpreter does not support '"
                              << terminator->getName() << "'";
   // Values leaving a region (yielded, loop-carried) are taken as computed.

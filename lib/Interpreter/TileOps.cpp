@@ -3,7 +3,9 @@
 // Program indexing, index ranges, shape ops (splat, broadcast, expand_dims,
 // reshape, trans, which carry exact integer values), hints, `dot` (exact
 // products summed in float64, no tf32 rounding), reductions (in order along the
-// axis; argmax/argmin keep the first extreme, a NaN the most extreme) and
+// axis; argmax/argmin keep the first extreme, a NaN the most extreme), scans
+// and reductions with a combine region (in axis order, the region run per
+// pair of elements) and
 // `device_print`, which prints what the GPU prints, one line per element,
 // once.
 //
@@ -193,6 +195,132 @@ LogicalResult runReduce(Executor &exec, ReduceOp op) {
   return success();
 }
 
+/// The scalar element `i` of `value` (a float or an integer).
+TileValue elementOf(const TileValue &value, std::int64_t i) {
+  TileValue scalar;
+  if (!value.floats.empty())
+    scalar.floats = {value.floats[i]};
+  else
+    scalar.ints = {value.ints[i]};
+  return scalar;
+}
+
+/// Stores the scalar `scalar` as element `i` of `value`.
+void setElement(TileValue &value, std::int64_t i, const TileValue &scalar) {
+  if (!value.floats.empty())
+    value.floats[i] = scalar.floats[0];
+  else
+    value.ints[i] = scalar.ints[0];
+}
+
+/// The lines along `axis` of blocks of `shape`: `lines` of `length`
+/// elements, element k of line `l` at `first(l) + k * inner`.
+struct AxisLines {
+  AxisLines(llvm::ArrayRef<std::int64_t> shape, std::int64_t axis) {
+    length = shape[axis];
+    for (std::int64_t d = axis + 1, e = shape.size(); d < e; ++d)
+      inner *= shape[d];
+    for (std::int64_t d : shape)
+      lines *= d;
+    lines /= length;
+  }
+  std::int64_t first(std::int64_t line) const {
+    return (line / inner) * length * inner + line % inner;
+  }
+  std::int64_t length = 1, inner = 1, lines = 1;
+};
+
+/// Combines the scalars `acc` (earlier along the axis) and `next` with the
+/// region of `op`; `acc` gets the result.
+LogicalResult combine(Executor &exec, Region &region,
+                      llvm::SmallVectorImpl<TileValue> &acc,
+                      llvm::ArrayRef<TileValue> next) {
+  llvm::SmallVector<TileValue> args(acc.begin(), acc.end());
+  args.append(next.begin(), next.end());
+  return exec.runRegion(region, args, acc);
+}
+
+/// The sources of a scan or combine reduction and its zeroed results.
+struct CombineValues {
+  CombineValues(Executor &exec, ValueRange srcValues, ValueRange resultValues)
+      : results(resultValues) {
+    for (auto [src, result] : llvm::zip(srcValues, resultValues)) {
+      srcs.push_back(exec.get(src));
+      values.push_back(TileValue::zeros(result.getType()));
+    }
+  }
+  /// Element `i` of each source.
+  llvm::SmallVector<TileValue> elementsAt(std::int64_t i) const {
+    llvm::SmallVector<TileValue> elements;
+    for (const TileValue &src : srcs)
+      elements.push_back(elementOf(src, i));
+    return elements;
+  }
+  /// Sets element `i` of each result.
+  void set(std::int64_t i, llvm::ArrayRef<TileValue> scalars) {
+    for (auto [value, scalar] : llvm::zip(values, scalars))
+      setElement(value, i, scalar);
+  }
+  /// Gives the op its results.
+  LogicalResult finish(Executor &exec) {
+    for (auto [result, value] : llvm::zip(results, values))
+      exec.set(result, std::move(value));
+    return success();
+  }
+
+  ValueRange results;
+  /// Copies: running the region adds values to the executor's map, which
+  /// may move the ones it holds.
+  llvm::SmallVector<TileValue> srcs;
+  llvm::SmallVector<TileValue> values;
+};
+
+/// Folds each line of `io`'s sources along `axis` with `region`, in axis
+/// order (from the line's end when `reverse`); `visit(line, at, acc)` sees
+/// the values accumulated up to element `at`.
+LogicalResult foldLines(Executor &exec, Region &region, const CombineValues &io,
+                        std::int64_t axis, bool reverse,
+                        llvm::function_ref<void(std::int64_t, std::int64_t,
+                                                llvm::ArrayRef<TileValue>)>
+                            visit) {
+  AxisLines lines(io.srcs.front().shape, axis);
+  for (std::int64_t line = 0; line < lines.lines; ++line) {
+    llvm::SmallVector<TileValue> acc;
+    for (std::int64_t step = 0; step < lines.length; ++step) {
+      std::int64_t k = reverse ? lines.length - 1 - step : step;
+      std::int64_t at = lines.first(line) + k * lines.inner;
+      if (step == 0)
+        acc = io.elementsAt(at);
+      else if (failed(combine(exec, region, acc, io.elementsAt(at))))
+        return failure();
+      visit(line, at, acc);
+    }
+  }
+  return success();
+}
+
+/// tile.scan: every prefix of each line.
+LogicalResult runScan(Executor &exec, ScanOp op) {
+  CombineValues io(exec, op.getSrcs(), op.getResults());
+  if (failed(
+          foldLines(exec, op.getCombine(), io, op.getAxis(), op.getReverse(),
+                    [&](std::int64_t, std::int64_t at,
+                        llvm::ArrayRef<TileValue> acc) { io.set(at, acc); })))
+    return failure();
+  return io.finish(exec);
+}
+
+/// tile.combine_reduce: each line folded from its first element on.
+LogicalResult runCombineReduce(Executor &exec, CombineReduceOp op) {
+  CombineValues io(exec, op.getSrcs(), op.getResults());
+  if (failed(
+          foldLines(exec, op.getCombine(), io, op.getAxis(), /*reverse=*/false,
+                    [&](std::int64_t line, std::int64_t,
+                        llvm::ArrayRef<TileValue> acc) { io.set(line, acc); })))
+    return failure();
+  return io.finish(exec);
+}
+
 /// Element `i` of `value` as the GPU's vprintf shows it: floats with "%f",
 /// integers sign-extended ("%d", "%lld" for 64 bits), pointers as "%p".
 void printElement(llvm::raw_ostream &os, const TileValue &value, Type elem,
@@ -256,6 +384,8 @@ std::optional<LogicalResult> tilec::interp::runTileOp(Executor &exec,
       .Case([&](TransOp op) { return runTrans(exec, op); })
       .Case([&](DotOp op) { return runDot(exec, op); })
       .Case([&](ReduceOp op) { return runReduce(exec, op); })
+      .Case([&](ScanOp op) { return runScan(exec, op); })
+      .Case([&](CombineReduceOp op) { return runCombineReduce(exec, op); })
       .Case([&](PrintOp op) { return runPrint(exec, op); })
       // A program runs its block operations whole, in order: every access
       // before a barrier is already done.

@@ -34,8 +34,9 @@ LAYERS = [
     ("include/tilec/tilec.h", RUNTIME),
     ("frontend/", FRONTEND),
     ("include/tilec/Frontend/", FRONTEND),
-    # MLIRGen is the frontend's MLIR half: it also builds tile dialect IR.
-    ("frontend/MLIRGen.cpp", FRONTEND + ("tilec/Dialect/Tile/",)),
+    # MLIRGen (MLIRGen*.cpp, MLIRGenParts.h) is the frontend's MLIR half: it
+    # also builds tile dialect IR.
+    ("frontend/MLIRGen", FRONTEND + ("tilec/Dialect/Tile/",)),
     ("include/tilec/Frontend/MLIRGen.h", FRONTEND + ("tilec/Dialect/Tile/",)),
     ("lib/Dialect/", COMPILER),
     ("lib/Conversion/", COMPILER),

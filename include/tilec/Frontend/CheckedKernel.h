@@ -325,7 +325,8 @@ public:
 };
 
 /// Reductions. Sum/Max/Min keep the operand's element type (sums of
-/// integers narrower than 32 bits are cast to i32 first); ArgMax/ArgMin
+/// integers narrower than 32 bits are cast to i32 or u32 first, as Triton's
+/// _pick_sum_dtype); ArgMax/ArgMin
 /// return i32 indices (the first index on ties).
 /// The tile dialect's enum (TileEnums.td); printed by stringifyReduceKind().
 using ReduceKind = ::mlir::tile::ReduceKind;
@@ -412,7 +413,8 @@ enum class StmtKind {
   For,
   While,
   DevicePrint,
-  DebugBarrier
+  DebugBarrier,
+  Combine
 };
 
 /// Base of all statements.
@@ -506,6 +508,31 @@ public:
 class DebugBarrierStmt : public NodeOf<Stmt, StmtKind::DebugBarrier> {
 public:
   explicit DebugBarrierStmt(SourceLoc loc) : NodeOf(loc) {}
+};
+
+/// `tl.associative_scan` (Scan) or `tl.reduce` (Reduce) with a combine
+/// function, and the built-ins made of them (`cumsum`, `cumprod`,
+/// `xor_sum`). The `operands` are blocks of one shape; `params` are the
+/// combine function's 2n scalar parameters (the operands' element types,
+/// twice: the earlier values, then the later ones), bound in `body`, after
+/// which `yields` (n scalars of the element types) are its results. Each
+/// name of `results` is then bound to one result: the operand's type for a
+/// scan, the operand's shape without `axis` (a scalar for 1-D) for a
+/// reduction.
+enum class CombineKind { Scan, Reduce };
+class CombineStmt : public NodeOf<Stmt, StmtKind::Combine> {
+public:
+  CombineStmt(SourceLoc loc, CombineKind combineKind, int64_t axis,
+              bool reverse)
+      : NodeOf(loc), combineKind(combineKind), axis(axis), reverse(reverse) {}
+  CombineKind combineKind;
+  int64_t axis;
+  bool reverse;
+  std::vector<ExprPtr> operands;
+  std::vector<NamedType> params;
+  Block body;
+  std::vector<ExprPtr> yields;
+  std::vector<NamedType> results;
 };
 
 //===----------------------------------------------------------------------===//

@@ -44,6 +44,8 @@ void populateShapeOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateReduceOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
+void populateScanOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
+                                  RewritePatternSet &patterns);
 /// `computeCapability` (0: unknown) decides which of ldmatrix and stmatrix
 /// the exchanges may use.
 void populateSharedMemoryOpToLLVMPatterns(

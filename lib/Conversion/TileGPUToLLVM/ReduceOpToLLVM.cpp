@@ -1,12 +1,15 @@
-//===- ReduceOpToLLVM.cpp - tile.reduce to LLVM ---------------------------===//
+//===- ReduceOpToLLVM.cpp - tile.reduce, tile.combine_reduce to LLVM ------===//
 //
 // A reduction along an axis in three steps, each only as far as the layout
 // spreads distinct elements: combine a thread's registers, then lanes with
 // butterfly shuffles (`shfl.sync.bfly`), then warps through shared memory.
-// argmax/argmin carry (value, index) pairs and keep the first extreme.
+// One lowering serves both ops: a partial result is one value per source,
+// combined by the built-in kind (argmax/argmin carry (value, index) pairs
+// and keep the first extreme) or by the user's combine region.
 //
 //===----------------------------------------------------------------------===//
 
+#include "CombineRegion.h"
 #include "LLVMBuilders.h"
 #include "LayoutIndexing.h"
 #include "Patterns.h"
@@ -28,13 +31,14 @@ using namespace mlir;
 using namespace mlir::tilegpu;
 
 namespace {
-/// A partial result: the value and, for argmax/argmin, its index.
-struct Partial {
-  Value value;
-  Value index;
-};
+/// A partial result: one value per source (for argmax/argmin, the value
+/// and its index).
+using Partial = SmallVector<Value>;
+/// Partial results by register key (the register index with the axis
+/// bits clear), in register order.
+using Partials = llvm::MapVector<unsigned, Partial>;
 
-/// Combines partial results according to the reduction kind.
+/// Combines partial results according to a built-in reduction kind.
 class Combiner {
 public:
   Combiner(OpBuilder &builder, Location loc, tile::ReduceKind kind)
@@ -44,34 +48,34 @@ public:
     return kind == tile::ReduceKind::ArgMax || kind == tile::ReduceKind::ArgMin;
   }
 
-  Partial combine(Partial a, Partial b) {
-    Type type = a.value.getType();
+  Partial combine(ArrayRef<Value> a, ArrayRef<Value> b) {
+    Type type = a[0].getType();
     bool isFloat = isa<FloatType>(type);
     switch (kind) {
     case tile::ReduceKind::Sum:
-      return {create<LLVM::FAddOp, LLVM::AddOp>(a.value, b.value), Value()};
+      return {create<LLVM::FAddOp, LLVM::AddOp>(a[0], b[0])};
     case tile::ReduceKind::Max:
-      return {create<LLVM::MaximumOp, LLVM::SMaxOp>(a.value, b.value), Value()};
+      return {create<LLVM::MaximumOp, LLVM::SMaxOp>(a[0], b[0])};
     case tile::ReduceKind::Min:
-      return {create<LLVM::MinimumOp, LLVM::SMinOp>(a.value, b.value), Value()};
+      return {create<LLVM::MinimumOp, LLVM::SMinOp>(a[0], b[0])};
     case tile::ReduceKind::ArgMax:
     case tile::ReduceKind::ArgMin: {
       bool max = kind == tile::ReduceKind::ArgMax;
-      // b.value against a.value, ordered for floats, signed for integers.
+      Value aValue = a[0], aIndex = a[1], bValue = b[0], bIndex = b[1];
+      // b's value against a's, ordered for floats, signed for integers.
       auto compare = [&](LLVM::FCmpPredicate floatPredicate,
                          LLVM::ICmpPredicate intPredicate) -> Value {
         if (isFloat)
-          return LLVM::FCmpOp::create(builder, loc, floatPredicate, b.value,
-                                      a.value);
-        return LLVM::ICmpOp::create(builder, loc, intPredicate, b.value,
-                                    a.value);
+          return LLVM::FCmpOp::create(builder, loc, floatPredicate, bValue,
+                                      aValue);
+        return LLVM::ICmpOp::create(builder, loc, intPredicate, bValue, aValue);
       };
       Value better =
           max ? compare(LLVM::FCmpPredicate::ogt, LLVM::ICmpPredicate::sgt)
               : compare(LLVM::FCmpPredicate::olt, LLVM::ICmpPredicate::slt);
       Value equal = compare(LLVM::FCmpPredicate::oeq, LLVM::ICmpPredicate::eq);
       Value earlier = LLVM::ICmpOp::create(
-          builder, loc, LLVM::ICmpPredicate::slt, b.index, a.index);
+          builder, loc, LLVM::ICmpPredicate::slt, bIndex, aIndex);
       if (isFloat) {
         // NaN is the most extreme value (docs/spec.md): a NaN beats a
         // number, and of two NaNs the first wins, as of two equal values.
@@ -79,7 +83,7 @@ public:
           return LLVM::FCmpOp::create(builder, loc, LLVM::FCmpPredicate::uno, v,
                                       v);
         };
-        Value aNaN = isNaN(a.value), bNaN = isNaN(b.value);
+        Value aNaN = isNaN(aValue), bNaN = isNaN(bValue);
         Value notANaN = LLVM::XOrOp::create(
             builder, loc, aNaN,
             LLVM::ConstantOp::create(builder, loc, builder.getI1Type(),
@@ -93,11 +97,11 @@ public:
       Value takeB =
           LLVM::OrOp::create(builder, loc, better,
                              LLVM::AndOp::create(builder, loc, equal, earlier));
-      return {LLVM::SelectOp::create(builder, loc, takeB, b.value, a.value),
-              LLVM::SelectOp::create(builder, loc, takeB, b.index, a.index)};
+      return {LLVM::SelectOp::create(builder, loc, takeB, bValue, aValue),
+              LLVM::SelectOp::create(builder, loc, takeB, bIndex, aIndex)};
     }
     }
-    return a;
+    return Partial(a);
   }
 
 private:
@@ -113,87 +117,80 @@ private:
   tile::ReduceKind kind;
 };
 
-struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
-  using OpConversionPattern::OpConversionPattern;
+/// The reduction of one op's sources, all in the layout of `srcType`.
+struct AxisReduction {
+  Operation *op;
+  RankedTensorType srcType;
+  unsigned axis;
+  LinearLayout layout;
+  ReductionBits bits;
+  ThreadIds ids;
 
-  LogicalResult
-  matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    RankedTensorType srcType = op.getSrc().getType();
-    std::optional<LinearLayout> layout = tilegpu::toLinearLayout(srcType);
-    unsigned axis = op.getAxis();
-    std::optional<ReductionBits> bits;
-    if (layout)
-      bits = getReductionBits(*layout, axis);
-    if (!bits)
-      return rewriter.notifyMatchFailure(
-          op, "source layout does not separate the axis");
-    Combiner combiner(rewriter, loc, op.getKind());
-    ThreadIds ids = getThreadIds(rewriter, loc);
-
+  /// Reduces `sources` (per source, the registers of `srcType`'s layout)
+  /// along the axis: every thread ends with the partials of the outputs it
+  /// holds.
+  FailureOr<Partials> run(ConversionPatternRewriter &rewriter,
+                          ArrayRef<SmallVector<Value>> sources,
+                          CombineFn combine) const {
+    Location loc = op->getLoc();
     // 1. Within the thread: one partial per register with the axis bits
     //    clear; registers with a zero-basis bit are copies.
-    SmallVector<Value> srcRegisters =
-        unpackRegisters(rewriter, loc, adaptor.getSrc());
-    SmallVector<SmallVector<Value>> indices;
-    if (combiner.isArg())
-      indices = emitIndices(rewriter, loc, srcType, ids);
-    llvm::MapVector<unsigned, Partial> partials;
-    for (unsigned reg = 0; reg < srcRegisters.size(); ++reg) {
-      if (reg & bits->registerZero)
+    Partials partials;
+    for (unsigned reg = 0; reg < sources.front().size(); ++reg) {
+      if (reg & bits.registerZero)
         continue;
-      unsigned key = reg & ~bits->registerAxis;
-      Partial partial{srcRegisters[reg],
-                      combiner.isArg() ? indices[reg][axis] : Value()};
+      unsigned key = reg & ~bits.registerAxis;
+      Partial partial;
+      for (const SmallVector<Value> &source : sources)
+        partial.push_back(source[reg]);
       auto it = partials.find(key);
       if (it == partials.end())
         partials.insert({key, partial});
       else
-        it->second = combiner.combine(it->second, partial);
+        it->second = combine(it->second, partial);
     }
 
     // 2. Across the lanes along the axis.
     for (unsigned bit = 0; bit < 5; ++bit) {
-      if (!((bits->laneAxis >> bit) & 1))
+      if (!((bits.laneAxis >> bit) & 1))
         continue;
       Value laneMask = createI32(rewriter, loc, 1u << bit);
       for (auto &entry : partials) {
-        Partial other{createShuffle(rewriter, loc, entry.second.value, laneMask,
-                                    NVVM::ShflKind::bfly),
-                      entry.second.index
-                          ? createShuffle(rewriter, loc, entry.second.index,
-                                          laneMask, NVVM::ShflKind::bfly)
-                          : Value()};
-        entry.second = combiner.combine(entry.second, other);
+        Partial other;
+        for (Value value : entry.second)
+          other.push_back(createShuffle(rewriter, loc, value, laneMask,
+                                        NVVM::ShflKind::bfly));
+        entry.second = combine(entry.second, other);
       }
     }
 
     // 3. Across the warps along the axis, through shared memory.
-    if (bits->warpAxis &&
-        failed(reduceAcrossWarps(op, rewriter, *layout, bits->warpAxis, ids,
-                                 combiner, partials)))
-      return failure();
+    if (bits.warpAxis)
+      reduceAcrossWarps(rewriter, combine, partials);
+    return partials;
+  }
 
-    // The result: a scalar, or the registers of the sliced layout, matched
-    // to the partials by the index their registers hold.
-    if (!isa<RankedTensorType>(op.getType())) {
-      rewriter.replaceOp(op, combiner.isArg() ? partials.front().second.index
-                                              : partials.front().second.value);
-      return success();
-    }
-    auto resultType = cast<RankedTensorType>(op.getType());
+  /// The result of `op` made of value `index` of each partial: a scalar, or
+  /// the registers of the sliced layout, matched to the partials by the
+  /// index their registers hold.
+  FailureOr<Value> pack(ConversionPatternRewriter &rewriter,
+                        const TypeConverter &converter, Type type,
+                        const Partials &partials, unsigned index) const {
+    Location loc = op->getLoc();
+    if (!isa<RankedTensorType>(type))
+      return partials.front().second[index];
+    auto resultType = cast<RankedTensorType>(type);
     std::optional<LinearLayout> resultLayout =
         tilegpu::toLinearLayout(resultType);
     if (!resultLayout)
       return rewriter.notifyMatchFailure(op, "result layout has no registers");
     namespace dims = layout_dims;
-    LinearLayout reduced = layout->withoutOutput(dims::getBlockDimName(axis));
+    LinearLayout reduced = layout.withoutOutput(dims::getBlockDimName(axis));
     std::map<SmallVector<int32_t>, unsigned> keyOfIndex;
     for (auto &[key, partial] : partials) {
-      SmallVector<int32_t> index = layout->applyOne(dims::kRegister, key);
-      index.erase(index.begin() + axis);
-      keyOfIndex.insert({index, key});
+      SmallVector<int32_t> elementIndex = layout.applyOne(dims::kRegister, key);
+      elementIndex.erase(elementIndex.begin() + axis);
+      keyOfIndex.insert({elementIndex, key});
     }
     bool sameThreads =
         reduced.getBases(dims::kLane) == resultLayout->getBases(dims::kLane) &&
@@ -204,50 +201,43 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
       auto it = keyOfIndex.find(resultLayout->applyOne(dims::kRegister, reg));
       if (it == keyOfIndex.end())
         break;
-      Partial &partial = partials.find(it->second)->second;
-      results.push_back(combiner.isArg() ? partial.index : partial.value);
+      results.push_back(partials.find(it->second)->second[index]);
     }
     if (!sameThreads ||
         int32_t(results.size()) != resultLayout->getInputSize(dims::kRegister))
       return rewriter.notifyMatchFailure(
           op, "result layout is not the source's slice along the axis");
-    rewriter.replaceOp(
-        op, packRegisters(rewriter, loc, results,
-                          getTypeConverter()->convertType(resultType)));
-    return success();
+    return packRegisters(rewriter, loc, results,
+                         converter.convertType(resultType));
   }
 
+private:
   /// Each warp writes its partials to slot [warp along axis][output
-  /// element]; every thread then combines the slots of its outputs. Warps
-  /// that hold copies write the same values to the same slots.
-  LogicalResult
-  reduceAcrossWarps(tile::ReduceOp op, ConversionPatternRewriter &rewriter,
-                    const LinearLayout &layout, int32_t warpAxis,
-                    const ThreadIds &ids, Combiner &combiner,
-                    llvm::MapVector<unsigned, Partial> &partials) const {
-    Location loc = op.getLoc();
-    RankedTensorType srcType = op.getSrc().getType();
-    unsigned axis = op.getAxis();
+  /// element] of one section per value; every thread then combines the
+  /// slots of its outputs. Warps that hold copies write the same values to
+  /// the same slots.
+  void reduceAcrossWarps(ConversionPatternRewriter &rewriter, CombineFn combine,
+                         Partials &partials) const {
+    Location loc = op->getLoc();
     SmallVector<int64_t> outShape(srcType.getShape());
     outShape.erase(outShape.begin() + axis);
     int64_t outputs = 1;
     for (int64_t d : outShape)
       outputs *= d;
-    unsigned warps = 1u << llvm::popcount(uint32_t(warpAxis));
-    Type valueType = partials.front().second.value.getType();
-    unsigned valueBytes = tilegpu::getSharedElementBytes(valueType);
+    unsigned warps = 1u << llvm::popcount(uint32_t(bits.warpAxis));
     Value base = getScratchBase(rewriter, loc, op);
-    Value indexBase =
-        gep(rewriter, loc, rewriter.getI8Type(), base,
-            createI32(rewriter, loc,
-                      llvm::alignTo(warps * outputs * valueBytes, 4)));
+    SmallVector<Type> types;
+    for (Value value : partials.front().second)
+      types.push_back(value.getType());
+    SmallVector<Value> sections =
+        getScratchSectionBases(rewriter, loc, base, types, warps * outputs);
     // This warp's position along the axis: its axis bits, packed.
     LinearLayout::InputDim warpBits{layout_dims::kWarp.str(), {}};
     unsigned next = 0;
     for (unsigned bit = 0; bit < layout.getInputLog2Size(layout_dims::kWarp);
          ++bit)
       warpBits.bases.push_back(
-          {((warpAxis >> bit) & 1) ? int32_t(1) << next++ : 0});
+          {((bits.warpAxis >> bit) & 1) ? int32_t(1) << next++ : 0});
     LinearLayout slotOf({std::move(warpBits)}, {{"slot", next}});
     Value warpD = addConstantBits(
         rewriter, loc, emitLinearMap(rewriter, loc, slotOf, {ids.warp})[0], 0);
@@ -268,12 +258,9 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
           LLVM::MulOp::create(rewriter, loc, warpD,
                               createI32(rewriter, loc, outputs)),
           outputIndex[key]);
-      storeShared(rewriter, loc, gep(rewriter, loc, valueType, base, slot),
-                  partial.value);
-      if (partial.index)
-        storeShared(rewriter, loc,
-                    gep(rewriter, loc, rewriter.getI32Type(), indexBase, slot),
-                    partial.index);
+      for (auto [value, type, section] : llvm::zip(partial, types, sections))
+        storeShared(rewriter, loc, gep(rewriter, loc, type, section, slot),
+                    value);
     }
     createBarrier(rewriter, loc);
     for (auto &[key, partial] : partials) {
@@ -282,17 +269,106 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
         Value slot = LLVM::AddOp::create(rewriter, loc,
                                          createI32(rewriter, loc, w * outputs),
                                          outputIndex[key]);
-        Partial loaded{
-            loadShared(rewriter, loc, valueType,
-                       gep(rewriter, loc, valueType, base, slot)),
-            partial.index ? loadShared(rewriter, loc, rewriter.getI32Type(),
-                                       gep(rewriter, loc, rewriter.getI32Type(),
-                                           indexBase, slot))
-                          : Value()};
-        total = w == 0 ? loaded : combiner.combine(total, loaded);
+        Partial loaded;
+        for (auto [type, section] : llvm::zip(types, sections))
+          loaded.push_back(loadShared(rewriter, loc, type,
+                                      gep(rewriter, loc, type, section, slot)));
+        total = w == 0 ? loaded : combine(total, loaded);
       }
       partial = total;
     }
+  }
+};
+
+/// The reduction of sources of type `srcType` along `axis`, or failure
+/// (reported on `op`) when the layout does not separate the axis.
+FailureOr<AxisReduction> planReduction(ConversionPatternRewriter &rewriter,
+                                       Operation *op, RankedTensorType srcType,
+                                       unsigned axis) {
+  std::optional<LinearLayout> layout = tilegpu::toLinearLayout(srcType);
+  std::optional<ReductionBits> bits;
+  if (layout)
+    bits = getReductionBits(*layout, axis);
+  if (!bits)
+    return rewriter.notifyMatchFailure(
+        op, "source layout does not separate the axis");
+  return AxisReduction{op, srcType, axis, *layout, *bits, ThreadIds()};
+}
+
+struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    RankedTensorType srcType = op.getSrc().getType();
+    FailureOr<AxisReduction> reduction =
+        planReduction(rewriter, op, srcType, op.getAxis());
+    if (failed(reduction))
+      return failure();
+    Combiner combiner(rewriter, loc, op.getKind());
+    reduction->ids = getThreadIds(rewriter, loc);
+    SmallVector<SmallVector<Value>> sources = {
+        unpackRegisters(rewriter, loc, adaptor.getSrc())};
+    // argmax/argmin reduce (value, index along the axis) pairs.
+    if (combiner.isArg()) {
+      SmallVector<Value> &axisIndices = sources.emplace_back();
+      for (SmallVector<Value> &index :
+           emitIndices(rewriter, loc, srcType, reduction->ids))
+        axisIndices.push_back(index[op.getAxis()]);
+    }
+    FailureOr<Partials> partials = reduction->run(
+        rewriter, sources, [&](ArrayRef<Value> a, ArrayRef<Value> b) {
+          return combiner.combine(a, b);
+        });
+    if (failed(partials))
+      return failure();
+    FailureOr<Value> result =
+        reduction->pack(rewriter, *getTypeConverter(), op.getType(), *partials,
+                        combiner.isArg() ? 1 : 0);
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, *result);
+    return success();
+  }
+};
+
+struct CombineReduceOpConversion : OpConversionPattern<tile::CombineReduceOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::CombineReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto srcType = cast<RankedTensorType>(op.getSrcs().front().getType());
+    for (Value src : op.getSrcs())
+      if (cast<RankedTensorType>(src.getType()).getEncoding() !=
+          srcType.getEncoding())
+        return rewriter.notifyMatchFailure(op, "sources differ in layout");
+    FailureOr<AxisReduction> reduction =
+        planReduction(rewriter, op, srcType, op.getAxis());
+    if (failed(reduction))
+      return failure();
+    reduction->ids = getThreadIds(rewriter, loc);
+    SmallVector<SmallVector<Value>> sources;
+    for (Value src : adaptor.getSrcs())
+      sources.push_back(unpackRegisters(rewriter, loc, src));
+    FailureOr<Partials> partials = reduction->run(
+        rewriter, sources, [&](ArrayRef<Value> a, ArrayRef<Value> b) {
+          return emitCombineRegion(rewriter, op.getCombine(), a, b);
+        });
+    if (failed(partials))
+      return failure();
+    SmallVector<Value> results;
+    for (auto [index, result] : llvm::enumerate(op.getResults())) {
+      FailureOr<Value> packed = reduction->pack(
+          rewriter, *getTypeConverter(), result.getType(), *partials, index);
+      if (failed(packed))
+        return failure();
+      results.push_back(*packed);
+    }
+    rewriter.replaceOp(op, results);
     return success();
   }
 };
@@ -300,5 +376,6 @@ struct ReduceOpConversion : OpConversionPattern<tile::ReduceOp> {
 
 void mlir::tilegpu::populateReduceOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<ReduceOpConversion>(converter, patterns.getContext());
+  patterns.add<ReduceOpConversion, CombineReduceOpConversion>(
+      converter, patterns.getContext());
 }

@@ -44,6 +44,19 @@ Value mlir::tilegpu::getScratchBase(OpBuilder &builder, Location loc,
              createI32(builder, loc, offset));
 }
 
+SmallVector<Value> mlir::tilegpu::getScratchSectionBases(OpBuilder &builder,
+                                                         Location loc,
+                                                         Value base,
+                                                         TypeRange types,
+                                                         int64_t slots) {
+  SmallVector<Value> bases;
+  for (int64_t offset : ArrayRef(getScratchSections(types, slots)).drop_back())
+    bases.push_back(offset == 0 ? base
+                                : gep(builder, loc, builder.getI8Type(), base,
+                                      createI32(builder, loc, offset)));
+  return bases;
+}
+
 void mlir::tilegpu::createBarrier(OpBuilder &builder, Location loc) {
   NVVM::Barrier0Op::create(builder, loc);
 }

@@ -23,6 +23,12 @@ constexpr llvm::StringLiteral kSharedMemoryName = "global_smem";
 /// dynamic shared-memory array on first use.
 Value getScratchBase(OpBuilder &builder, Location loc, Operation *op);
 
+/// The addresses of the sections of getScratchSections(`types`, `slots`)
+/// (LayoutUtils.h) in the scratch at `base`.
+SmallVector<Value> getScratchSectionBases(OpBuilder &builder, Location loc,
+                                          Value base, TypeRange types,
+                                          int64_t slots);
+
 /// A block-wide barrier (`bar.sync 0`).
 void createBarrier(OpBuilder &builder, Location loc);
 

@@ -161,6 +161,7 @@ struct ConvertTileGPUToLLVMPass
     populateAtomicOpToLLVMPatterns(converter, patterns);
     populateShapeOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);
+    populateScanOpToLLVMPatterns(converter, patterns);
     populateSharedMemoryOpToLLVMPatterns(converter, patterns,
                                          computeCapability);
     populateLdmatrixConversionPatterns(converter, patterns);

@@ -1,8 +1,7 @@
-//===- WarpShuffle.cpp - shfl.sync of any scalar
-//---------------------------===//
+//===- WarpShuffle.cpp - shfl.sync of any scalar --------------------------===//
 //
 // 32-bit values shuffle as they are; narrower ones zero-extended, wider ones
-// as two 32-bit halves.
+// as two 32-bit halves. `up` clamps at lane 0, the other kinds at lane 31.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +24,8 @@ Value mlir::tilegpu::createShuffle(OpBuilder &builder, Location loc,
   Type i32 = builder.getI32Type();
   unsigned bits = type.getIntOrFloatBitWidth();
   Value memberMask = createI32(builder, loc, -1);
-  Value clamp = createI32(builder, loc, 0x1f);
+  // The lowest valid source lane for `up`, the highest for the others.
+  Value clamp = createI32(builder, loc, kind == NVVM::ShflKind::up ? 0 : 0x1f);
   auto shuffle32 = [&](Value v) -> Value {
     return NVVM::ShflOp::create(builder, loc, v.getType(), memberMask, v, lane,
                                 clamp, kind, UnitAttr());

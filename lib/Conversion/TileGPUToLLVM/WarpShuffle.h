@@ -14,7 +14,7 @@
 namespace mlir::tilegpu {
 
 /// `shfl.sync.<kind>` of `value` over the whole warp: `lane` is the source
-/// lane (idx) or the lane mask (bfly), an i32.
+/// lane (idx), the lane mask (bfly) or the lane delta (up, down), an i32.
 Value createShuffle(OpBuilder &builder, Location loc, Value value, Value lane,
                     NVVM::ShflKind kind);
 

@@ -3,8 +3,8 @@
 // Gives every block of a kernel a layout, in place (after checking that
 // every block is one: tile::verifyBlocksIn):
 //  1. every tensor value gets the default blocked layout of its shape for
-//     the kernel's warp count, except reduction results, which get the slice
-//     of their source's layout;
+//     the kernel's warp count, except reduction results (tile.reduce,
+//     tile.combine_reduce), which get the slice of their source's layout;
 //  2. where an op needs an operand in another layout than it has, a
 //     `tilegpu.convert_layout` is inserted (insertLayoutConversions).
 //
@@ -67,6 +67,16 @@ private:
       if (!resultType)
         return result.getType();
       auto srcType = reduce.getSrc().getType();
+      auto slice = SliceEncodingAttr::get(context, reduce.getAxis(),
+                                          srcType.getEncoding());
+      return withLayout(resultType, slice);
+    }
+    if (auto reduce = dyn_cast<tile::CombineReduceOp>(op)) {
+      auto resultType = dyn_cast<RankedTensorType>(result.getType());
+      if (!resultType)
+        return result.getType();
+      auto srcType = cast<RankedTensorType>(
+          reduce.getSrcs()[result.getResultNumber()].getType());
       auto slice = SliceEncodingAttr::get(context, reduce.getAxis(),
                                           srcType.getEncoding());
       return withLayout(resultType, slice);

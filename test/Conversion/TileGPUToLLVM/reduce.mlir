@@ -39,3 +39,32 @@ module attributes {tilegpu.num_warps = 1 : i32} {
     return
   }
 }
+
+// -----
+
+// A combine region over a (value, index) tuple: the same three steps, each
+// value shuffled and stored in its own section of the scratch (the i32
+// indices after the f16 values, 4-byte aligned).
+#b = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [2], order = [0]}>
+module attributes {tilegpu.num_warps = 2 : i32, tilegpu.shared = 12 : i32} {
+  // CHECK-LABEL: llvm.func @combine_pairs
+  func.func @combine_pairs(%x: f16, %i: i32) attributes {tile.kernel} {
+    %v = tile.splat %x : tensor<64xf16, #b>
+    %j = tile.splat %i : tensor<64xi32, #b>
+    // CHECK-COUNT-5: nvvm.shfl.sync bfly %{{.*}} : i32 -> i32
+    // CHECK: nvvm.barrier0
+    // CHECK: llvm.store %{{.*}}, %{{.*}} : f16, !llvm.ptr<3>
+    // CHECK: llvm.store %{{.*}}, %{{.*}} : i32, !llvm.ptr<3>
+    // CHECK: nvvm.barrier0
+    // CHECK: llvm.fcmp "ogt"
+    %r:2 = tile.combine_reduce %v, %j axis = 0 {tilegpu.scratch_offset = 0 : i32} : tensor<64xf16, #b>, tensor<64xi32, #b> -> f16, i32 {
+    ^bb0(%v0: f16, %i0: i32, %v1: f16, %i1: i32):
+      %gt = arith.cmpf ogt, %v0, %v1 : f16
+      %v2 = arith.select %gt, %v0, %v1 : f16
+      %i2 = arith.select %gt, %i0, %i1 : i32
+      tile.combine_yield %v2, %i2 : f16, i32
+    }
+    tile.print "", %r#0, %r#1 : f16, i32
+    return
+  }
+}

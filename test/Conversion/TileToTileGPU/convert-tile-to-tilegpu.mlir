@@ -52,6 +52,31 @@ func.func @reduce(%x: f32) attributes {tile.kernel} {
 
 // -----
 
+// A combine reduction's results are slices of its sources' layout; a scan's
+// results have its sources' layout.
+// CHECK-DAG: #[[$B2:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [1, 4], order = [1, 0]}>
+// CHECK-DAG: #[[$S:.*]] = #tilegpu.slice<{dim = 1, parent = #[[$B2]]}>
+// CHECK-LABEL: func.func @combine
+func.func @combine(%x: f32, %i: i32) attributes {tile.kernel} {
+  %b = tile.splat %x : tensor<64x128xf32>
+  %j = tile.splat %i : tensor<64x128xi32>
+  // CHECK: tile.combine_reduce %{{.*}}, %{{.*}} axis = 1 : tensor<64x128xf32, #[[$B2]]>, tensor<64x128xi32, #[[$B2]]> -> tensor<64xf32, #[[$S]]>, tensor<64xi32, #[[$S]]>
+  %r:2 = tile.combine_reduce %b, %j axis = 1 : tensor<64x128xf32>, tensor<64x128xi32> -> tensor<64xf32>, tensor<64xi32> {
+  ^bb0(%v0: f32, %i0: i32, %v1: f32, %i1: i32):
+    tile.combine_yield %v0, %i0 : f32, i32
+  }
+  // CHECK: tile.scan %{{.*}} axis = 0 : tensor<64x128xf32, #[[$B2]]> -> tensor<64x128xf32, #[[$B2]]>
+  %c = tile.scan %b axis = 0 : tensor<64x128xf32> -> tensor<64x128xf32> {
+  ^bb0(%a: f32, %d: f32):
+    tile.combine_yield %a : f32
+  }
+  // CHECK-NOT: tilegpu.convert_layout
+  tile.print "s", %r#0, %r#1, %c : tensor<64xf32>, tensor<64xi32>, tensor<64x128xf32>
+  return
+}
+
+// -----
+
 // expand_dims takes the slice of its result's layout; broadcast its
 // result's layout.
 // CHECK-DAG: #[[$R:.*]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>

@@ -441,3 +441,144 @@ func.func @kernel_arith(%p: !tile.ptr<f32>) attributes {tile.kernel} {
 func.func @kernel_argument(%t: tensor<f32>) attributes {tile.kernel} {
   return
 }
+
+// -----
+
+func.func @scan_no_source() {
+  // expected-error @+1 {{needs at least one source}}
+  "tile.scan"() <{axis = 0 : i32}> ({
+  ^bb0:
+    tile.combine_yield
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @scan_shapes(%x: tensor<128xf32>, %y: tensor<64xf32>) {
+  // expected-error @+1 {{sources must have one shape, got 'tensor<128xf32>' and 'tensor<64xf32>'}}
+  %0:2 = tile.scan %x, %y axis = 0 : tensor<128xf32>, tensor<64xf32> -> tensor<128xf32>, tensor<64xf32> {
+  ^bb0(%a: f32, %b: f32, %c: f32, %d: f32):
+    tile.combine_yield %a, %b : f32, f32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_pointers(%x: tensor<128x!tile.ptr<f32>>) {
+  // expected-error @+1 {{cannot combine elements of type '!tile.ptr<f32>'}}
+  %0 = tile.scan %x axis = 0 : tensor<128x!tile.ptr<f32>> -> tensor<128x!tile.ptr<f32>> {
+  ^bb0(%a: !tile.ptr<f32>, %b: !tile.ptr<f32>):
+    tile.combine_yield
+  }
+  return
+}
+
+// -----
+
+func.func @scan_axis(%x: tensor<128xf32>) {
+  // expected-error @+1 {{axis 1 out of range for a 1-D source}}
+  %0 = tile.scan %x axis = 1 : tensor<128xf32> -> tensor<128xf32> {
+  ^bb0(%a: f32, %b: f32):
+    tile.combine_yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_region_arguments(%x: tensor<128xf32>) {
+  // expected-error @+1 {{combine region must take 2 arguments of types ('f32', 'f32')}}
+  %0 = tile.scan %x axis = 0 : tensor<128xf32> -> tensor<128xf32> {
+  ^bb0(%a: f32):
+    tile.combine_yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_yield(%x: tensor<128xf32>) {
+  %0 = tile.scan %x axis = 0 : tensor<128xf32> -> tensor<128xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.constant 0 : i32
+    // expected-error @+1 {{must yield 1 values of types ('f32')}}
+    tile.combine_yield %c : i32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_terminator(%x: tensor<128xf32>) {
+  // expected-error @+1 {{combine region must end with tile.combine_yield}}
+  %0 = tile.scan %x axis = 0 : tensor<128xf32> -> tensor<128xf32> {
+  ^bb0(%a: f32, %b: f32):
+    func.return
+  }
+  return
+}
+
+// -----
+
+func.func @scan_memory(%x: tensor<128xf32>, %p: !tile.ptr<f32>) {
+  %0 = tile.scan %x axis = 0 : tensor<128xf32> -> tensor<128xf32> {
+  ^bb0(%a: f32, %b: f32):
+    // expected-error @+1 {{is not allowed in a combine region (it computes on scalars, without memory effects or regions)}}
+    %c = tile.load %p : !tile.ptr<f32>
+    tile.combine_yield %c : f32
+  }
+  return
+}
+
+// -----
+
+func.func @scan_results(%x: tensor<128xf32>) {
+  // expected-error @+1 {{needs one result per source, got 0 for 1}}
+  "tile.scan"(%x) <{axis = 0 : i32}> ({
+  ^bb0(%a: f32, %b: f32):
+    tile.combine_yield %a : f32
+  }) : (tensor<128xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @scan_result_type(%x: tensor<128xf32>) {
+  // expected-error @+1 {{result type must be 'tensor<128xf32>', got 'tensor<128xf16>'}}
+  %0 = tile.scan %x axis = 0 : tensor<128xf32> -> tensor<128xf16> {
+  ^bb0(%a: f32, %b: f32):
+    tile.combine_yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @combine_reduce_results(%x: tensor<128xf32>) {
+  // expected-error @+1 {{needs one result per source, got 2 for 1}}
+  %0:2 = tile.combine_reduce %x axis = 0 : tensor<128xf32> -> f32, f32 {
+  ^bb0(%a: f32, %b: f32):
+    tile.combine_yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @combine_reduce_result_type(%x: tensor<4x128xf32>) {
+  // expected-error @+1 {{result type must be 'tensor<4xf32>', got 'tensor<128xf32>'}}
+  %0 = tile.combine_reduce %x axis = 1 : tensor<4x128xf32> -> tensor<128xf32> {
+  ^bb0(%a: f32, %b: f32):
+    tile.combine_yield %a : f32
+  }
+  return
+}
+
+// -----
+
+func.func @combine_yield_parent(%x: f32) {
+  // expected-error @+1 {{expects parent op to be one of 'tile.scan, tile.combine_reduce'}}
+  tile.combine_yield %x : f32
+}

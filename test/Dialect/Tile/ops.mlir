@@ -103,6 +103,45 @@ func.func @reduce(%x: tensor<4x128xf32>, %y: tensor<128xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @scan_and_combine_reduce
+func.func @scan_and_combine_reduce(%x: tensor<4x128xf32>, %i: tensor<4x128xi32>, %y: tensor<128xi32>) {
+  // CHECK: tile.scan %{{.*}} axis = 1 : tensor<4x128xf32> -> tensor<4x128xf32> {
+  // CHECK-NEXT: ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32):
+  // CHECK-NEXT: %[[S:.*]] = arith.addf %[[A]], %[[B]] : f32
+  // CHECK-NEXT: tile.combine_yield %[[S]] : f32
+  // CHECK-NEXT: }
+  %0 = tile.scan %x axis = 1 : tensor<4x128xf32> -> tensor<4x128xf32> {
+  ^bb0(%a: f32, %b: f32):
+    %s = arith.addf %a, %b : f32
+    tile.combine_yield %s : f32
+  }
+  // CHECK: tile.scan %{{.*}}, %{{.*}} axis = 0 reverse : tensor<4x128xf32>, tensor<4x128xi32> -> tensor<4x128xf32>, tensor<4x128xi32> {
+  // CHECK: tile.combine_yield %{{.*}}, %{{.*}} : f32, i32
+  %1:2 = tile.scan %x, %i axis = 0 reverse : tensor<4x128xf32>, tensor<4x128xi32> -> tensor<4x128xf32>, tensor<4x128xi32> {
+  ^bb0(%v0: f32, %i0: i32, %v1: f32, %i1: i32):
+    %gt = arith.cmpf ogt, %v0, %v1 : f32
+    %v = arith.select %gt, %v0, %v1 : f32
+    %j = arith.select %gt, %i0, %i1 : i32
+    tile.combine_yield %v, %j : f32, i32
+  }
+  // CHECK: tile.combine_reduce %{{.*}}, %{{.*}} axis = 1 : tensor<4x128xf32>, tensor<4x128xi32> -> tensor<4xf32>, tensor<4xi32> {
+  %2:2 = tile.combine_reduce %x, %i axis = 1 : tensor<4x128xf32>, tensor<4x128xi32> -> tensor<4xf32>, tensor<4xi32> {
+  ^bb0(%v0: f32, %i0: i32, %v1: f32, %i1: i32):
+    %gt = arith.cmpf ogt, %v0, %v1 : f32
+    %v = arith.select %gt, %v0, %v1 : f32
+    %j = arith.select %gt, %i0, %i1 : i32
+    tile.combine_yield %v, %j : f32, i32
+  }
+  // CHECK: tile.combine_reduce %{{.*}} axis = 0 : tensor<128xi32> -> i32 {
+  // CHECK: arith.xori
+  %3 = tile.combine_reduce %y axis = 0 : tensor<128xi32> -> i32 {
+  ^bb0(%a: i32, %b: i32):
+    %s = arith.xori %a, %b : i32
+    tile.combine_yield %s : i32
+  }
+  return
+}
+
 // CHECK-LABEL: func.func @hints_and_print
 func.func @hints_and_print(%x: tensor<128xi32>, %n: i32) {
   // CHECK: tile.hint %{{.*}} {contiguity = array<i64: 128>, divisibility = array<i64: 16>} : tensor<128xi32>

@@ -116,3 +116,27 @@ func.func @view_keeps_buffer(%x: tensor<64x32xf16, #b>, %y: tensor<32x64xf16, #b
   %d = tilegpu.warpgroup_dot %at, %b, %c : !tilegpu.memdesc<64x32xf16, #t>, !tilegpu.memdesc<32x64xf16, #s> -> tensor<64x64xf32, #mma>
   return %d : tensor<64x64xf32, #mma>
 }
+
+// -----
+
+// Scratch of combine reductions: one section per source (f16 values, then
+// i32 indices 4-byte aligned): 4 warps x 2 bytes, padded to 8, + 4 x 4 = 24
+// bytes. Of a scan: one slot per block of the elements below the warp bits
+// (1024 / (4 x 32) = 8), 8 x 4 bytes.
+#b4 = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: module attributes {tilegpu.shared = 32 : i32}
+// CHECK-LABEL: func.func @combine_scratch
+func.func @combine_scratch(%x: tensor<1024xf16, #b4>, %i: tensor<1024xi32, #b4>, %y: tensor<1024xf32, #b4>) {
+  // CHECK: tile.combine_reduce %{{.*}}, %{{.*}} axis = 0 {tilegpu.scratch_offset = 0 : i32}
+  %r:2 = tile.combine_reduce %x, %i axis = 0 : tensor<1024xf16, #b4>, tensor<1024xi32, #b4> -> f16, i32 {
+  ^bb0(%v0: f16, %i0: i32, %v1: f16, %i1: i32):
+    tile.combine_yield %v0, %i0 : f16, i32
+  }
+  // CHECK: tile.scan %{{.*}} axis = 0 {tilegpu.scratch_offset = 0 : i32}
+  %s = tile.scan %y axis = 0 : tensor<1024xf32, #b4> -> tensor<1024xf32, #b4> {
+  ^bb0(%a: f32, %b: f32):
+    tile.combine_yield %a : f32
+  }
+  tile.print "", %r#0, %r#1, %s : f16, i32, tensor<1024xf32, #b4>
+  return
+}

@@ -19,4 +19,5 @@ from checks import (  # noqa: F401
     fp8,
     atomics,
     libdevice,
+    scan,
 )

@@ -172,6 +172,13 @@ kern("red_axis0_w1", G + "reduce.tile", "red_axis0", nw=1)
 kern("red_all_w8", G + "reduce.tile", "red_all", nw=8)
 kern("red_ties_w8", G + "reduce.tile", "red_ties", nw=8)
 kern("red_ties_w1", G + "reduce.tile", "red_ties", nw=1)
+for _k in ("scan_rows", "scan_cols", "scan_1d", "reduce_fn"):
+    kern(_k, G + "scan.tile")
+    kern(_k + "_w1", G + "scan.tile", _k, nw=1)
+kern("scan_rows_w8", G + "scan.tile", "scan_rows", nw=8)
+kern("scan_cols_w8", G + "scan.tile", "scan_cols", nw=8)
+kern("scan_1d_w4", G + "scan.tile", "scan_1d", nw=4, BLOCK=1024)
+kern("reduce_fn_w8", G + "scan.tile", "reduce_fn", nw=8)
 UNARY_F32 = "exp exp2 log log2 sqrt rsqrt abs sin cos tanh erf sigmoid floor ceil".split()
 UNARY_LOW = ("exp", "sqrt", "sin", "tanh", "sigmoid", "abs")
 for _f in UNARY_F32:

@@ -60,6 +60,25 @@ Type getRequiredOperandType(Operation *op, OpOperand &operand) {
     return withLayout(operandType, broadcast.getType().getEncoding());
   if (auto dot = dyn_cast<tile::DotOp>(op))
     return operand.getOperandNumber() == 2 ? Type(dot.getType()) : Type();
+  // A scan computes in its results' layout; a combine reduction in the
+  // layout its results are slices of (its first source's, for scalars).
+  if (auto scan = dyn_cast<tile::ScanOp>(op))
+    return withLayout(operandType,
+                      cast<RankedTensorType>(
+                          scan.getResult(operand.getOperandNumber()).getType())
+                          .getEncoding());
+  if (auto reduce = dyn_cast<tile::CombineReduceOp>(op)) {
+    auto result = dyn_cast<RankedTensorType>(reduce.getResult(0).getType());
+    if (auto slice =
+            result ? dyn_cast_or_null<SliceEncodingAttr>(result.getEncoding())
+                   : SliceEncodingAttr())
+      return withLayout(operandType, slice.getParent());
+    if (operand.getOperandNumber() == 0)
+      return Type();
+    return withLayout(operandType,
+                      cast<RankedTensorType>(reduce.getSrcs().front().getType())
+                          .getEncoding());
+  }
   if (isa<tile::ReduceOp, tile::TransOp, tile::ReshapeOp, ConvertLayoutOp,
           tile::PrintOp, LocalAllocOp, LocalStoreOp>(op))
     return Type();

@@ -343,6 +343,48 @@ mlir::tilegpu::getReductionBits(const LinearLayout &layout, unsigned axis) {
   return bits;
 }
 
+std::optional<SmallVector<ScanBit>>
+mlir::tilegpu::getScanBits(const LinearLayout &layout, unsigned axis) {
+  namespace dims = layout_dims;
+  if (!getReductionBits(layout, axis))
+    return std::nullopt;
+  SmallVector<ScanBit> bits;
+  int32_t covered = 0;
+  for (auto [name, level] :
+       {std::pair{dims::kRegister, ScanBit::Level::Register},
+        std::pair{dims::kLane, ScanBit::Level::Lane},
+        std::pair{dims::kWarp, ScanBit::Level::Warp}})
+    for (auto [bit, basis] : llvm::enumerate(layout.getBases(name))) {
+      int32_t step = basis[axis];
+      if (step == 0)
+        continue;
+      if (!llvm::isPowerOf2_32(step) || (covered & step))
+        return std::nullopt;
+      covered |= step;
+      bits.push_back({level, unsigned(bit), llvm::Log2_32(step)});
+    }
+  if (covered + 1 != layout.getOutputSize(dims::getBlockDimName(axis)))
+    return std::nullopt;
+  llvm::sort(bits, [](const ScanBit &a, const ScanBit &b) {
+    return a.significance < b.significance;
+  });
+  return bits;
+}
+
+SmallVector<int64_t> mlir::tilegpu::getScratchSections(TypeRange types,
+                                                       int64_t slots) {
+  SmallVector<int64_t> offsets;
+  int64_t bytes = 0;
+  for (Type type : types) {
+    int64_t element = getSharedElementBytes(getElementTypeOrSelf(type));
+    bytes = llvm::alignTo(bytes, std::max<int64_t>(4, element));
+    offsets.push_back(bytes);
+    bytes += slots * element;
+  }
+  offsets.push_back(bytes);
+  return offsets;
+}
+
 bool mlir::tilegpu::holdsCopies(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor)
@@ -381,6 +423,35 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
     int64_t valueBytes = llvm::alignTo(
         warps * outputs * getSharedElementBytes(type.getElementType()), 4);
     return valueBytes + warps * outputs * 4;
+  }
+  if (auto reduce = dyn_cast<tile::CombineReduceOp>(op)) {
+    auto type = cast<RankedTensorType>(reduce.getSrcs().front().getType());
+    std::optional<LinearLayout> layout = toLinearLayout(type);
+    std::optional<ReductionBits> bits;
+    if (layout)
+      bits = getReductionBits(*layout, reduce.getAxis());
+    if (!bits || !bits->warpAxis)
+      return 0;
+    int64_t warps = int64_t(1) << llvm::popcount(uint32_t(bits->warpAxis));
+    int64_t outputs = type.getNumElements() / type.getDimSize(reduce.getAxis());
+    return getScratchSections(reduce.getSrcs().getTypes(), warps * outputs)
+        .back();
+  }
+  if (auto scan = dyn_cast<tile::ScanOp>(op)) {
+    // One slot per block of elements below the lowest warp bit.
+    auto type = cast<RankedTensorType>(scan.getSrcs().front().getType());
+    std::optional<LinearLayout> layout = toLinearLayout(type);
+    std::optional<SmallVector<ScanBit>> bits;
+    if (layout)
+      bits = getScanBits(*layout, scan.getAxis());
+    if (!bits)
+      return 0;
+    for (const ScanBit &bit : *bits)
+      if (bit.level == ScanBit::Level::Warp)
+        return getScratchSections(scan.getSrcs().getTypes(),
+                                  type.getNumElements() >> bit.significance)
+            .back();
+    return 0;
   }
   if (auto convert = dyn_cast<ConvertLayoutOp>(op))
     if (isLdmatrixConversion(convert.getSrc().getType(), convert.getType())) {

@@ -12,6 +12,7 @@
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "tilec/Dialect/Tile/IR/TileDialect.td"
 include "tilec/Dialect/Tile/IR/TileTypes.td"
 include "tilec/Dialect/Tile/IR/TileAttrs.td"
@@ -414,6 +415,93 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
     $kind $src `axis` `=` $axis attr-dict `:` type($src) `->` type($result)
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Scans and reductions with a combine function
+//===----------------------------------------------------------------------===//
+
+// The element types a combine function takes: integers and floats.
+def Tile_CombineScalar : AnyTypeOf<[Tile_Int, Tile_Float]>;
+
+class Tile_CombineOp<string mnemonic, list<Trait> traits = []>
+    : Tile_Op<mnemonic, !listconcat(traits, [Pure])> {
+  let regions = (region SizedRegion<1>:$combine);
+  let hasVerifier = 1;
+}
+
+def Tile_ScanOp : Tile_CombineOp<"scan"> {
+  let summary = "Inclusive scan of blocks along one axis with a combine region";
+  let description = [{
+    `tl.associative_scan(srcs, axis, combine_fn, reverse)` (and `cumsum`,
+    `cumprod`): element `i` of each result is the combination, in axis
+    order, of the sources' elements `0..i` along `axis` (`i..n-1`, from the
+    end, when `reverse`). The region takes the element types of the sources
+    twice (the accumulated values first, then the next element's) and
+    yields one value per source with `tile.combine_yield`; it must be
+    associative and free of memory effects. Results have the sources' types.
+
+    Example:
+    ```mlir
+    %c = tile.scan %x axis = 0 : tensor<128xf32> -> tensor<128xf32> {
+    ^bb0(%a: f32, %b: f32):
+      %s = arith.addf %a, %b : f32
+      tile.combine_yield %s : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis,
+                   UnitAttr:$reverse);
+  let results = (outs Variadic<Tile_Tensor>:$results);
+  let assemblyFormat = [{
+    $srcs `axis` `=` $axis (`reverse` $reverse^)? attr-dict `:` type($srcs)
+    `->` type($results) $combine
+  }];
+}
+
+def Tile_CombineReduceOp : Tile_CombineOp<"combine_reduce"> {
+  let summary = "Reduce blocks along one axis with a combine region";
+  let description = [{
+    `tl.reduce(srcs, axis, combine_fn)` (and `xor_sum`): the sources'
+    elements along `axis` combined by the region (as `tile.scan`'s) into one
+    value per source; the results have the axis removed (scalars for 1-D
+    sources). The order of combination is unspecified (the region must be
+    associative and commutative for a defined result, as in Triton).
+
+    Example:
+    ```mlir
+    %v, %i = tile.combine_reduce %x, %idx axis = 1
+        : tensor<4x64xf32>, tensor<4x64xi32> -> tensor<4xf32>, tensor<4xi32> {
+    ^bb0(%v0: f32, %i0: i32, %v1: f32, %i1: i32):
+      %gt = arith.cmpf ogt, %v0, %v1 : f32
+      %v = arith.select %gt, %v0, %v1 : f32
+      %i = arith.select %gt, %i0, %i1 : i32
+      tile.combine_yield %v, %i : f32, i32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_Tensor>:$srcs, I32Attr:$axis);
+  let results = (outs Variadic<Tile_Any>:$results);
+  let assemblyFormat = [{
+    $srcs `axis` `=` $axis attr-dict `:` type($srcs) `->` type($results)
+    $combine
+  }];
+}
+
+def Tile_CombineYieldOp : Tile_Op<"combine_yield", [Pure, Terminator,
+    ReturnLike, ParentOneOf<["ScanOp", "CombineReduceOp"]>]> {
+  let summary = "The combined values of a scan's or reduction's region";
+  let description = [{
+    Ends the combine region of `tile.scan` and `tile.combine_reduce`: one
+    value per source, of its element type.
+
+    Example:
+    ```mlir
+    tile.combine_yield %s : f32
+    ```
+  }];
+  let arguments = (ins Variadic<Tile_CombineScalar>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
 //===----------------------------------------------------------------------===//

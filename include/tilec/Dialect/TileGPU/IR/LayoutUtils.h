@@ -238,6 +238,28 @@ struct ReductionBits {
 std::optional<ReductionBits> getReductionBits(const LinearLayout &layout,
                                               unsigned axis);
 
+/// One hardware bit that steps along a scan's axis: a register, lane or
+/// warp bit of the layout, and the power of two (`significance`) it adds to
+/// the axis index.
+struct ScanBit {
+  enum class Level { Register, Lane, Warp };
+  Level level;
+  unsigned bit;
+  unsigned significance;
+};
+
+/// The bits of `layout` that step along `axis`, by increasing significance,
+/// when each moves the axis index alone by a distinct power of two covering
+/// the whole axis (every register, slice and mma layout); std::nullopt
+/// otherwise. Zero (copy) bits are left out.
+std::optional<SmallVector<ScanBit>> getScanBits(const LinearLayout &layout,
+                                                unsigned axis);
+
+/// The byte offsets of consecutive sections of `slots` elements of each of
+/// `types` (each aligned to its element, at least 4 bytes), then the end of
+/// the last: the scratch of cross-warp reductions and scans.
+SmallVector<int64_t> getScratchSections(TypeRange types, int64_t slots);
+
 /// Whether more than one thread or register of the program holds some
 /// element of a value of `type`: always for a scalar; for a block, where a
 /// register, lane or warp bit of its layout moves no index (or the layout
@@ -245,7 +267,8 @@ std::optional<ReductionBits> getReductionBits(const LinearLayout &layout,
 bool holdsCopies(Type type);
 
 /// Bytes of shared-memory scratch `op` needs while it runs (0 if none):
-/// cross-warp reductions, layout conversions, trans, reshape, the FMA dot,
+/// cross-warp reductions and scans, layout conversions, trans, reshape, the
+/// FMA dot,
 /// and atomics whose old values are used and held by several threads (the
 /// owner of each element passes it on, one slot per element plus one that
 /// the other threads write to).
