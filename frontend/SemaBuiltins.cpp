@@ -101,6 +101,14 @@ static const char *const kBuiltins[] = {
     "constexpr",
     "next_power_of_2",
     "debug_barrier",
+    "randint4x",
+    "randint",
+    "rand",
+    "rand4x",
+    "randn",
+    "randn4x",
+    "uint_to_uniform_float",
+    "pair_uniform_to_normal",
     "assume",
     "range",
     "static_range",
@@ -437,6 +445,8 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     return builtinReduce(name, args, loc);
   if (isCombineName(name))
     return builtinCombine(name, args, loc);
+  if (isRandomName(name))
+    return builtinRandom(name, args, loc);
   if (isMathName(name))
     return builtinMath(name, args, loc);
   if (llvm::is_contained({"pow", "atan2", "fmod", "umulhi", "fdiv", "div_rn"},

@@ -89,6 +89,12 @@ struct Value {
   bool isScalarDType() const {
     return kind == Kind::DType && !dtypeIsPointer && !dtypeShape;
   }
+  static Value ofTuple(std::vector<Value> elements) {
+    Value v;
+    v.kind = Kind::Tuple;
+    v.elements = std::move(elements);
+    return v;
+  }
   static Value ofString(std::string s) {
     Value v;
     v.kind = Kind::String;
@@ -301,6 +307,8 @@ public:
                           checked::MemSemantic &sem,
                           checked::MemSyncScope &scope);
   Value builtinDot(CallArgs &args, SourceLoc loc);
+  /// tl.rand and its family (SemaRandom.cpp).
+  Value builtinRandom(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc);
 
   // --- SemaCombine.cpp: scans and reductions with a combine function ----
@@ -373,6 +381,9 @@ ScalarType pickSumType(ScalarType elem);
 /// variables), in first-appearance order.
 void collectAssignedNames(const ast::Block &block,
                           std::vector<std::string> &names);
+
+/// tl.rand and the other names of Triton's random module (SemaRandom.cpp).
+bool isRandomName(llvm::StringRef name);
 
 } // namespace sema
 } // namespace tilec
