@@ -50,9 +50,12 @@ LogicalResult intBinary(Executor &exec, Operation *op, Fn fn) {
   TileValue result = makeLike(op->getResult(0), ElemKind::Int);
   for (std::int64_t i = 0, e = result.size(); i < e; ++i)
     result.ints[i] = wrapInt(fn(a.ints[i], b.ints[i], width), width);
-  // Exactness follows the same rule as tile-promote-offsets.
+  // Exactness follows the same rule as tile-promote-offsets; a bitwise op
+  // works on its operands' bits as computed (ExactIntegers.h), so its exact
+  // value is the computed one.
   if ((width < 64 || !a.exact.empty() || !b.exact.empty()) &&
-      mlir::tile::ExactIntegerAnalysis::propagatesExactValue(op))
+      mlir::tile::ExactIntegerAnalysis::propagatesExactValue(op) &&
+      !isa<mlir::arith::AndIOp, mlir::arith::OrIOp, mlir::arith::XOrIOp>(op))
     setExact(result, [&](std::int64_t i) {
       return fn(a.exactAt(i), b.exactAt(i), 64);
     });

@@ -367,3 +367,26 @@ func.func @range_in_loop_into_base(%x: !tile.ptr<f16>, %n: i32, %c0: i32) -> ten
   }
   return %res : tensor<1024xf16>
 }
+
+// -----
+
+// A bitwise op of a product that may wrap is a hash of the bits as computed
+// (Philox, murmur): the comparison stays on the i32 value, while the
+// product alone is compared exactly in i64.
+// CHECK-LABEL: func.func @hash_compare
+// CHECK-SAME: (%[[X:.*]]: tensor<8xi32>)
+// CHECK: %[[P:.*]] = arith.muli %[[X]], %{{.*}} : tensor<8xi32>
+// CHECK: %[[WIDE:.*]] = arith.muli %{{.*}}, %{{.*}} : tensor<8xi64>
+// CHECK: %[[H:.*]] = arith.xori %[[P]], %[[X]] : tensor<8xi32>
+// CHECK: %[[HASH:.*]] = arith.cmpi slt, %[[H]], %{{.*}} : tensor<8xi32>
+// CHECK: %[[EXACT:.*]] = arith.cmpi slt, %[[WIDE]], %{{.*}} : tensor<8xi64>
+// CHECK: return %[[HASH]], %[[EXACT]]
+func.func @hash_compare(%x: tensor<8xi32>) -> (tensor<8xi1>, tensor<8xi1>) {
+  %c = arith.constant dense<1640531527> : tensor<8xi32>
+  %zero = arith.constant dense<0> : tensor<8xi32>
+  %p = arith.muli %x, %c : tensor<8xi32>
+  %h = arith.xori %p, %x : tensor<8xi32>
+  %hash = arith.cmpi slt, %h, %zero : tensor<8xi32>
+  %exact = arith.cmpi slt, %p, %zero : tensor<8xi32>
+  return %hash, %exact : tensor<8xi1>, tensor<8xi1>
+}

@@ -266,6 +266,15 @@ ExactIntegerAnalysis::Fact ExactIntegerAnalysis::compute(Operation *op,
   }
   if (!propagatesExactValue(op))
     return fact;
+  // A bit operation on a value whose computation may have wrapped works on
+  // the bits as computed (hashes, Philox's rounds: Triton's two's-complement
+  // wrap-around is what they mean), so its result is the computed one, not
+  // the bit operation of the exact operands.
+  if (isa<arith::AndIOp, arith::OrIOp, arith::XOrIOp>(op) &&
+      llvm::any_of(op->getOperands(), [&](Value value) {
+        return integerWidth(value.getType()) && lookup(value).mayWrap;
+      }))
+    return fact;
 
   // Exact values: computed from the operands' exact values.
   auto operand = [&](unsigned i) { return lookupIn(op->getOperand(i), scope); };

@@ -8,7 +8,9 @@
 //
 // Exact values propagate through add, sub, mul, shifts by constants, signed
 // min/max, bitwise ops, select, sign extension and the shape ops: the
-// arithmetic that combines indices and strides into addresses. Other
+// arithmetic that combines indices and strides into addresses. A bitwise op
+// of an operand that may have wrapped is taken as computed (it works on the
+// bits: hashes, Philox rounds, whose wrap-around is meant). Other
 // producers are taken as the program computes them: loads, arguments,
 // loop-carried values, truncation, unsigned ops, and division and remainder
 // (they decompose an index of the program's own type, as `offs // (P * Q)`;
