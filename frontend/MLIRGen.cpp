@@ -628,6 +628,11 @@ Value MLIRGenImpl::genCast(Value value, const TType &from, const TType &to,
     return value;
   if (from.isPointer && to.isPointer)
     return tile::BitcastOp::create(builder, location, target, value);
+  // An address as an i64 and back (Sema allows only i64).
+  if (to.isPointer && from.elem == ScalarType::I64)
+    return tile::IntToPtrOp::create(builder, location, target, value);
+  if (from.isPointer && to.elem == ScalarType::I64)
+    return tile::PtrToIntOp::create(builder, location, target, value);
   if (from.isPointer || to.isPointer) {
     emitError(location) << "cannot convert " << from.str() << " to "
                         << to.str();

@@ -98,6 +98,7 @@ static const char *const kBuiltins[] = {
     "static_print",
     "device_print",
     "static_assert",
+    "pointer_type",
     "constexpr",
     "next_power_of_2",
     "debug_barrier",
@@ -362,6 +363,9 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
       error(loc, "'.to(..., bitcast=True)' is not supported");
       return Value::invalid();
     }
+    if (slots[0].kind == Value::Kind::DType && slots[0].dtypeIsPointer &&
+        !slots[0].dtypeShape)
+      return castToPointer(std::move(self), slots[0].dtype, loc);
     auto kind = requireDType(slots[0], args.loc, "'.to'");
     if (!kind)
       return Value::invalid();
@@ -381,9 +385,31 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
   return callBuiltin(name, args, loc);
 }
 
+Value Sema::castToPointer(Value v, ScalarType pointee, SourceLoc loc) {
+  if (!requireExpr(v, loc, "'.to'"))
+    return Value::invalid();
+  TType from = v.type();
+  if (!from.isPointer && from.elem != ScalarType::I64) {
+    error(loc, "only an int64 converts to a pointer (as in Triton); got " +
+                   from.str());
+    return Value::invalid();
+  }
+  TType to(pointee, /*isPointer=*/true, from.shape);
+  return Value::ofExpr(
+      std::make_unique<ck::CastExpr>(to, loc, std::move(v.expr)));
+}
+
 Value Sema::castValue(Value v, ScalarType kind, SourceLoc loc) {
   if (!requireExpr(v, loc, "'.to'"))
     return Value::invalid();
+  if (v.type().isPointer && kind == ScalarType::I64) {
+    // The address (Triton's pointer-to-int64 conversion).
+    TType to = v.type();
+    to.isPointer = false;
+    to.elem = ScalarType::I64;
+    return Value::ofExpr(
+        std::make_unique<ck::CastExpr>(to, loc, std::move(v.expr)));
+  }
   if (v.type().isPointer) {
     error(loc, "cannot convert a pointer (" + v.type().str() + ") to " +
                    scalarTypeName(kind));
@@ -667,10 +693,23 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
       error(loc, "'cast(..., bitcast=True)' is not supported");
       return Value::invalid();
     }
+    if (slots[1].kind == Value::Kind::DType && slots[1].dtypeIsPointer &&
+        !slots[1].dtypeShape)
+      return castToPointer(std::move(slots[0]), slots[1].dtype, loc);
     auto kind = requireDType(slots[1], args.loc, "'cast'");
     if (!kind)
       return Value::invalid();
     return castValue(std::move(slots[0]), *kind, loc);
+  }
+  // tl.pointer_type(dtype): the type of pointers to dtype, for `.to(...)`.
+  if (name == "pointer_type") {
+    if (!bindArgs(args, name, {"element_ty", "address_space", "const"}, 1,
+                  slots))
+      return Value::invalid();
+    auto kind = requireDType(slots[0], args.argLoc(0), "'pointer_type'");
+    if (!kind)
+      return Value::invalid();
+    return Value::ofDType(*kind, /*isPointer=*/true);
   }
   // tl.constexpr(v): v, which must be known at compile time (module-level
   // `NAME: tl.constexpr = tl.constexpr(3)`).

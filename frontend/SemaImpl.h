@@ -339,6 +339,8 @@ public:
   Value builtinCreation(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value castValue(Value v, ScalarType kind, SourceLoc loc);
+  /// `v.to(tl.pointer_type(pointee))`: an int64 (or a pointer) as a pointer.
+  Value castToPointer(Value v, ScalarType pointee, SourceLoc loc);
   Value reduce(checked::ReduceKind kind, Value x, std::optional<int64_t> axis,
                bool keepDims, SourceLoc loc);
   /// Builds a pointer/mask/value triple broadcast to a common shape.
