@@ -287,7 +287,10 @@ Value Sema::builtinCombine(llvm::StringRef name, CallArgs &args,
     x = castValue(std::move(x), *dtype, loc);
   } else if (sum && !x.type().isPointer &&
              pickSumType(x.type().elem) != x.type().elem) {
-    x = castValue(std::move(x), pickSumType(x.type().elem), loc);
+    // (The type first: the by-value argument may be moved into before the
+    // other argument is evaluated, as clang does.)
+    ScalarType wide = pickSumType(x.type().elem);
+    x = castValue(std::move(x), wide, loc);
   }
   if (x.isInvalid())
     return Value::invalid();
