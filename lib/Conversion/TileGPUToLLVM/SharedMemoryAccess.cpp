@@ -50,7 +50,10 @@ SmallVector<Value> mlir::tilegpu::getScratchSectionBases(OpBuilder &builder,
                                                          TypeRange types,
                                                          int64_t slots) {
   SmallVector<Value> bases;
-  for (int64_t offset : ArrayRef(getScratchSections(types, slots)).drop_back())
+  // (A named vector: the range of a for-loop does not keep a temporary
+  // that an ArrayRef views alive.)
+  SmallVector<int64_t> sections = getScratchSections(types, slots);
+  for (int64_t offset : ArrayRef(sections).drop_back())
     bases.push_back(offset == 0 ? base
                                 : gep(builder, loc, builder.getI8Type(), base,
                                       createI32(builder, loc, offset)));
