@@ -37,14 +37,20 @@ bool parseEntry(llvm::StringRef text, SignatureEntry &entry,
             "or a constexpr value (1024)";
     return false;
   }
-  // A string constexpr, `"leaky_relu"` or `''`, or a dtype, `tl.bfloat16`.
-  if (body.size() >= 2 && (body.front() == '"' || body.front() == '\'') &&
-      body.back() == body.front()) {
+  // A constexpr value of any kind takes no hint.
+  auto takeValue = [&]() -> bool {
     if (entry.hint) {
       error = "'" + text.str() + "': a constexpr value takes no ':' hint";
       return false;
     }
     entry.isValue = true;
+    return true;
+  };
+  // A string constexpr, `"leaky_relu"` or `''`, or a dtype, `tl.bfloat16`.
+  if (body.size() >= 2 && (body.front() == '"' || body.front() == '\'') &&
+      body.back() == body.front()) {
+    if (!takeValue())
+      return false;
     entry.stringValue = body.drop_front().drop_back().str();
     return true;
   }
@@ -52,20 +58,14 @@ bool parseEntry(llvm::StringRef text, SignatureEntry &entry,
     if (body.starts_with(prefix))
       if (std::optional<ScalarType> dtype =
               parseDTypeName(body.drop_front(prefix.size()).str())) {
-        if (entry.hint) {
-          error = "'" + text.str() + "': a constexpr value takes no ':' hint";
+        if (!takeValue())
           return false;
-        }
-        entry.isValue = true;
         entry.dtypeValue = *dtype;
         return true;
       }
   if (std::optional<ConstexprValue> value = parseConstexprValue(body)) {
-    if (entry.hint) {
-      error = "'" + text.str() + "': a constexpr value takes no ':' hint";
+    if (!takeValue())
       return false;
-    }
-    entry.isValue = true;
     entry.value = *value;
     return true;
   }
