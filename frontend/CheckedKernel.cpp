@@ -82,6 +82,9 @@ ExprPtr checked::cloneExpr(const Expr &expr) {
   case ExprKind::Cast:
     return std::make_unique<CastExpr>(
         t, loc, cloneExpr(*llvm::cast<CastExpr>(expr).operand));
+  case ExprKind::Bitcast:
+    return std::make_unique<BitcastExpr>(
+        t, loc, cloneExpr(*llvm::cast<BitcastExpr>(expr).operand));
   case ExprKind::Splat:
     return std::make_unique<SplatExpr>(
         t, loc, cloneExpr(*llvm::cast<SplatExpr>(expr).operand));
@@ -330,6 +333,8 @@ private:
     }
     case ExprKind::Cast:
       return dumpOperandExpr<CastExpr>(expr, level, "Cast");
+    case ExprKind::Bitcast:
+      return dumpOperandExpr<BitcastExpr>(expr, level, "Bitcast");
     case ExprKind::Splat:
       return dumpOperandExpr<SplatExpr>(expr, level, "Splat");
     case ExprKind::Broadcast:

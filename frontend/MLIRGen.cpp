@@ -387,6 +387,12 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
       return Value();
     return genCast(operand, cast.operand->getType(), expr.getType(), location);
   }
+  case ExprKind::Bitcast: {
+    Value operand = gen(llvm::cast<BitcastExpr>(expr).operand);
+    if (!operand)
+      return Value();
+    return tile::BitcastOp::create(builder, location, type, operand);
+  }
   case ExprKind::Splat:
     return genUnaryOp<tile::SplatOp>(llvm::cast<SplatExpr>(expr).operand, type,
                                      location);

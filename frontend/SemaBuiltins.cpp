@@ -359,10 +359,8 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
     if (!bindArgs(args, "to", {"dtype", "fp_downcast_rounding", "bitcast"}, 1,
                   slots))
       return Value::invalid();
-    if (const ConstexprValue *c = slots[2].getConst(); c && c->asBool()) {
-      error(loc, "'.to(..., bitcast=True)' is not supported");
-      return Value::invalid();
-    }
+    if (const ConstexprValue *c = slots[2].getConst(); c && c->asBool())
+      return bitcastValue(std::move(self), slots[0], args.argLoc(0), loc);
     if (slots[0].kind == Value::Kind::DType && slots[0].dtypeIsPointer &&
         !slots[0].dtypeShape)
       return castToPointer(std::move(self), slots[0].dtype, loc);
@@ -383,6 +381,41 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
   args.args.insert(args.args.begin(), std::move(self));
   args.argLocs.insert(args.argLocs.begin(), args.loc);
   return callBuiltin(name, args, loc);
+}
+
+Value Sema::bitcastValue(Value v, const Value &dtype, SourceLoc dtypeLoc,
+                         SourceLoc loc) {
+  if (dtype.kind == Value::Kind::DType && dtype.dtypeIsPointer &&
+      !dtype.dtypeShape)
+    return castToPointer(std::move(v), dtype.dtype, loc);
+  auto kind = requireDType(dtype, dtypeLoc, "'bitcast'");
+  if (!kind)
+    return Value::invalid();
+  const TType &from = v.type();
+  if (from.isPointer) {
+    // A pointer's bits are its address: an int64 (Triton's 64-bit pointer
+    // width), as `.to(tl.int64)` gives.
+    if (*kind != ScalarType::I64 && *kind != ScalarType::U64) {
+      error(loc, "cannot bitcast a pointer (" + from.str() + ") to " +
+                     scalarTypeName(*kind) + "; only to a 64-bit integer");
+      return Value::invalid();
+    }
+    return castValue(std::move(v), ScalarType::I64, loc);
+  }
+  unsigned fromBits = scalarTypeBits(from.elem);
+  unsigned toBits = scalarTypeBits(*kind);
+  if (fromBits != toBits) {
+    error(loc, "cannot bitcast " + from.str() + " to " +
+                   scalarTypeName(*kind) + ": the element sizes differ (" +
+                   llvm::Twine(fromBits) + " and " + llvm::Twine(toBits) +
+                   " bits)");
+    return Value::invalid();
+  }
+  if (from.elem == *kind)
+    return v;
+  TType to(*kind, false, from.shape);
+  return Value::ofExpr(
+      std::make_unique<ck::BitcastExpr>(to, loc, std::move(v.expr)));
 }
 
 Value Sema::castToPointer(Value v, ScalarType pointee, SourceLoc loc) {
@@ -690,8 +723,9 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
                   slots))
       return Value::invalid();
     if (const ConstexprValue *c = slots[3].getConst(); c && c->asBool()) {
-      error(loc, "'cast(..., bitcast=True)' is not supported");
-      return Value::invalid();
+      if (!requireExpr(slots[0], args.argLoc(0), "the input of 'cast'"))
+        return Value::invalid();
+      return bitcastValue(std::move(slots[0]), slots[1], args.argLoc(1), loc);
     }
     if (slots[1].kind == Value::Kind::DType && slots[1].dtypeIsPointer &&
         !slots[1].dtypeShape)

@@ -339,6 +339,10 @@ public:
   Value builtinCreation(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value castValue(Value v, ScalarType kind, SourceLoc loc);
+  /// `v.to(dtype, bitcast=True)`: the bits of `v` as `dtype` (same element
+  /// width; a pointer as an int64, an int64 as a pointer).
+  Value bitcastValue(Value v, const Value &dtype, SourceLoc dtypeLoc,
+                     SourceLoc loc);
   /// `v.to(tl.pointer_type(pointee))`: an int64 (or a pointer) as a pointer.
   Value castToPointer(Value v, ScalarType pointee, SourceLoc loc);
   Value reduce(checked::ReduceKind kind, Value x, std::optional<int64_t> axis,

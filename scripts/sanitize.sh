@@ -115,7 +115,15 @@ if [ "$FUZZ_SECONDS" -gt 0 ]; then
     else
       result=FAILED
       fuzz_status=1
-      grep -E 'ERROR:|runtime error:|Test unit written|deadly signal' "$log" | head -20
+      # The report with its stack, and the input itself (base64) so a
+      # failure seen only in CI can be reproduced from the CI log alone.
+      grep -m1 -A60 -E 'ERROR:|runtime error:|deadly signal' "$log" || true
+      grep -E 'Test unit written' "$log" | head -5
+      for a in "$BUILD_DIR/fuzz-artifacts-$fuzzer"/*; do
+        [ -f "$a" ] || continue
+        echo "-- $a (base64):"
+        head -c 16384 "$a" | base64
+      done
     fi
     runs=$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
     fuzz_summary="$fuzz_summary $fuzzer ${runs:-?} runs $result;"

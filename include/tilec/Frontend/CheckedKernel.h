@@ -50,6 +50,7 @@ enum class ExprKind {
   Select,
   Fma,
   Cast,
+  Bitcast,
   Splat,
   Broadcast,
   ExpandDims,
@@ -190,6 +191,13 @@ public:
 /// zero-extension from the source's signedness, truncation), int<->float,
 /// float<->float, and to/from i1 (x != 0 when converting to i1).
 class CastExpr : public OperandExpr<ExprKind::Cast> {
+public:
+  using OperandExpr::OperandExpr;
+};
+
+/// The bits of the operand read as getType()'s element type (same shape,
+/// same element width): `x.to(tl.int32, bitcast=True)`.
+class BitcastExpr : public OperandExpr<ExprKind::Bitcast> {
 public:
   using OperandExpr::OperandExpr;
 };
