@@ -72,8 +72,54 @@ std::string Value::describe() const {
     return "tuple of " + std::to_string(elements.size());
   case Kind::Function:
     return "function '" + str + "'";
+  case Kind::TensorDesc:
+    return "tensor descriptor of " +
+           TType(dtype, false, dtypeShape.value_or(std::vector<int64_t>{}))
+               .str() +
+           " blocks";
+  case Kind::BlockPtr:
+    return "block pointer to " +
+           TType(dtype, false, dtypeShape.value_or(std::vector<int64_t>{}))
+               .str();
   }
   return "value";
+}
+
+void Value::collectExprLeaves(std::vector<Value *> &leaves) {
+  if (kind == Kind::Expr)
+    leaves.push_back(this);
+  else if (isAggregate())
+    for (Value &el : elements)
+      el.collectExprLeaves(leaves);
+}
+
+bool Value::sameStructure(const Value &other) const {
+  if (kind != other.kind)
+    return false;
+  switch (kind) {
+  case Kind::Invalid:
+  case Kind::None:
+    return true;
+  case Kind::Expr:
+    return type() == other.type();
+  case Kind::DType:
+    return sameDType(other);
+  case Kind::String:
+    return str == other.str;
+  case Kind::Function:
+    return function == other.function && str == other.str;
+  case Kind::Tuple:
+  case Kind::TensorDesc:
+  case Kind::BlockPtr:
+    if (elements.size() != other.elements.size() || dtype != other.dtype ||
+        dtypeShape != other.dtypeShape || str != other.str)
+      return false;
+    for (size_t i = 0; i < elements.size(); ++i)
+      if (!elements[i].sameStructure(other.elements[i]))
+        return false;
+    return true;
+  }
+  return false;
 }
 
 //===----------------------------------------------------------------------===//
@@ -436,7 +482,7 @@ Value Sema::elabGlobal(const ast::ConstexprGlobal &global, SourceLoc loc) {
 }
 
 Value Sema::materializeTrivial(Value v, SourceLoc loc, llvm::StringRef hint) {
-  if (v.kind == Value::Kind::Tuple) {
+  if (v.isAggregate()) {
     for (Value &el : v.elements)
       el = materializeTrivial(std::move(el), loc, hint);
     return v;
@@ -452,7 +498,7 @@ Value Sema::materializeTrivial(Value v, SourceLoc loc, llvm::StringRef hint) {
 void Sema::bind(const std::string &name, Value value, SourceLoc loc) {
   Binding &b = frame->env[name];
   b.hiddenReason.clear();
-  if (value.kind == Value::Kind::Tuple) {
+  if (value.isAggregate()) {
     b.value = materializeTrivial(std::move(value), loc, name);
     return;
   }
@@ -551,8 +597,11 @@ Value Sema::callHelper(const ast::Function &fn, CallArgs &args, SourceLoc loc) {
       ok = false;
       continue;
     }
+    // Triton specializes a `@triton.jit` helper only on the arguments that
+    // are compile-time values; its `tl.constexpr` annotations are not
+    // checked (tutorial 06 passes a run-time `offs_m` to one).
     if (p.type.kind == ast::TypeAnnotation::Kind::Constexpr && !v.getConst() &&
-        v.kind == Value::Kind::Expr) {
+        v.kind == Value::Kind::Expr && !fn.isTritonJit) {
       error(given[i] ? loc : p.loc,
             "argument '" + p.name + "' of '" + fn.name +
                 "' is constexpr but the value passed is not a compile-time "

@@ -99,6 +99,9 @@ static const char *const kBuiltins[] = {
     "device_print",
     "static_assert",
     "pointer_type",
+    "make_tensor_descriptor",
+    "make_block_ptr",
+    "advance",
     "constexpr",
     "next_power_of_2",
     "debug_barrier",
@@ -270,6 +273,9 @@ Value Sema::elabCall(const ast::CallExpr &e) {
     return callBuiltin(name, args, loc);
   };
   if (auto *n = llvm::dyn_cast<ast::NameExpr>(callee)) {
+    if (n->name == "isinstance" && !frame->env.count(n->name) &&
+        !module.lookup(n->name))
+      return elabIsInstance(e);
     if (frame->env.count(n->name)) {
       Value v = lookupName(n->name, loc);
       if (v.kind == Value::Kind::Function && v.function) {
@@ -350,6 +356,8 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
       return makeConst(ConstexprValue::ofBool(*answer), loc);
     }
   }
+  if (self.kind == Value::Kind::TensorDesc)
+    return descriptorMethod(std::move(self), name, args, loc);
   if (!self.isExpr()) {
     error(loc, "a " + self.describe() + " value has no method '" + name + "'");
     return Value::invalid();
@@ -476,10 +484,16 @@ static std::optional<ScalarType> promoteAll(Sema &sema,
 }
 
 Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
+  if ((name == "load" || name == "store") && !args.args.empty() &&
+      args.args[0].kind == Value::Kind::BlockPtr)
+    return blockPointerAccess(name, args, loc);
   if (name == "load")
     return builtinLoad(args, loc);
   if (name == "store")
     return builtinStore(args, loc);
+  if (llvm::is_contained({"make_tensor_descriptor", "make_block_ptr", "advance"},
+                         name))
+    return builtinDescriptor(name, args, loc);
   if (name == "atomic_cas")
     return builtinAtomicCAS(args, loc);
   if (name.starts_with("atomic_"))

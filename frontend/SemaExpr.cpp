@@ -467,6 +467,9 @@ Value Sema::elabAttribute(const ast::AttributeExpr &e) {
     return base;
   if (base.kind == Value::Kind::DType)
     return dtypeAttribute(base, e.attr, e.attrLoc);
+  if (base.kind == Value::Kind::TensorDesc ||
+      base.kind == Value::Kind::BlockPtr)
+    return descriptorAttribute(base, e.attr, e.attrLoc);
   if (base.isExpr()) {
     const TType &t = base.type();
     if (e.attr == "dtype")

@@ -23,12 +23,31 @@ namespace sema {
 using checked::ExprPtr;
 
 /// A value during elaboration: a typed expression (possibly a compile-time
-/// constant), a dtype, a string, None, or a tuple of values. A dtype is a
+/// constant), a dtype, a string, None, a tuple of values, a tensor
+/// descriptor or a block pointer (SemaDescriptors.cpp). A dtype is a
 /// scalar type (`tl.float32`, `x.dtype`), a pointer type (`p.dtype`, whose
 /// `element_ty` is the pointee) or a block type (`x.type` of a block, whose
 /// `element_ty` is its element dtype).
 struct Value {
-  enum class Kind { Invalid, Expr, DType, String, None, Tuple, Function };
+  enum class Kind {
+    Invalid,
+    Expr,
+    DType,
+    String,
+    None,
+    Tuple,
+    Function,
+    /// `tl.make_tensor_descriptor(base, shape, strides, block_shape)`:
+    /// elements are the base pointer, the i32 shape and the i64 strides;
+    /// dtypeShape the block shape, dtype the element type, str the padding
+    /// ("zero" or "nan").
+    TensorDesc,
+    /// `tl.make_block_ptr(base, shape, strides, offsets, block_shape,
+    /// order)`: elements are the base pointer, the i64 shape, the i64
+    /// strides and the i32 offsets; dtypeShape the block shape, dtype the
+    /// element type.
+    BlockPtr
+  };
   Kind kind = Kind::Invalid;
   ExprPtr expr;
   /// A Python-number-like constant (literal, constexpr, folded from those):
@@ -108,6 +127,19 @@ struct Value {
     v.str = std::move(name);
     return v;
   }
+  /// A tuple, tensor descriptor or block pointer: its run-time parts are
+  /// the Expr leaves of `elements`.
+  bool isAggregate() const {
+    return kind == Kind::Tuple || kind == Kind::TensorDesc ||
+           kind == Kind::BlockPtr;
+  }
+  /// The Expr values of this value, depth-first: itself when it is an
+  /// Expr, the leaves of its elements when it is an aggregate.
+  void collectExprLeaves(std::vector<Value *> &leaves);
+  /// Whether \p other is the same but for its Expr leaves, which have the
+  /// same types (a value before a loop and after its body, or in the two
+  /// branches of an `if`).
+  bool sameStructure(const Value &other) const;
   bool isInvalid() const { return kind == Kind::Invalid; }
   bool isExpr() const { return kind == Kind::Expr; }
   bool isNone() const { return kind == Kind::None; }
@@ -152,6 +184,15 @@ struct Frame {
   Value returnValue;
   /// Number of enclosing run-time regions (if/for/while) in this frame.
   int runtimeDepth = 0;
+};
+
+/// A run-time value carried by a loop: the source name it is bound to and,
+/// when that holds an aggregate (a tuple, a tensor descriptor, a block
+/// pointer), the index of the Expr leaf (Value::collectExprLeaves).
+struct CarriedValue {
+  std::string name;
+  int leaf = -1;
+  checked::NamedType named;
 };
 
 /// Evaluated arguments of a call.
@@ -213,13 +254,13 @@ public:
   void elabWhile(const ast::WhileStmt &s);
   void elabReturn(const ast::ReturnStmt &s);
   /// Prepares loop-carried names before a run-time loop; returns them.
-  std::vector<std::pair<std::string, checked::NamedType>>
-  prepareCarried(const ast::Block &body, SourceLoc loc,
-                 const std::string &skipName);
-  void finishCarried(
-      std::vector<std::pair<std::string, checked::NamedType>> &carried,
-      std::map<std::string, Binding> &bodyEnv, checked::Block &body,
-      SourceLoc loc, llvm::StringRef what);
+  std::vector<CarriedValue> prepareCarried(const ast::Block &body,
+                                           SourceLoc loc,
+                                           const std::string &skipName);
+  void finishCarried(std::vector<CarriedValue> &carried,
+                     std::map<std::string, Binding> &bodyEnv,
+                     checked::Block &body, SourceLoc loc,
+                     llvm::StringRef what);
   /// Elaborates the body of a run-time loop into `body`, then restores the
   /// environment `before` and finishes the `carried` names. Names first
   /// bound in the body (except `loopVar`) are hidden after the loop.
@@ -227,7 +268,7 @@ public:
   std::vector<checked::NamedType>
   elabLoopBody(const ast::Block &astBody, checked::Block &body,
                std::map<std::string, Binding> before,
-               std::vector<std::pair<std::string, checked::NamedType>> &carried,
+               std::vector<CarriedValue> &carried,
                SourceLoc loc, llvm::StringRef loopVar);
 
   // --- SemaExpr.cpp: expressions ---------------------------------------
@@ -310,6 +351,31 @@ public:
   /// tl.rand and its family (SemaRandom.cpp).
   Value builtinRandom(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+
+  // --- SemaDescriptors.cpp: tensor descriptors and block pointers -------
+  /// `make_tensor_descriptor`, `make_block_ptr`, `advance`.
+  Value builtinDescriptor(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  /// `desc.load(offsets)`, `desc.store(offsets, value)`.
+  Value descriptorMethod(Value self, llvm::StringRef name, CallArgs &args,
+                         SourceLoc loc);
+  /// `desc.block_shape`, `.dtype`, `.shape`, `.strides`, `.base`.
+  Value descriptorAttribute(const Value &self, llvm::StringRef attr,
+                            SourceLoc loc);
+  /// `tl.load` / `tl.store` (`name`) of a block pointer (argument 0).
+  Value blockPointerAccess(llvm::StringRef name, CallArgs &args,
+                           SourceLoc loc);
+  /// The pointers of the block of `target` (a TensorDesc or BlockPtr) at
+  /// `offsets` (i32 scalars), and the mask of the elements inside the
+  /// tensor over the dimensions `checkDims` (null when none is checked).
+  bool blockAccess(const Value &target, llvm::ArrayRef<Value> offsets,
+                   llvm::ArrayRef<bool> checkDims, SourceLoc loc, ExprPtr &ptr,
+                   ExprPtr &mask);
+  /// `isinstance(x, cls)`: a compile-time bool.
+  Value elabIsInstance(const ast::CallExpr &e);
+  /// A compile-time integer or a tuple of them (`order=`,
+  /// `boundary_check=`), without the shape checks of requireShape.
+  std::optional<std::vector<int64_t>>
+  requireShapeLike(const Value &v, SourceLoc loc, llvm::StringRef what);
 
   // --- SemaCombine.cpp: scans and reductions with a combine function ----
   /// `associative_scan`, `reduce` (with a `combine_fn`), `cumsum`,

@@ -178,6 +178,29 @@ bool Sema::checkRegionDepth(SourceLoc loc) {
   return false;
 }
 
+/// The checked name of leaf `leaf` of the aggregate bound to `name` (a
+/// key no source name can be).
+static std::string leafKey(const std::string &name, int leaf) {
+  return leaf < 0 ? name : name + "." + std::to_string(leaf);
+}
+
+/// Makes `checkedName` a result of `ifStmt`: `thenValue` in its then
+/// branch, `elseValue` in its else branch (two Exprs of one type).
+static void yieldBranchValues(ck::IfStmt &ifStmt, Value &thenValue,
+                              Value &elseValue, const std::string &checkedName,
+                              SourceLoc loc) {
+  TType type = thenValue.type();
+  for (auto [value, body] : {std::pair{&thenValue, &ifStmt.thenBody},
+                             std::pair{&elseValue, &ifStmt.elseBody}}) {
+    auto *ref = llvm::dyn_cast<ck::VarRefExpr>(value->expr.get());
+    if (ref && ref->name == checkedName)
+      continue;
+    body->push_back(std::make_unique<ck::AssignStmt>(loc, checkedName,
+                                                     std::move(value->expr)));
+  }
+  ifStmt.yields.push_back({checkedName, type});
+}
+
 void Sema::elabIf(const ast::IfStmt &s) {
   Value cond = elabExpr(*s.cond);
   if (cond.isInvalid())
@@ -246,8 +269,30 @@ void Sema::elabIf(const ast::IfStmt &s) {
       frame->env[name].value = tv.clone();
       continue;
     }
+    if (tv.isAggregate() && tv.sameStructure(ev)) {
+      // Each leaf that differs between the branches is yielded.
+      Value merged = tv.clone();
+      std::vector<Value *> tl, el, ml;
+      tv.collectExprLeaves(tl);
+      ev.collectExprLeaves(el);
+      merged.collectExprLeaves(ml);
+      for (size_t i = 0; i < tl.size(); ++i) {
+        const ConstexprValue *a = tl[i]->getConst(), *b = el[i]->getConst();
+        if (a && b && *a == *b)
+          continue;
+        std::string checkedName =
+            getCheckedName(leafKey(name, static_cast<int>(i)));
+        TType type = tl[i]->type();
+        yieldBranchValues(*ifStmt, *tl[i], *el[i], checkedName, s.getLoc());
+        *ml[i] = Value::ofExpr(
+            std::make_unique<ck::VarRefExpr>(type, s.getLoc(), checkedName));
+      }
+      frame->env[name].value = std::move(merged);
+      frame->env[name].hiddenReason.clear();
+      continue;
+    }
     if (!tv.isExpr() || !ev.isExpr()) {
-      if (tv.kind == ev.kind && tv.kind != Value::Kind::Tuple &&
+      if (tv.kind == ev.kind && !tv.isAggregate() &&
           (tv.kind != Value::Kind::DType || tv.sameDType(ev)) &&
           tv.str == ev.str) {
         frame->env[name].value = tv.clone();
@@ -271,15 +316,7 @@ void Sema::elabIf(const ast::IfStmt &s) {
     }
     std::string checkedName = getCheckedName(name);
     TType type = tv.type();
-    for (auto [value, body] : {std::pair{&tv, &ifStmt->thenBody},
-                               std::pair{&ev, &ifStmt->elseBody}}) {
-      auto *ref = llvm::dyn_cast<ck::VarRefExpr>(value->expr.get());
-      if (ref && ref->name == checkedName)
-        continue;
-      body->push_back(std::make_unique<ck::AssignStmt>(s.getLoc(), checkedName,
-                                                       std::move(value->expr)));
-    }
-    ifStmt->yields.push_back({checkedName, type});
+    yieldBranchValues(*ifStmt, tv, ev, checkedName, s.getLoc());
     frame->env[name].value = Value::ofExpr(
         std::make_unique<ck::VarRefExpr>(type, s.getLoc(), checkedName));
     frame->env[name].hiddenReason.clear();
@@ -287,12 +324,13 @@ void Sema::elabIf(const ast::IfStmt &s) {
   emit(std::move(ifStmt));
 }
 
-std::vector<std::pair<std::string, ck::NamedType>>
-Sema::prepareCarried(const ast::Block &body, SourceLoc loc,
-                     const std::string &skipName) {
+
+std::vector<CarriedValue> Sema::prepareCarried(const ast::Block &body,
+                                               SourceLoc loc,
+                                               const std::string &skipName) {
   std::vector<std::string> assigned;
   collectAssignedNames(body, assigned);
-  std::vector<std::pair<std::string, ck::NamedType>> carried;
+  std::vector<CarriedValue> carried;
   for (const std::string &name : assigned) {
     if (name == skipName)
       continue;
@@ -300,59 +338,85 @@ Sema::prepareCarried(const ast::Block &body, SourceLoc loc,
     if (it == frame->env.end() || !it->second.hiddenReason.empty())
       continue;
     Value &v = it->second.value;
-    if (v.isInvalid())
+    // Compile-time values cannot change in a run-time loop; aggregates
+    // carry each of their Expr leaves.
+    if (!v.isExpr() && !v.isAggregate())
       continue;
-    if (!v.isExpr()) {
-      // Compile-time values cannot change in a run-time loop.
-      continue;
+    std::vector<Value *> leaves;
+    v.collectExprLeaves(leaves);
+    for (size_t i = 0; i < leaves.size(); ++i) {
+      int leaf = v.isExpr() ? -1 : static_cast<int>(i);
+      std::string checkedName = getCheckedName(leafKey(name, leaf));
+      Value &lv = *leaves[i];
+      TType type = lv.type();
+      auto *ref = llvm::dyn_cast<ck::VarRefExpr>(lv.expr.get());
+      if (!ref || ref->name != checkedName) {
+        emit(std::make_unique<ck::AssignStmt>(loc, checkedName,
+                                              std::move(lv.expr)));
+        lv = Value::ofExpr(
+            std::make_unique<ck::VarRefExpr>(type, loc, checkedName));
+      }
+      carried.push_back({name, leaf, {checkedName, type}});
     }
-    std::string checkedName = getCheckedName(name);
-    TType type = v.type();
-    auto *ref = llvm::dyn_cast<ck::VarRefExpr>(v.expr.get());
-    if (!ref || ref->name != checkedName) {
-      emit(std::make_unique<ck::AssignStmt>(loc, checkedName,
-                                            std::move(v.expr)));
-      v = Value::ofExpr(
-          std::make_unique<ck::VarRefExpr>(type, loc, checkedName));
-    }
-    carried.push_back({name, {checkedName, type}});
   }
   return carried;
 }
 
-void Sema::finishCarried(
-    std::vector<std::pair<std::string, ck::NamedType>> &carried,
-    std::map<std::string, Binding> &bodyEnv, ck::Block &body, SourceLoc loc,
-    llvm::StringRef what) {
-  for (auto &[name, named] : carried) {
-    Binding &b = bodyEnv[name];
+void Sema::finishCarried(std::vector<CarriedValue> &carried,
+                         std::map<std::string, Binding> &bodyEnv,
+                         ck::Block &body, SourceLoc loc, llvm::StringRef what) {
+  // Each aggregate is checked once, at its first leaf.
+  std::string checkedAggregate;
+  std::vector<Value *> leaves;
+  for (CarriedValue &c : carried) {
+    Binding &b = bodyEnv[c.name];
     if (b.value.isInvalid() || !b.hiddenReason.empty())
       continue;
-    if (!b.value.isExpr()) {
-      error(loc, "'" + name + "' is a run-time value before the " + what +
+    Value *value = &b.value;
+    if (c.leaf >= 0) {
+      if (checkedAggregate != c.name) {
+        checkedAggregate = c.name;
+        leaves.clear();
+        const Value &before = frame->env[c.name].value;
+        if (!before.sameStructure(b.value)) {
+          error(loc, "'" + c.name + "' is a " + before.describe() +
+                         " before the " + what + " but " +
+                         b.value.describe() +
+                         " at the end of its body; a loop-carried tuple, "
+                         "descriptor or block pointer must keep its "
+                         "compile-time parts and the types of its values");
+          b.value = Value::invalid();
+          continue;
+        }
+        b.value.collectExprLeaves(leaves);
+      }
+      if (static_cast<size_t>(c.leaf) >= leaves.size())
+        continue;
+      value = leaves[c.leaf];
+    } else if (!b.value.isExpr()) {
+      error(loc, "'" + c.name + "' is a run-time value before the " + what +
                      " but becomes " + b.value.describe() + " in its body");
       continue;
-    }
-    if (b.value.type() != named.type) {
-      error(loc, "loop-carried variable '" + name + "' has type " +
-                     named.type.str() + " before the " + what + " but " +
+    } else if (b.value.type() != c.named.type) {
+      error(loc, "loop-carried variable '" + c.name + "' has type " +
+                     c.named.type.str() + " before the " + what + " but " +
                      b.value.type().str() +
                      " at the end of its body; the types must be the same "
                      "(convert with .to(...))");
       continue;
     }
-    auto *ref = llvm::dyn_cast<ck::VarRefExpr>(b.value.expr.get());
-    if (ref && ref->name == named.name)
+    auto *ref = llvm::dyn_cast<ck::VarRefExpr>(value->expr.get());
+    if (ref && ref->name == c.named.name)
       continue;
-    body.push_back(std::make_unique<ck::AssignStmt>(loc, named.name,
-                                                    std::move(b.value.expr)));
+    body.push_back(std::make_unique<ck::AssignStmt>(loc, c.named.name,
+                                                    std::move(value->expr)));
   }
 }
 
 std::vector<ck::NamedType>
 Sema::elabLoopBody(const ast::Block &astBody, ck::Block &body,
                    std::map<std::string, Binding> before,
-                   std::vector<std::pair<std::string, ck::NamedType>> &carried,
+                   std::vector<CarriedValue> &carried,
                    SourceLoc loc, llvm::StringRef loopVar) {
   ck::Block *outer = curBlock;
   curBlock = &body;
@@ -377,8 +441,8 @@ Sema::elabLoopBody(const ast::Block &astBody, ck::Block &body,
         std::to_string(loc.line);
   }
   std::vector<ck::NamedType> names;
-  for (auto &[name, named] : carried)
-    names.push_back(named);
+  for (CarriedValue &c : carried)
+    names.push_back(c.named);
   return names;
 }
 
