@@ -99,9 +99,10 @@ ExprPtr checked::cloneExpr(const Expr &expr) {
   case ExprKind::Reshape:
     return std::make_unique<ReshapeExpr>(
         t, loc, cloneExpr(*llvm::cast<ReshapeExpr>(expr).operand));
-  case ExprKind::Trans:
-    return std::make_unique<TransExpr>(
-        t, loc, cloneExpr(*llvm::cast<TransExpr>(expr).operand));
+  case ExprKind::Trans: {
+    auto &e = llvm::cast<TransExpr>(expr);
+    return std::make_unique<TransExpr>(t, loc, cloneExpr(*e.operand), e.order);
+  }
   case ExprKind::AddPtr: {
     auto &e = llvm::cast<AddPtrExpr>(expr);
     return std::make_unique<AddPtrExpr>(t, loc, cloneExpr(*e.ptr),

@@ -410,9 +410,17 @@ Value MLIRGenImpl::genExpr(const Expr &expr) {
   case ExprKind::Reshape:
     return genUnaryOp<tile::ReshapeOp>(llvm::cast<ReshapeExpr>(expr).operand,
                                        type, location);
-  case ExprKind::Trans:
-    return genUnaryOp<tile::TransOp>(llvm::cast<TransExpr>(expr).operand, type,
-                                     location);
+  case ExprKind::Trans: {
+    auto &trans = llvm::cast<TransExpr>(expr);
+    Value operand = gen(trans.operand);
+    if (!operand)
+      return Value();
+    // A 2-D transpose keeps the short form (no order attribute).
+    DenseI32ArrayAttr order;
+    if (trans.order != std::vector<int32_t>{1, 0})
+      order = builder.getDenseI32ArrayAttr(trans.order);
+    return tile::TransOp::create(builder, location, type, operand, order);
+  }
   case ExprKind::AddPtr: {
     auto &addptr = llvm::cast<AddPtrExpr>(expr);
     Value ptr = gen(addptr.ptr), offset = gen(addptr.offset);

@@ -89,6 +89,10 @@ static const char *const kBuiltins[] = {
     "fma",
     "cast",
     "trans",
+    "permute",
+    "join",
+    "split",
+    "interleave",
     "reshape",
     "view",
     "broadcast_to",
@@ -379,8 +383,9 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
   }
   bool isMethod = isMathName(name) || isReduceName(name) ||
                   isCombineName(name) ||
-                  llvm::is_contained({"reshape", "view", "trans",
-                                      "broadcast_to", "expand_dims", "cast"},
+                  llvm::is_contained({"reshape", "view", "trans", "permute",
+                                      "split", "broadcast_to", "expand_dims",
+                                      "cast"},
                                      name);
   if (!isMethod) {
     error(loc, "a " + self.describe() + " value has no method '" + name + "'");
@@ -413,10 +418,9 @@ Value Sema::bitcastValue(Value v, const Value &dtype, SourceLoc dtypeLoc,
   unsigned fromBits = scalarTypeBits(from.elem);
   unsigned toBits = scalarTypeBits(*kind);
   if (fromBits != toBits) {
-    error(loc, "cannot bitcast " + from.str() + " to " +
-                   scalarTypeName(*kind) + ": the element sizes differ (" +
-                   llvm::Twine(fromBits) + " and " + llvm::Twine(toBits) +
-                   " bits)");
+    error(loc, "cannot bitcast " + from.str() + " to " + scalarTypeName(*kind) +
+                   ": the element sizes differ (" + llvm::Twine(fromBits) +
+                   " and " + llvm::Twine(toBits) + " bits)");
     return Value::invalid();
   }
   if (from.elem == *kind)
@@ -491,8 +495,8 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     return builtinLoad(args, loc);
   if (name == "store")
     return builtinStore(args, loc);
-  if (llvm::is_contained({"make_tensor_descriptor", "make_block_ptr", "advance"},
-                         name))
+  if (llvm::is_contained(
+          {"make_tensor_descriptor", "make_block_ptr", "advance"}, name))
     return builtinDescriptor(name, args, loc);
   if (name == "atomic_cas")
     return builtinAtomicCAS(args, loc);
@@ -527,9 +531,12 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     return builtinMathBinary(name, args, loc);
   if (name == "sqrt_rn") // sqrt is IEEE-rounded already (docs/target.md).
     return builtinMath("sqrt", args, loc);
-  if (llvm::is_contained(
-          {"trans", "reshape", "view", "broadcast_to", "expand_dims"}, name))
+  if (llvm::is_contained({"trans", "permute", "reshape", "view",
+                          "broadcast_to", "expand_dims"},
+                         name))
     return builtinShape(name, args, loc);
+  if (llvm::is_contained({"join", "split", "interleave"}, name))
+    return builtinJoinSplit(name, args, loc);
   if (llvm::is_contained({"zeros", "full", "zeros_like"}, name))
     return builtinCreation(name, args, loc);
   return builtinMisc(name, args, loc);

@@ -54,8 +54,8 @@ requireIntList(Sema &sema, const Value &v, size_t rank, ScalarType kind,
       sema.error(loc, what + " must hold integer scalars; got " + t.str());
       return std::nullopt;
     }
-    Value converted = Value::ofExpr(
-        sema.castTo(item->clone().expr, kind, loc), item->weak);
+    Value converted =
+        Value::ofExpr(sema.castTo(item->clone().expr, kind, loc), item->weak);
     out.push_back(sema.materializeTrivial(std::move(converted), loc, "desc"));
   }
   return out;
@@ -68,8 +68,9 @@ static std::optional<Value> requireBase(Sema &sema, const Value &v,
     return std::nullopt;
   const TType &t = v.type();
   if (!t.isPointer || !t.isScalar()) {
-    sema.error(loc, what + " must be a pointer (a kernel's pointer "
-                           "argument); got " +
+    sema.error(loc, what +
+                        " must be a pointer (a kernel's pointer "
+                        "argument); got " +
                         t.str());
     return std::nullopt;
   }
@@ -98,9 +99,9 @@ Value Sema::builtinDescriptor(llvm::StringRef name, CallArgs &args,
       return Value::invalid();
     auto base = requireBase(*this, slots[0], args.argLoc(0),
                             "the base of 'make_tensor_descriptor'");
-    auto block =
-        requireShape(slots[3], args.argLoc(3), "the block_shape of a tensor "
-                                               "descriptor");
+    auto block = requireShape(slots[3], args.argLoc(3),
+                              "the block_shape of a tensor "
+                              "descriptor");
     if (!base || !block)
       return Value::invalid();
     if (block->size() > 5) {
@@ -109,8 +110,9 @@ Value Sema::builtinDescriptor(llvm::StringRef name, CallArgs &args,
       return Value::invalid();
     }
     auto shape = requireIntList(*this, slots[1], block->size(), ScalarType::I32,
-                                args.argLoc(1), "the shape of a tensor "
-                                                "descriptor");
+                                args.argLoc(1),
+                                "the shape of a tensor "
+                                "descriptor");
     if (!shape)
       return Value::invalid();
     auto strides =
@@ -142,10 +144,10 @@ Value Sema::builtinDescriptor(llvm::StringRef name, CallArgs &args,
     return desc;
   }
   if (name == "make_block_ptr") {
-    if (!bindArgs(args, name,
-                  {"base", "shape", "strides", "offsets", "block_shape",
-                   "order"},
-                  6, slots))
+    if (!bindArgs(
+            args, name,
+            {"base", "shape", "strides", "offsets", "block_shape", "order"}, 6,
+            slots))
       return Value::invalid();
     auto base = requireBase(*this, slots[0], args.argLoc(0),
                             "the base of 'make_block_ptr'");
@@ -297,10 +299,10 @@ bool Sema::blockAccess(const Value &target, llvm::ArrayRef<Value> offsets,
       }
       index = Value::ofExpr(std::move(e));
     }
-    Value term = binaryOp(ast::BinaryOp::Mul,
-                          Value::ofExpr(castTo(index.clone().expr,
-                                               ScalarType::I64, loc)),
-                          parts.strides[d].clone(), loc);
+    Value term = binaryOp(
+        ast::BinaryOp::Mul,
+        Value::ofExpr(castTo(index.clone().expr, ScalarType::I64, loc)),
+        parts.strides[d].clone(), loc);
     offset = offset.isInvalid()
                  ? std::move(term)
                  : binaryOp(ast::BinaryOp::Add, std::move(offset),
@@ -367,8 +369,8 @@ static ExprPtr blockValue(Sema &sema, Value value, const Value &target,
     return nullptr;
   }
   ExprPtr e = sema.castTo(std::move(value.expr), target.dtype, loc);
-  auto shape = sema.broadcastShapes(*target.dtypeShape, e->getType().shape,
-                                    loc, what);
+  auto shape =
+      sema.broadcastShapes(*target.dtypeShape, e->getType().shape, loc, what);
   if (!shape)
     return nullptr;
   if (*shape != *target.dtypeShape) {
@@ -392,10 +394,9 @@ Value Sema::descriptorMethod(Value self, llvm::StringRef name, CallArgs &args,
                             "offsets");
       return Value::invalid();
     }
-    auto offsets =
-        requireIntList(*this, slots[0], rank, ScalarType::I32, args.argLoc(0),
-                       "the offsets of a tensor descriptor '" + name.str() +
-                           "'");
+    auto offsets = requireIntList(
+        *this, slots[0], rank, ScalarType::I32, args.argLoc(0),
+        "the offsets of a tensor descriptor '" + name.str() + "'");
     if (!offsets)
       return Value::invalid();
     ExprPtr ptr, mask;
@@ -404,9 +405,8 @@ Value Sema::descriptorMethod(Value self, llvm::StringRef name, CallArgs &args,
       return Value::invalid();
     if (!isStore)
       return loadBlock(*this, std::move(ptr), std::move(mask), self.str, loc);
-    ExprPtr value = blockValue(*this, std::move(slots[1]), self,
-                               args.argLoc(1), loc,
-                               "the value of a tensor descriptor 'store'");
+    ExprPtr value = blockValue(*this, std::move(slots[1]), self, args.argLoc(1),
+                               loc, "the value of a tensor descriptor 'store'");
     if (!value)
       return Value::invalid();
     emit(std::make_unique<ck::StoreStmt>(loc, std::move(ptr), std::move(value),
@@ -455,14 +455,14 @@ Value Sema::blockPointerAccess(llvm::StringRef name, CallArgs &args,
   bool isStore = name == "store";
   std::vector<Value> slots;
   if (isStore) {
-    if (!bindArgs(args, name, {"pointer", "value", "mask", "boundary_check"},
-                  2, slots, {"cache_modifier", "eviction_policy"}))
+    if (!bindArgs(args, name, {"pointer", "value", "mask", "boundary_check"}, 2,
+                  slots, {"cache_modifier", "eviction_policy"}))
       return Value::invalid();
   } else {
-    if (!bindArgs(args, name,
-                  {"pointer", "mask", "other", "boundary_check",
-                   "padding_option"},
-                  1, slots, {"cache_modifier", "eviction_policy", "volatile"}))
+    if (!bindArgs(
+            args, name,
+            {"pointer", "mask", "other", "boundary_check", "padding_option"}, 1,
+            slots, {"cache_modifier", "eviction_policy", "volatile"}))
       return Value::invalid();
   }
   const Value &target = slots[0];
@@ -501,8 +501,7 @@ Value Sema::blockPointerAccess(llvm::StringRef name, CallArgs &args,
       padding = slots[4].str;
   }
   ExprPtr ptr, mask;
-  if (!blockAccess(target, getParts(target).offsets, checkDims, loc, ptr,
-                   mask))
+  if (!blockAccess(target, getParts(target).offsets, checkDims, loc, ptr, mask))
     return Value::invalid();
   if (!isStore)
     return loadBlock(*this, std::move(ptr), std::move(mask), padding, loc);
@@ -567,8 +566,8 @@ Value Sema::elabIsInstance(const ast::CallExpr &e) {
       if (auto *base = llvm::dyn_cast<ast::NameExpr>(a->base.get()))
         if (base->name == "tl" || base->name == "triton")
           name = a->attr;
-    std::optional<bool> is = name.empty() ? std::nullopt
-                                          : isInstanceOf(v, name);
+    std::optional<bool> is =
+        name.empty() ? std::nullopt : isInstanceOf(v, name);
     if (!is) {
       error(cls->getLoc(),
             "isinstance() of this class is not supported; tilec knows "

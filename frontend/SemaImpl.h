@@ -259,8 +259,7 @@ public:
                                            const std::string &skipName);
   void finishCarried(std::vector<CarriedValue> &carried,
                      std::map<std::string, Binding> &bodyEnv,
-                     checked::Block &body, SourceLoc loc,
-                     llvm::StringRef what);
+                     checked::Block &body, SourceLoc loc, llvm::StringRef what);
   /// Elaborates the body of a run-time loop into `body`, then restores the
   /// environment `before` and finishes the `carried` names. Names first
   /// bound in the body (except `loopVar`) are hidden after the loop.
@@ -268,8 +267,8 @@ public:
   std::vector<checked::NamedType>
   elabLoopBody(const ast::Block &astBody, checked::Block &body,
                std::map<std::string, Binding> before,
-               std::vector<CarriedValue> &carried,
-               SourceLoc loc, llvm::StringRef loopVar);
+               std::vector<CarriedValue> &carried, SourceLoc loc,
+               llvm::StringRef loopVar);
 
   // --- SemaExpr.cpp: expressions ---------------------------------------
   Value elabExpr(const ast::Expr &e);
@@ -362,8 +361,7 @@ public:
   Value descriptorAttribute(const Value &self, llvm::StringRef attr,
                             SourceLoc loc);
   /// `tl.load` / `tl.store` (`name`) of a block pointer (argument 0).
-  Value blockPointerAccess(llvm::StringRef name, CallArgs &args,
-                           SourceLoc loc);
+  Value blockPointerAccess(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   /// The pointers of the block of `target` (a TensorDesc or BlockPtr) at
   /// `offsets` (i32 scalars), and the mask of the elements inside the
   /// tensor over the dimensions `checkDims` (null when none is checked).
@@ -376,6 +374,10 @@ public:
   /// `boundary_check=`), without the shape checks of requireShape.
   std::optional<std::vector<int64_t>>
   requireShapeLike(const Value &v, SourceLoc loc, llvm::StringRef what);
+
+  // --- SemaJoinSplit.cpp --------------------------------------------------
+  /// `join(a, b)`, `split(x)`, `interleave(a, b)`.
+  Value builtinJoinSplit(llvm::StringRef name, CallArgs &args, SourceLoc loc);
 
   // --- SemaCombine.cpp: scans and reductions with a combine function ----
   /// `associative_scan`, `reduce` (with a `combine_fn`), `cumsum`,

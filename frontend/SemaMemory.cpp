@@ -9,6 +9,7 @@
 
 #include "SemaImpl.h"
 
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringSwitch.h"
 
 using namespace tilec;
@@ -581,19 +582,58 @@ static Value collectShapeArg(CallArgs &args, size_t first) {
 
 Value Sema::builtinShape(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   std::vector<Value> slots;
-  if (name == "trans") {
-    if (!bindArgs(args, name, {"input", "arg1", "arg2"}, 1, slots) ||
-        !requireExpr(slots[0], args.loc, "'trans'"))
+  if (name == "trans" || name == "permute") {
+    // trans(x) of a 2-D block swaps its dimensions; trans(x, *dims),
+    // trans(x, dims) and permute(x, *dims) permute them.
+    Value dims = collectShapeArg(args, 1);
+    unsigned required = name == "permute" && dims.isInvalid() ? 2 : 1;
+    if (!bindArgs(args, name, {"input", "dims"}, required, slots) ||
+        !requireExpr(slots[0], args.loc, "'" + name.str() + "'"))
       return Value::invalid();
+    if (dims.isInvalid())
+      dims = std::move(slots[1]);
     const TType &t = slots[0].type();
-    if (t.getRank() != 2) {
-      error(loc, "trans expects a 2-D block; got " + t.str());
-      return Value::invalid();
+    std::vector<int32_t> order;
+    if (dims.isNone()) {
+      if (t.getRank() != 2) {
+        error(loc, "trans of a block of rank " + llvm::Twine(t.getRank()) +
+                       " needs the order of its dimensions (trans(x, 0, 2, "
+                       "1)); got " +
+                       t.str());
+        return Value::invalid();
+      }
+      order = {1, 0};
+    } else {
+      auto given = requireShapeLike(dims, args.loc,
+                                    "the dimensions of '" + name.str() + "'");
+      if (!given)
+        return Value::invalid();
+      std::vector<bool> seen(t.getRank(), false);
+      bool ok = given->size() == size_t(t.getRank());
+      for (int64_t d : *given) {
+        if (!ok || d < 0 || d >= t.getRank() || seen[d]) {
+          ok = false;
+          break;
+        }
+        seen[d] = true;
+        order.push_back(int32_t(d));
+      }
+      if (!ok) {
+        error(loc, "the dimensions of '" + name +
+                       "' must be a permutation of the " +
+                       llvm::Twine(t.getRank()) + " dimensions of " + t.str());
+        return Value::invalid();
+      }
     }
-    TType type = t.withShape({t.shape[1], t.shape[0]});
+    std::vector<int64_t> shape;
+    for (int32_t d : order)
+      shape.push_back(t.shape[d]);
+    TType type = t.withShape(shape);
     type.isPointer = t.isPointer;
-    return Value::ofExpr(
-        std::make_unique<ck::TransExpr>(type, loc, std::move(slots[0].expr)));
+    if (llvm::equal(order, llvm::seq<int32_t>(0, order.size())))
+      return std::move(slots[0]);
+    return Value::ofExpr(std::make_unique<ck::TransExpr>(
+        type, loc, std::move(slots[0].expr), std::move(order)));
   }
   if (name == "expand_dims") {
     if (!bindArgs(args, name, {"input", "axis"}, 2, slots) ||

@@ -324,7 +324,6 @@ void Sema::elabIf(const ast::IfStmt &s) {
   emit(std::move(ifStmt));
 }
 
-
 std::vector<CarriedValue> Sema::prepareCarried(const ast::Block &body,
                                                SourceLoc loc,
                                                const std::string &skipName) {
@@ -380,8 +379,7 @@ void Sema::finishCarried(std::vector<CarriedValue> &carried,
         const Value &before = frame->env[c.name].value;
         if (!before.sameStructure(b.value)) {
           error(loc, "'" + c.name + "' is a " + before.describe() +
-                         " before the " + what + " but " +
-                         b.value.describe() +
+                         " before the " + what + " but " + b.value.describe() +
                          " at the end of its body; a loop-carried tuple, "
                          "descriptor or block pointer must keep its "
                          "compile-time parts and the types of its values");
@@ -416,8 +414,8 @@ void Sema::finishCarried(std::vector<CarriedValue> &carried,
 std::vector<ck::NamedType>
 Sema::elabLoopBody(const ast::Block &astBody, ck::Block &body,
                    std::map<std::string, Binding> before,
-                   std::vector<CarriedValue> &carried,
-                   SourceLoc loc, llvm::StringRef loopVar) {
+                   std::vector<CarriedValue> &carried, SourceLoc loc,
+                   llvm::StringRef loopVar) {
   ck::Block *outer = curBlock;
   curBlock = &body;
   ++frame->runtimeDepth;

@@ -105,10 +105,23 @@ LogicalResult runBroadcast(Executor &exec, BroadcastOp op) {
 LogicalResult runTrans(Executor &exec, TransOp op) {
   const TileValue &src = exec.get(op.getSrc());
   TileValue result = zerosLike(op.getType(), src);
-  std::int64_t rows = src.shape[0], cols = src.shape[1];
-  for (std::int64_t r = 0; r < rows; ++r)
-    for (std::int64_t c = 0; c < cols; ++c)
-      copyElement(src, r * cols + c, result, c * rows + r);
+  SmallVector<int32_t> order = op.getPermutation();
+  size_t rank = order.size();
+  // The source's row-major strides, read in the result's dimension order.
+  SmallVector<std::int64_t> srcStrides(rank, 1);
+  for (int d = int(rank) - 2; d >= 0; --d)
+    srcStrides[d] = srcStrides[d + 1] * src.shape[d + 1];
+  std::int64_t count = 1;
+  for (std::int64_t n : result.shape)
+    count *= n;
+  for (std::int64_t i = 0; i < count; ++i) {
+    std::int64_t rest = i, from = 0;
+    for (int d = int(rank) - 1; d >= 0; --d) {
+      from += (rest % result.shape[d]) * srcStrides[order[d]];
+      rest /= result.shape[d];
+    }
+    copyElement(src, from, result, i);
+  }
   exec.set(op.getResult(), std::move(result));
   return success();
 }

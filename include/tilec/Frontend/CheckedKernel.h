@@ -230,10 +230,16 @@ public:
   using OperandExpr::OperandExpr;
 };
 
-/// Transpose of a 2-D block.
-class TransExpr : public OperandExpr<ExprKind::Trans> {
+/// A permutation of the dimensions of a block: result dim i is operand dim
+/// order[i] (a 2-D transpose is [1, 0]).
+class TransExpr : public NodeOf<Expr, ExprKind::Trans> {
 public:
-  using OperandExpr::OperandExpr;
+  TransExpr(TType type, SourceLoc loc, ExprPtr operand,
+            std::vector<int32_t> order)
+      : NodeOf(std::move(type), loc), operand(std::move(operand)),
+        order(std::move(order)) {}
+  ExprPtr operand;
+  std::vector<int32_t> order;
 };
 
 /// Pointer arithmetic: `ptr + offset` in elements. `ptr` and `offset` have

@@ -62,6 +62,25 @@ func.func @identity_shape_ops(%x: tensor<16x16xf32>) -> tensor<16x16xf32> {
 
 // -----
 
+// A permutation and its inverse, and an identity order, fold away; a chain
+// of permutations becomes one (four 3-cycles are one 3-cycle).
+// CHECK-LABEL: func.func @permutations
+// CHECK-SAME: (%[[X:.*]]: tensor<2x4x8xf32>)
+func.func @permutations(%x: tensor<2x4x8xf32>) -> (tensor<2x4x8xf32>, tensor<4x8x2xf32>) {
+  // CHECK-NEXT: %[[C:.*]] = tile.trans %[[X]] {order = array<i32: 1, 2, 0>} : tensor<2x4x8xf32> -> tensor<4x8x2xf32>
+  // CHECK-NEXT: return %[[X]], %[[C]]
+  %0 = tile.trans %x {order = array<i32: 1, 2, 0>} : tensor<2x4x8xf32> -> tensor<4x8x2xf32>
+  %1 = tile.trans %0 {order = array<i32: 2, 0, 1>} : tensor<4x8x2xf32> -> tensor<2x4x8xf32>
+  %2 = tile.trans %1 {order = array<i32: 0, 1, 2>} : tensor<2x4x8xf32> -> tensor<2x4x8xf32>
+  %3 = tile.trans %x {order = array<i32: 1, 2, 0>} : tensor<2x4x8xf32> -> tensor<4x8x2xf32>
+  %4 = tile.trans %3 {order = array<i32: 1, 2, 0>} : tensor<4x8x2xf32> -> tensor<8x2x4xf32>
+  %5 = tile.trans %4 {order = array<i32: 1, 2, 0>} : tensor<8x2x4xf32> -> tensor<2x4x8xf32>
+  %6 = tile.trans %5 {order = array<i32: 1, 2, 0>} : tensor<2x4x8xf32> -> tensor<4x8x2xf32>
+  return %2, %6 : tensor<2x4x8xf32>, tensor<4x8x2xf32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @reshape_chain
 // CHECK-SAME: (%[[X:.*]]: tensor<16x16xf32>)
 func.func @reshape_chain(%x: tensor<16x16xf32>) -> tensor<4x64xf32> {

@@ -112,8 +112,32 @@ func.func @reshape_count(%x: tensor<16x16xf32>) {
 // -----
 
 func.func @trans_rank(%x: tensor<16xf32>) {
-  // expected-error @+1 {{source must be 2-D, got [16]}}
+  // expected-error @+1 {{source must be 2-D without an order, got [16]}}
   %0 = tile.trans %x : tensor<16xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @trans_order_rank(%x: tensor<2x4x8xf32>) {
+  // expected-error @+1 {{order has 2 entries for a source of rank 3}}
+  %0 = tile.trans %x {order = array<i32: 1, 0>} : tensor<2x4x8xf32> -> tensor<4x2x8xf32>
+  return
+}
+
+// -----
+
+func.func @trans_order_permutation(%x: tensor<2x4x8xf32>) {
+  // expected-error @+1 {{order must be a permutation of [0, 3)}}
+  %0 = tile.trans %x {order = array<i32: 0, 0, 2>} : tensor<2x4x8xf32> -> tensor<2x2x8xf32>
+  return
+}
+
+// -----
+
+func.func @trans_order_shape(%x: tensor<2x4x8xf32>) {
+  // expected-error @+1 {{result shape must be [2, 8, 4], got [2, 4, 8]}}
+  %0 = tile.trans %x {order = array<i32: 0, 2, 1>} : tensor<2x4x8xf32> -> tensor<2x4x8xf32>
   return
 }
 

@@ -26,6 +26,10 @@ func.func @shapes(%x: f32, %v: tensor<128xf32>, %m: tensor<16x16xf16>) {
   %3 = tile.reshape %m : tensor<16x16xf16> -> tensor<256xf16>
   // CHECK: tile.trans %[[M]] : tensor<16x16xf16> -> tensor<16x16xf16>
   %4 = tile.trans %m : tensor<16x16xf16> -> tensor<16x16xf16>
+  // CHECK: %[[R3:.*]] = tile.reshape %[[M]] : tensor<16x16xf16> -> tensor<2x4x32xf16>
+  %5 = tile.reshape %m : tensor<16x16xf16> -> tensor<2x4x32xf16>
+  // CHECK: tile.trans %[[R3]] {order = array<i32: 2, 0, 1>} : tensor<2x4x32xf16> -> tensor<32x2x4xf16>
+  %6 = tile.trans %5 {order = array<i32: 2, 0, 1>} : tensor<2x4x32xf16> -> tensor<32x2x4xf16>
   return
 }
 

@@ -20,4 +20,5 @@ from checks import (  # noqa: F401
     atomics,
     libdevice,
     scan,
+    blocks,
 )

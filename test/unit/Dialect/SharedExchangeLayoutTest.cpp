@@ -362,8 +362,8 @@ TEST_F(SharedExchangeLayouts, TransposesAreConflictFree) {
       SmallVector<int64_t> shape{c.m, c.n}, transposed{c.n, c.m};
       SCOPED_TRACE(describe(shape, bytes));
       LinearLayout src = layoutOf(shape, rowLayout(shape, bytes, c.warps));
-      LinearLayout dst = getTransposedView(
-          layoutOf(transposed, rowLayout(transposed, bytes, c.warps)));
+      LinearLayout dst = getPermutedView(
+          layoutOf(transposed, rowLayout(transposed, bytes, c.warps)), {1, 0});
       expectConflictFree(src, dst, shape, bytes, /*transposed=*/true);
     }
 }
@@ -387,7 +387,7 @@ TEST_F(SharedExchangeLayouts, SixteenBitTransposesUseMatrices) {
     };
     LinearLayout src = layoutOf(shape, layout(c.srcWarps));
     LinearLayout dst =
-        getTransposedView(layoutOf(transposed, layout(c.resultWarps)));
+        getPermutedView(layoutOf(transposed, layout(c.resultWarps)), {1, 0});
     Result plain = check(src, dst, shape, 2, /*transposed=*/true);
     EXPECT_EQ(plain.kinds, std::make_pair(SharedAccessKind::Vector,
                                           SharedAccessKind::Vector));
@@ -434,8 +434,8 @@ TEST_F(SharedExchangeLayouts, SixteenBitTransposesUseMatrices) {
       SmallVector<int64_t> shape{128, n}, transposed{n, 128};
       SCOPED_TRACE(describe(shape, 2) + " sm_" + std::to_string(capability));
       LinearLayout src = layoutOf(shape, rowLayout(shape, 2, 8));
-      LinearLayout dst =
-          getTransposedView(layoutOf(transposed, rowLayout(transposed, 2, 8)));
+      LinearLayout dst = getPermutedView(
+          layoutOf(transposed, rowLayout(transposed, 2, 8)), {1, 0});
       Result r =
           expectConflictFree(src, dst, shape, 2, /*transposed=*/true,
                              MatrixInstructions::forCapability(capability));

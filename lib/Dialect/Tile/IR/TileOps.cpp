@@ -13,6 +13,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -148,20 +149,47 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor adaptor) {
 
 LogicalResult TransOp::verify() {
   auto srcShape = getSrc().getType().getShape();
-  if (srcShape.size() != 2)
-    return emitOpError("source must be 2-D, got ") << shapeStr(srcShape);
-  auto resShape = getType().getShape();
-  if (resShape.size() != 2 || resShape[0] != srcShape[1] ||
-      resShape[1] != srcShape[0])
-    return emitOpError("result shape must be [")
-           << srcShape[1] << ", " << srcShape[0] << "], got "
-           << shapeStr(resShape);
+  if (!getOrder() && srcShape.size() != 2)
+    return emitOpError("source must be 2-D without an order, got ")
+           << shapeStr(srcShape);
+  SmallVector<int32_t> order = getPermutation();
+  if (order.size() != srcShape.size())
+    return emitOpError("order has ")
+           << order.size() << " entries for a source of rank "
+           << srcShape.size();
+  SmallVector<bool> seen(order.size(), false);
+  for (int32_t d : order) {
+    if (d < 0 || d >= int32_t(order.size()) || seen[d])
+      return emitOpError("order must be a permutation of [0, ")
+             << order.size() << ")";
+    seen[d] = true;
+  }
+  SmallVector<int64_t> expected;
+  for (int32_t d : order)
+    expected.push_back(srcShape[d]);
+  if (getType().getShape() != ArrayRef<int64_t>(expected))
+    return emitOpError("result shape must be ")
+           << shapeStr(expected) << ", got " << shapeStr(getType().getShape());
   return success();
 }
 
 OpFoldResult TransOp::fold(FoldAdaptor adaptor) {
-  if (auto inner = getSrc().getDefiningOp<TransOp>())
-    return inner.getSrc();
+  SmallVector<int32_t> order = getPermutation();
+  if (llvm::equal(order, llvm::seq<int32_t>(0, order.size())))
+    return getSrc();
+  if (auto inner = getSrc().getDefiningOp<TransOp>()) {
+    // trans(trans(x, inner), order) is one permutation of x: result dim i
+    // is x's dim inner[order[i]]; x itself when that is the identity.
+    SmallVector<int32_t> innerOrder = inner.getPermutation();
+    SmallVector<int32_t> composed;
+    for (int32_t d : order)
+      composed.push_back(innerOrder[d]);
+    if (llvm::equal(composed, llvm::seq<int32_t>(0, composed.size())))
+      return inner.getSrc();
+    getSrcMutable().assign(inner.getSrc());
+    setOrderAttr(DenseI32ArrayAttr::get(getContext(), composed));
+    return getResult();
+  }
   return resplat(adaptor.getSrc(), getType());
 }
 

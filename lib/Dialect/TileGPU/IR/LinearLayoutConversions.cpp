@@ -225,9 +225,17 @@ mlir::tilegpu::toLinearLayout(RankedTensorType type) {
   return builder->build();
 }
 
-LinearLayout mlir::tilegpu::getTransposedView(const LinearLayout &result) {
-  return result.withOutputs(
-      {1, 0}, {dims::getBlockDimName(0), dims::getBlockDimName(1)});
+LinearLayout mlir::tilegpu::getPermutedView(const LinearLayout &result,
+                                            ArrayRef<int32_t> order) {
+  // Result dim i is source dim order[i]: source dim j is result dim
+  // inverse[j].
+  SmallVector<unsigned> inverse(order.size());
+  SmallVector<std::string> names;
+  for (auto [i, d] : llvm::enumerate(order))
+    inverse[d] = i;
+  for (size_t j = 0; j < order.size(); ++j)
+    names.push_back(dims::getBlockDimName(j));
+  return result.withOutputs(inverse, names);
 }
 
 LinearLayout mlir::tilegpu::getReshapedView(const LinearLayout &result,

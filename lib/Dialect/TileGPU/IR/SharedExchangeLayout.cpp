@@ -610,10 +610,8 @@ mlir::tilegpu::getExchangeLayouts(Operation *op) {
   std::optional<LinearLayout> dst = toLinearLayout(resultType);
   if (!src || !dst)
     return std::nullopt;
-  if (isa<tile::TransOp>(op)) {
-    if (resultType.getRank() != 2)
-      return std::nullopt;
-    dst = getTransposedView(*dst);
+  if (auto trans = dyn_cast<tile::TransOp>(op)) {
+    dst = getPermutedView(*dst, trans.getPermutation());
   } else if (isa<tile::ReshapeOp>(op)) {
     dst = getReshapedView(*dst, srcType.getShape());
   }

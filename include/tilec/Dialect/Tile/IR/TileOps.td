@@ -157,14 +157,27 @@ def Tile_ReshapeOp : Tile_Op<"reshape", [Pure, SameOperandsAndResultElementType]
 }
 
 def Tile_TransOp : Tile_Op<"trans", [Pure, SameOperandsAndResultElementType]> {
-  let summary = "Transpose a 2-D block";
+  let summary = "Permute the dimensions of a block";
   let description = [{
+    Dimension `i` of the result is dimension `order[i]` of the source
+    (`tl.permute(x, order)`, `tl.trans(x, *dims)`). Without `order` the
+    source is 2-D and the op transposes it (`order = [1, 0]`).
+
     Example:
     ```mlir
     %t = tile.trans %x : tensor<32x64xf16> -> tensor<64x32xf16>
+    %p = tile.trans %y {order = array<i32: 0, 2, 1>} : tensor<8x2x4xf32> -> tensor<8x4x2xf32>
     ```
   }];
-  let arguments = (ins Tile_Tensor:$src);
+  let arguments = (ins Tile_Tensor:$src, OptionalAttr<DenseI32ArrayAttr>:$order);
+  let extraClassDeclaration = [{
+    /// The permutation: `order`, or [1, 0] when it is absent.
+    llvm::SmallVector<int32_t> getPermutation() {
+      if (std::optional<llvm::ArrayRef<int32_t>> o = getOrder())
+        return llvm::SmallVector<int32_t>(*o);
+      return {1, 0};
+    }
+  }];
   let results = (outs Tile_Tensor:$result);
   let assemblyFormat = "$src attr-dict `:` type($src) `->` type($result)";
   let hasVerifier = 1;

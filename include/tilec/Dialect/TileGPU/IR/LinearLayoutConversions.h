@@ -30,9 +30,10 @@ std::optional<LinearLayout> toLinearLayout(RankedTensorType type);
 /// or std::nullopt (an encoding without a linear form).
 std::optional<LinearLayout> toLinearLayout(MemDescType type);
 
-/// The layout of a 2-D `trans` result seen through its source's indices
-/// (result (j, i) is source (i, j)): its two outputs swapped.
-LinearLayout getTransposedView(const LinearLayout &result);
+/// The layout of a `trans` result seen through its source's indices
+/// (result dim i is source dim order[i]): its outputs permuted back.
+LinearLayout getPermutedView(const LinearLayout &result,
+                             ArrayRef<int32_t> order);
 
 /// The layout of a `reshape` result seen through its source's indices (of
 /// `srcShape`): elements keep their row-major position.

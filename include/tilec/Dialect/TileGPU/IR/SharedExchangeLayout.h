@@ -140,7 +140,7 @@ std::optional<MatrixAccessPlan> getMatrixAccessPlan(const LinearLayout &offsets,
 
 /// The two register layouts an exchange op (convert_layout, trans,
 /// reshape) moves its block between: its source's, and its result's seen
-/// through the source's indices (getTransposedView, getReshapedView).
+/// through the source's indices (getPermutedView, getReshapedView).
 /// std::nullopt for other ops and blocks without linear layouts.
 std::optional<std::pair<LinearLayout, LinearLayout>>
 getExchangeLayouts(Operation *op);

@@ -1,0 +1,121 @@
+//===- SemaJoinSplit.cpp - join, split, interleave ------------------------===//
+//
+// Triton's `tl.join(a, b)` (a new minor dimension of size 2 holding a and
+// b), `tl.split(x)` (its inverse, on a minor dimension of size 2) and
+// `tl.interleave(a, b)` (join, then the last two dimensions merged), built
+// from the ops every backend already has: join is a select between the two
+// operands broadcast along the new dimension, split two reductions of that
+// dimension whose combine keeps the first or the second element (exact for
+// every value, -0.0 and NaN included).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SemaImpl.h"
+
+using namespace tilec;
+using namespace tilec::sema;
+namespace ck = tilec::checked;
+
+/// `join(a, b)`: shape S + [2] for a and b broadcast to S.
+static Value joinValues(Sema &sema, Value a, Value b, SourceLoc argsLoc,
+                        SourceLoc loc, llvm::StringRef what) {
+  if (!sema.requireExpr(a, argsLoc, "'" + what.str() + "'") ||
+      !sema.requireExpr(b, argsLoc, "'" + what.str() + "'"))
+    return Value::invalid();
+  if (a.type().isPointer || b.type().isPointer ||
+      a.type().elem != b.type().elem) {
+    sema.error(loc, "'" + what +
+                        "' needs two blocks of one element type; got " +
+                        a.type().str() + " and " + b.type().str() +
+                        " (convert one with .to(...))");
+    return Value::invalid();
+  }
+  ExprPtr ea = std::move(a.expr), eb = std::move(b.expr);
+  if (!sema.broadcastPair(ea, eb, loc, "'" + what.str() + "'"))
+    return Value::invalid();
+  std::vector<int64_t> shape = ea->getType().shape;
+  std::vector<int64_t> joined = shape;
+  joined.push_back(2);
+  if (!sema.checkShape(joined, loc))
+    return Value::invalid();
+  ScalarType elem = ea->getType().elem;
+  auto widen = [&](ExprPtr e) {
+    std::vector<int64_t> unit = shape;
+    unit.push_back(1);
+    ExprPtr expanded = shape.empty() ? sema.broadcastTo(std::move(e), {1}, loc)
+                                     : std::make_unique<ck::ExpandDimsExpr>(
+                                           TType(elem, false, unit), loc,
+                                           std::move(e), int64_t(shape.size()));
+    return sema.broadcastTo(std::move(expanded), joined, loc);
+  };
+  // The new dimension's index, compared with 0.
+  ExprPtr index = std::make_unique<ck::MakeRangeExpr>(
+      TType(ScalarType::I32, false, {2}), loc, 0, 2);
+  std::vector<int64_t> indexShape(joined.size(), 1);
+  indexShape.back() = 2;
+  if (joined.size() > 1)
+    index = sema.broadcastTo(
+        std::make_unique<ck::ReshapeExpr>(
+            TType(ScalarType::I32, false, indexShape), loc, std::move(index)),
+        joined, loc);
+  Value first =
+      sema.binaryOp(ast::BinaryOp::Eq, Value::ofExpr(std::move(index)),
+                    sema.makeConst(ConstexprValue::ofInt(0), loc), loc);
+  if (first.isInvalid())
+    return first;
+  return Value::ofExpr(std::make_unique<ck::SelectExpr>(
+      TType(elem, false, joined), loc, std::move(first.expr),
+      widen(std::move(ea)), widen(std::move(eb))));
+}
+
+/// `split(x)`: the two halves of x's minor dimension (of size 2).
+static Value splitValue(Sema &sema, Value x, SourceLoc argsLoc, SourceLoc loc) {
+  if (!sema.requireExpr(x, argsLoc, "'split'"))
+    return Value::invalid();
+  const TType &t = x.type();
+  if (t.isScalar() || t.shape.back() != 2) {
+    sema.error(loc, "'split' needs a block whose last dimension is 2; got " +
+                        t.str());
+    return Value::invalid();
+  }
+  int64_t axis = t.getRank() - 1;
+  std::vector<Value> halves;
+  for (unsigned keep = 0; keep < 2; ++keep) {
+    Value half = sema.combine(
+        ck::CombineKind::Reduce, x.clone(), axis, /*reverse=*/false,
+        /*keepDims=*/false,
+        [keep](std::vector<Value> &params) { return std::move(params[keep]); },
+        "split", loc);
+    if (half.isInvalid())
+      return half;
+    halves.push_back(sema.materializeTrivial(std::move(half), loc, "half"));
+  }
+  return Value::ofTuple(std::move(halves));
+}
+
+Value Sema::builtinJoinSplit(llvm::StringRef name, CallArgs &args,
+                             SourceLoc loc) {
+  std::vector<Value> slots;
+  if (name == "split") {
+    if (!bindArgs(args, name, {"a"}, 1, slots))
+      return Value::invalid();
+    return splitValue(*this, std::move(slots[0]), args.loc, loc);
+  }
+  if (!bindArgs(args, name, {"a", "b"}, 2, slots))
+    return Value::invalid();
+  Value joined = joinValues(*this, std::move(slots[0]), std::move(slots[1]),
+                            args.loc, loc, name);
+  if (name == "join" || joined.isInvalid())
+    return joined;
+  // interleave(a, b): join, then the last two dimensions as one (a's and
+  // b's elements alternate along the last dimension).
+  std::vector<int64_t> shape = joined.type().shape;
+  shape.pop_back();
+  if (shape.empty())
+    shape.push_back(2);
+  else
+    shape.back() *= 2;
+  TType type = joined.type().withShape(shape);
+  return Value::ofExpr(
+      std::make_unique<ck::ReshapeExpr>(type, loc, std::move(joined.expr)));
+}

@@ -1,0 +1,73 @@
+"""N-D permutations, join/split/interleave, bitcast, tensor descriptors and
+block pointers (test/gpu/blocks.tile), against NumPy (exact where the
+result is a copy, float64 for the matmul)."""
+from checks.harness import cdiv, np, test
+
+
+@test("blocks", "permute / trans with an order (3-D, every permutation)")
+def t_permute3(t):
+    for var in ("permute3", "permute3_w1", "permute3_w8"):
+        k = t.k(var)
+        A, B, C = 8, 16, 32
+        x = t.randn((A, B, C))
+        orders = ((0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0))
+        outs = [t.out(tuple((A, B, C)[d] for d in o), np.float32) for o in orders]
+        names = ["y%d%d%d" % o for o in orders]
+        k((1,), x=t.inp(x), **dict(zip(names, outs)))
+        for o, out in zip(orders, outs):
+            t.exact("%s permute%s" % (var, o), out, np.transpose(x, o))
+
+
+@test("blocks", "join / split / interleave")
+def t_join_split(t):
+    for var in ("join_split", "join_split_w8"):
+        k = t.k(var)
+        BM = BN = 64
+        x = t.randn((BM, BN))
+        left, right = t.outs(2, (BM, BN // 2), np.float32)
+        back = t.out((BM, BN), np.float32)
+        inter = t.out((BM, 2 * BN), np.float32)
+        k((1,), x=t.inp(x), left=left, right=right, back=back, inter=inter)
+        t.exact("%s split: left half" % var, left, x[:, : BN // 2])
+        t.exact("%s split: right half" % var, right, x[:, BN // 2 :])
+        ref = x.copy()
+        ref[:, : BN // 2] *= np.float32(2)
+        t.exact("%s join back (left half doubled)" % var, back, ref)
+        t.exact("%s interleave(x, -x)" % var, inter, np.stack([x, -x], -1).reshape(BM, 2 * BN))
+
+
+@test("blocks", "bitcast f32 -> i32, f16 -> i16 -> f16")
+def t_bitcasts(t):
+    k = t.k("bitcasts")
+    for n in t.sizes:
+        x = t.randn(n)
+        h = t.randn(n).astype(np.float16)
+        bits = t.out(n, np.int32)
+        hneg = t.out(n, np.float16)
+        k((cdiv(n, 1024),), x=t.inp(x), h=t.inp(h), bits=bits, hneg=hneg, n=n)
+        t.exact("n=%d f32 bits" % n, bits, x.view(np.int32))
+        t.exact("n=%d f16 sign flipped through i16" % n, hneg, -h)
+
+
+@test("blocks", "tensor descriptor load/store (ragged, transposed)")
+def t_desc_trans(t):
+    for var in ("desc_trans", "desc_trans_w8"):
+        k = t.k(var)
+        for M, N in ((45, 100), (64, 128), (1, 3)):
+            x = t.randn((M, N))
+            y = t.out((N, M), np.float32)
+            k((cdiv(M, 32), cdiv(N, 64)), x=t.inp(x), y=y, M=M, N=N)
+            t.exact("%s %dx%d: y = x^T + 1" % (var, M, N), y, x.T + np.float32(1))
+
+
+@test("blocks", "block pointers: matmul advanced along K (ragged)")
+def t_bp_matmul(t):
+    for var in ("bp_matmul", "bp_matmul_s1"):
+        k = t.k(var)
+        for M, N, K in ((100, 70, 90), (128, 128, 64), (3, 5, 20)):
+            a = t.randn((M, K)).astype(np.float16)
+            b = t.randn((K, N)).astype(np.float16)
+            c = t.out((M, N), np.float32)
+            k((cdiv(M, 64), cdiv(N, 64)), a=t.inp(a), b=t.inp(b), c=c, M=M, N=N, K=K)
+            ref = a.astype(np.float64) @ b.astype(np.float64)
+            t.close("%s %dx%dx%d" % (var, M, N, K), c, ref, 1e-5)
