@@ -546,6 +546,27 @@ func.func @scan_terminator(%x: tensor<128xf32>) {
 
 // -----
 
+// A combine block with no operation at all (found by the tileir fuzzer: the
+// verifier read past the block).
+func.func @scan_empty_block(%x: tensor<128xf32>) {
+  // expected-error @+1 {{combine region must end with tile.combine_yield}}
+  %0 = tile.scan %x axis = 0 : tensor<128xf32> -> tensor<128xf32> {
+  ^bb0(%a: f32, %b: f32):
+  }
+  return
+}
+
+// -----
+
+func.func @reduce_empty_region(%x: tensor<128xf32>) {
+  // expected-error @+1 {{region with 1 blocks}}
+  %0 = tile.combine_reduce %x axis = 0 : tensor<128xf32> -> f32 {
+  }
+  return
+}
+
+// -----
+
 func.func @scan_memory(%x: tensor<128xf32>, %p: !tile.ptr<f32>) {
   %0 = tile.scan %x axis = 0 : tensor<128xf32> -> tensor<128xf32> {
   ^bb0(%a: f32, %b: f32):

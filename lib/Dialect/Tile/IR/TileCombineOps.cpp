@@ -44,6 +44,8 @@ LogicalResult verifyCombine(Operation *op, ValueRange srcs, ValueRange results,
   if (axis < 0 || axis >= first.getRank())
     return op->emitOpError("axis ")
            << axis << " out of range for a " << first.getRank() << "-D source";
+  if (!combine.hasOneBlock())
+    return op->emitOpError("combine region must have one block");
   Block &block = combine.front();
   SmallVector<Type> expected(elements.begin(), elements.end());
   expected.append(elements.begin(), elements.end());
@@ -53,7 +55,9 @@ LogicalResult verifyCombine(Operation *op, ValueRange srcs, ValueRange results,
     llvm::interleaveComma(expected, diag);
     return diag << ")";
   }
-  auto yield = dyn_cast<CombineYieldOp>(block.getTerminator());
+  // An empty block has no terminator to ask for.
+  auto yield = block.empty() ? CombineYieldOp()
+                             : dyn_cast<CombineYieldOp>(&block.back());
   if (!yield)
     return op->emitOpError("combine region must end with tile.combine_yield");
   if (yield.getValues().getTypes() != ArrayRef<Type>(elements)) {
