@@ -93,6 +93,13 @@ static const char *const kBuiltins[] = {
     "join",
     "split",
     "interleave",
+    "flip",
+    "ravel",
+    "broadcast",
+    "device_assert",
+    "isnan",
+    "isinf",
+    "signbit",
     "reshape",
     "view",
     "broadcast_to",
@@ -384,8 +391,8 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
   bool isMethod = isMathName(name) || isReduceName(name) ||
                   isCombineName(name) ||
                   llvm::is_contained({"reshape", "view", "trans", "permute",
-                                      "split", "broadcast_to", "expand_dims",
-                                      "cast"},
+                                      "split", "flip", "ravel", "broadcast_to",
+                                      "expand_dims", "cast"},
                                      name);
   if (!isMethod) {
     error(loc, "a " + self.describe() + " value has no method '" + name + "'");
@@ -535,7 +542,8 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
                           "broadcast_to", "expand_dims"},
                          name))
     return builtinShape(name, args, loc);
-  if (llvm::is_contained({"join", "split", "interleave"}, name))
+  if (llvm::is_contained(
+          {"join", "split", "interleave", "flip", "ravel", "broadcast"}, name))
     return builtinJoinSplit(name, args, loc);
   if (llvm::is_contained({"zeros", "full", "zeros_like"}, name))
     return builtinCreation(name, args, loc);
@@ -834,6 +842,27 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
                               : ck::HintKind::MaxContiguous,
         values, std::move(slots[0].expr)));
   }
+  if (name == "device_assert") {
+    // Triton evaluates device_assert only in its debug mode (TRITON_DEBUG=1
+    // or jit(debug=True)); by default it is not run, and tilec, which has no
+    // debug mode, never runs it: the condition is checked for its type.
+    if (!bindArgs(args, name, {"cond", "msg", "mask"}, 1, slots) ||
+        !requireExpr(slots[0], args.loc, "the condition of 'device_assert'"))
+      return Value::invalid();
+    if (slots[0].type().isPointer || slots[0].type().isFloat()) {
+      error(loc, "the condition of 'device_assert' must be a boolean or an "
+                 "integer; got " +
+                     slots[0].type().str());
+      return Value::invalid();
+    }
+    if (!slots[1].isNone() && slots[1].kind != Value::Kind::String) {
+      error(args.loc, "the message of 'device_assert' must be a string");
+      return Value::invalid();
+    }
+    return Value::none();
+  }
+  if (name == "isnan" || name == "isinf" || name == "signbit")
+    return builtinFloatClass(name, args, loc);
   if (name == "static_assert") {
     if (!bindArgs(args, name, {"cond", "msg"}, 1, slots))
       return Value::invalid();

@@ -404,6 +404,9 @@ public:
   /// `umulhi` on 32-bit integers; `div_rn` (an error: not lowered yet).
   Value builtinMathBinary(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinShape(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  /// libdevice's `isnan`, `isinf`, `signbit` of floats: an i32 block of 1
+  /// (true) and 0.
+  Value builtinFloatClass(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinCreation(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value castValue(Value v, ScalarType kind, SourceLoc loc);

@@ -1,16 +1,21 @@
-//===- SemaJoinSplit.cpp - join, split, interleave ------------------------===//
+//===- SemaJoinSplit.cpp - join, split, interleave, flip, ravel -----------===//
 //
 // Triton's `tl.join(a, b)` (a new minor dimension of size 2 holding a and
-// b), `tl.split(x)` (its inverse, on a minor dimension of size 2) and
-// `tl.interleave(a, b)` (join, then the last two dimensions merged), built
-// from the ops every backend already has: join is a select between the two
-// operands broadcast along the new dimension, split two reductions of that
-// dimension whose combine keeps the first or the second element (exact for
-// every value, -0.0 and NaN included).
+// b), `tl.split(x)` (its inverse, on a minor dimension of size 2),
+// `tl.interleave(a, b)` (join, then the last two dimensions merged),
+// `tl.flip(x, dim)`, `tl.ravel(x)` and `tl.broadcast(a, b)`, built from the
+// ops every backend already has: join is a select between the two operands
+// broadcast along the new dimension, split two reductions of that
+// dimension whose combine keeps the first or the second element; flip
+// views the dimension as log2(n) dimensions of 2 and swaps each pair by
+// xor with its xor-sum on the elements' bits. All exact for every value,
+// -0.0 and NaN included.
 //
 //===----------------------------------------------------------------------===//
 
 #include "SemaImpl.h"
+
+#include "llvm/Support/MathExtras.h"
 
 using namespace tilec;
 using namespace tilec::sema;
@@ -93,9 +98,122 @@ static Value splitValue(Sema &sema, Value x, SourceLoc argsLoc, SourceLoc loc) {
   return Value::ofTuple(std::move(halves));
 }
 
+/// The signed integer type of \p elem's width (the bits flip moves).
+static ScalarType bitsType(ScalarType elem) {
+  switch (scalarTypeBits(elem)) {
+  case 8:
+    return ScalarType::I8;
+  case 16:
+    return ScalarType::I16;
+  case 64:
+    return ScalarType::I64;
+  default:
+    return ScalarType::I32;
+  }
+}
+
+/// `flip(x, dim)`: x reversed along `dim` (None: the last dimension).
+static Value flipValue(Sema &sema, Value x, const Value &dimArg,
+                       SourceLoc argsLoc, SourceLoc loc) {
+  if (!sema.requireExpr(x, argsLoc, "'flip'"))
+    return Value::invalid();
+  TType t = x.type();
+  if (t.isScalar() || t.isPointer) {
+    sema.error(loc, "'flip' needs a block of numbers; got " + t.str());
+    return Value::invalid();
+  }
+  int64_t rank = t.getRank();
+  int64_t dim = rank - 1;
+  if (!dimArg.isNone()) {
+    auto d = sema.requireConstInt(dimArg, argsLoc, "the dim of 'flip'");
+    if (!d)
+      return Value::invalid();
+    dim = *d < 0 ? *d + rank : *d;
+    if (dim < 0 || dim >= rank) {
+      sema.error(loc, "dim " + llvm::Twine(*d) +
+                          " is out of range for a block of rank " +
+                          llvm::Twine(rank));
+      return Value::invalid();
+    }
+  }
+  unsigned steps = llvm::Log2_64(uint64_t(t.shape[dim]));
+  if (steps == 0)
+    return x;
+  // The elements as integers of their width (booleans as i8).
+  bool isBool = t.isBool();
+  ScalarType ints = isBool ? ScalarType::I8 : bitsType(t.elem);
+  ExprPtr e = std::move(x.expr);
+  if (isBool)
+    e = sema.castTo(std::move(e), ints, loc);
+  else if (ints != t.elem)
+    e = std::make_unique<ck::BitcastExpr>(TType(ints, false, t.shape), loc,
+                                          std::move(e));
+  std::vector<int64_t> pairs(t.shape.begin(), t.shape.begin() + dim);
+  pairs.insert(pairs.end(), steps, 2);
+  pairs.insert(pairs.end(), t.shape.begin() + dim + 1, t.shape.end());
+  Value y = Value::ofExpr(std::make_unique<ck::ReshapeExpr>(
+      TType(ints, false, pairs), loc, std::move(e)));
+  for (unsigned i = 0; i < steps; ++i) {
+    // Each pair (a, b) along dimension dim + i becomes (b, a): both xor
+    // a ^ b.
+    y = sema.materializeTrivial(std::move(y), loc, "flip");
+    Value pairXor = sema.combine(
+        ck::CombineKind::Reduce, y.clone(), dim + i, /*reverse=*/false,
+        /*keepDims=*/true,
+        [&sema, loc](std::vector<Value> &params) {
+          return sema.binaryOp(ast::BinaryOp::BitXor, std::move(params[0]),
+                               std::move(params[1]), loc);
+        },
+        "flip", loc);
+    if (pairXor.isInvalid())
+      return pairXor;
+    y = sema.binaryOp(ast::BinaryOp::BitXor, std::move(y), std::move(pairXor),
+                      loc);
+    if (y.isInvalid())
+      return y;
+  }
+  e = std::make_unique<ck::ReshapeExpr>(TType(ints, false, t.shape), loc,
+                                        std::move(y.expr));
+  if (isBool)
+    return Value::ofExpr(sema.castTo(std::move(e), t.elem, loc));
+  if (ints != t.elem)
+    e = std::make_unique<ck::BitcastExpr>(t, loc, std::move(e));
+  return Value::ofExpr(std::move(e));
+}
+
 Value Sema::builtinJoinSplit(llvm::StringRef name, CallArgs &args,
                              SourceLoc loc) {
   std::vector<Value> slots;
+  if (name == "flip") {
+    if (!bindArgs(args, name, {"x", "dim"}, 1, slots))
+      return Value::invalid();
+    return flipValue(*this, std::move(slots[0]), slots[1], args.loc, loc);
+  }
+  if (name == "ravel") {
+    if (!bindArgs(args, name, {"x", "can_reorder"}, 1, slots) ||
+        !requireExpr(slots[0], args.loc, "'ravel'"))
+      return Value::invalid();
+    TType t = slots[0].type();
+    if (t.getRank() <= 1)
+      return std::move(slots[0]);
+    TType type = t.withShape({t.getNumElements()});
+    return Value::ofExpr(std::make_unique<ck::ReshapeExpr>(
+        type, loc, std::move(slots[0].expr)));
+  }
+  if (name == "broadcast") {
+    // broadcast(a, b): both broadcast to their common shape.
+    if (!bindArgs(args, name, {"input", "other"}, 2, slots) ||
+        !requireExpr(slots[0], args.loc, "'broadcast'") ||
+        !requireExpr(slots[1], args.loc, "'broadcast'"))
+      return Value::invalid();
+    ExprPtr a = std::move(slots[0].expr), b = std::move(slots[1].expr);
+    if (!broadcastPair(a, b, loc, "'broadcast'"))
+      return Value::invalid();
+    std::vector<Value> both;
+    both.push_back(Value::ofExpr(std::move(a)));
+    both.push_back(Value::ofExpr(std::move(b)));
+    return Value::ofTuple(std::move(both));
+  }
   if (name == "split") {
     if (!bindArgs(args, name, {"a"}, 1, slots))
       return Value::invalid();

@@ -11,6 +11,7 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cmath>
+#include <limits>
 #include <utility>
 
 using namespace tilec;
@@ -58,6 +59,53 @@ double foldMath(ck::MathFn fn, double d) {
   llvm_unreachable("a math builtin without a constant fold");
 }
 } // namespace
+
+Value Sema::builtinFloatClass(llvm::StringRef name, CallArgs &args,
+                              SourceLoc loc) {
+  std::vector<Value> slots;
+  if (!bindArgs(args, name, {"arg0"}, 1, slots) ||
+      !requireExpr(slots[0], args.loc, "'" + name.str() + "'"))
+    return Value::invalid();
+  Value x = std::move(slots[0]);
+  TType t = x.type();
+  if (!t.isFloat() || isFP8Type(t.elem)) {
+    error(loc, "'" + name + "' expects a float (f16, bf16, f32, f64); got " +
+                   t.str());
+    return Value::invalid();
+  }
+  Value truth;
+  if (name == "isnan") {
+    // NaN is the only value not equal to itself.
+    Value copy = x.clone();
+    truth = binaryOp(ast::BinaryOp::Ne, std::move(x), std::move(copy), loc);
+  } else if (name == "isinf") {
+    CallArgs absArgs;
+    absArgs.loc = loc;
+    absArgs.args.push_back(std::move(x));
+    absArgs.argLocs.push_back(args.loc);
+    Value magnitude = builtinMath("abs", absArgs, loc);
+    if (magnitude.isInvalid())
+      return magnitude;
+    truth = binaryOp(
+        ast::BinaryOp::Eq, std::move(magnitude),
+        makeConst(ConstexprValue::ofFloat(
+                      std::numeric_limits<double>::infinity()),
+                  loc),
+        loc);
+  } else {
+    // The sign bit: the bits as a signed integer of the same width, < 0.
+    ScalarType ints = scalarTypeBits(t.elem) == 16   ? ScalarType::I16
+                      : scalarTypeBits(t.elem) == 64 ? ScalarType::I64
+                                                     : ScalarType::I32;
+    Value bits = Value::ofExpr(std::make_unique<ck::BitcastExpr>(
+        TType(ints, false, t.shape), loc, std::move(x.expr)));
+    truth = binaryOp(ast::BinaryOp::Lt, std::move(bits),
+                     makeConst(ConstexprValue::ofInt(0), loc), loc);
+  }
+  if (truth.isInvalid())
+    return truth;
+  return castValue(std::move(truth), ScalarType::I32, loc);
+}
 
 Value Sema::builtinMath(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   std::vector<Value> slots;

@@ -128,10 +128,13 @@ struct AxisReduction {
 
   /// Reduces `sources` (per source, the registers of `srcType`'s layout)
   /// along the axis: every thread ends with the partials of the outputs it
-  /// holds.
+  /// holds. With `ordered` (a user's combine function, which need not be
+  /// commutative) both lanes of a butterfly step combine the lower lane's
+  /// partial with the higher one's, so every copy of a result is the same
+  /// (a `split` reads either copy).
   FailureOr<Partials> run(ConversionPatternRewriter &rewriter,
                           ArrayRef<SmallVector<Value>> sources,
-                          CombineFn combine) const {
+                          CombineFn combine, bool ordered = false) const {
     Location loc = op->getLoc();
     // 1. Within the thread: one partial per register with the axis bits
     //    clear; registers with a zero-basis bit are copies.
@@ -155,12 +158,29 @@ struct AxisReduction {
       if (!((bits.laneAxis >> bit) & 1))
         continue;
       Value laneMask = createI32(rewriter, loc, 1u << bit);
+      Value isHigh;
+      if (ordered)
+        isHigh = LLVM::ICmpOp::create(
+            rewriter, loc, LLVM::ICmpPredicate::ne,
+            LLVM::AndOp::create(rewriter, loc, ids.lane, laneMask),
+            createI32(rewriter, loc, 0));
       for (auto &entry : partials) {
         Partial other;
         for (Value value : entry.second)
           other.push_back(createShuffle(rewriter, loc, value, laneMask,
                                         NVVM::ShflKind::bfly));
-        entry.second = combine(entry.second, other);
+        if (!ordered) {
+          entry.second = combine(entry.second, other);
+          continue;
+        }
+        Partial low, high;
+        for (auto [mine, theirs] : llvm::zip(entry.second, other)) {
+          low.push_back(
+              LLVM::SelectOp::create(rewriter, loc, isHigh, theirs, mine));
+          high.push_back(
+              LLVM::SelectOp::create(rewriter, loc, isHigh, mine, theirs));
+        }
+        entry.second = combine(low, high);
       }
     }
 
@@ -355,9 +375,11 @@ struct CombineReduceOpConversion : OpConversionPattern<tile::CombineReduceOp> {
     for (Value src : adaptor.getSrcs())
       sources.push_back(unpackRegisters(rewriter, loc, src));
     FailureOr<Partials> partials = reduction->run(
-        rewriter, sources, [&](ArrayRef<Value> a, ArrayRef<Value> b) {
+        rewriter, sources,
+        [&](ArrayRef<Value> a, ArrayRef<Value> b) {
           return emitCombineRegion(rewriter, op.getCombine(), a, b);
-        });
+        },
+        /*ordered=*/true);
     if (failed(partials))
       return failure();
     SmallVector<Value> results;

@@ -68,3 +68,28 @@ module attributes {tilegpu.num_warps = 2 : i32, tilegpu.shared = 12 : i32} {
     return
   }
 }
+
+// -----
+
+// A user's combine need not be commutative: in each butterfly step both
+// lanes combine the lower lane's partial with the higher one's (selected by
+// the lane's bit), so every copy of the result is combine(x[0], x[1]) --
+// here the first element, which `split` relies on.
+#l = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [1], order = [0]}>
+module attributes {tilegpu.num_warps = 1 : i32} {
+  // CHECK-LABEL: llvm.func @combine_first
+  func.func @combine_first(%x: f32) attributes {tile.kernel} {
+    %v = tile.splat %x : tensor<2xf32, #l>
+    // CHECK: %[[LANE:.*]] = llvm.and %{{.*}}, %{{.*}} : i32
+    // CHECK: %[[BIT:.*]] = llvm.and %[[LANE]], %[[ONE:.*]] : i32
+    // CHECK: %[[HIGH:.*]] = llvm.icmp "ne" %[[BIT]], %{{.*}} : i32
+    // CHECK: nvvm.shfl.sync  bfly %{{.*}}, %[[MINE:[^,]*]], %[[ONE]]
+    // CHECK: llvm.select %[[HIGH]], %{{.*}}, %[[MINE]] : i1, f32
+    %r = tile.combine_reduce %v axis = 0 : tensor<2xf32, #l> -> f32 {
+    ^bb0(%a: f32, %b: f32):
+      tile.combine_yield %a : f32
+    }
+    tile.print "", %r : f32
+    return
+  }
+}

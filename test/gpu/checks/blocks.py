@@ -71,3 +71,19 @@ def t_bp_matmul(t):
             k((cdiv(M, 64), cdiv(N, 64)), a=t.inp(a), b=t.inp(b), c=c, M=M, N=N, K=K)
             ref = a.astype(np.float64) @ b.astype(np.float64)
             t.close("%s %dx%dx%d" % (var, M, N, K), c, ref, 1e-5)
+
+
+@test("blocks", "flip (last dim, dim 0), isnan / isinf / signbit")
+def t_flips(t):
+    for var in ("flips", "flips_w8"):
+        k = t.k(var)
+        x = t.randn((32, 64))
+        x[0, :4] = [np.nan, np.inf, -np.inf, -0.0]
+        o = t.outs(2, (32, 64), np.float32)
+        c = t.outs(3, (32, 64), np.int32)
+        k((1,), x=t.inp(x), last=o[0], first=o[1], nan=c[0], inf=c[1], sign=c[2])
+        t.exact("%s flip last dim" % var, t.get(o[0]).view(np.int32), x[:, ::-1].view(np.int32))
+        t.exact("%s flip dim 0" % var, t.get(o[1]).view(np.int32), x[::-1, :].view(np.int32))
+        t.exact("%s isnan" % var, c[0], np.isnan(x).astype(np.int32))
+        t.exact("%s isinf" % var, c[1], np.isinf(x).astype(np.int32))
+        t.exact("%s signbit" % var, c[2], np.signbit(x).astype(np.int32))

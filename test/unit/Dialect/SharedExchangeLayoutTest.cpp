@@ -614,3 +614,43 @@ TEST_F(SharedExchangeLayouts, ReshapedViewKeepsRowMajorPositions) {
 }
 
 } // namespace
+
+namespace {
+TEST_F(SharedExchangeLayouts, PermutedViewsAndJoinSplitExchanges) {
+  // The exchanges of Triton's epilogue-subtile idiom (blocks.tile's
+  // join_split): [64, 32, 2] permuted to [64, 2, 32], reshaped to [64, 64].
+  auto b3 = BlockedEncodingAttr::get(&context, {1, 1, 1}, {1, 16, 2},
+                                     {2, 2, 1}, {2, 1, 0});
+  auto b3t = BlockedEncodingAttr::get(&context, {1, 1, 1}, {1, 1, 32},
+                                      {2, 2, 1}, {2, 1, 0});
+  auto b2 = BlockedEncodingAttr::get(&context, {1, 4}, {2, 16}, {4, 1}, {1, 0});
+  // A permuted view gives each place the source index of its element:
+  // result index r is source index s with s[order[i]] = r[i].
+  for (SmallVector<int32_t> order :
+       {SmallVector<int32_t>{0, 2, 1}, SmallVector<int32_t>{1, 2, 0},
+        SmallVector<int32_t>{2, 0, 1}}) {
+    SmallVector<int64_t> source = {64, 32, 2}, shape;
+    for (int32_t d : order)
+      shape.push_back(source[d]);
+    LinearLayout result = layoutOf(shape, b3t);
+    LinearLayout view = getPermutedView(result, order);
+    for (int32_t w = 0; w < 4; ++w)
+      for (int32_t l = 0; l < 32; ++l)
+        for (int32_t r = 0; r < result.getInputSize(dims::kRegister); ++r) {
+          SmallVector<int32_t> at = result.apply({r, l, w});
+          SmallVector<int32_t> expected(3);
+          for (auto [i, d] : llvm::enumerate(order))
+            expected[d] = at[i];
+          ASSERT_EQ(view.apply({r, l, w}), expected);
+        }
+  }
+  LinearLayout joined = layoutOf({64, 32, 2}, b3);
+  LinearLayout permuted =
+      getPermutedView(layoutOf({64, 2, 32}, b3t), {0, 2, 1});
+  check(joined, permuted, {64, 32, 2}, 4, /*transposed=*/true);
+  LinearLayout reshaped =
+      getReshapedView(layoutOf({64, 64}, b2), {64, 2, 32});
+  check(layoutOf({64, 2, 32}, b3t), reshaped, {64, 2, 32}, 4,
+        /*transposed=*/true);
+}
+} // namespace
