@@ -538,8 +538,8 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     return builtinMathBinary(name, args, loc);
   if (name == "sqrt_rn") // sqrt is IEEE-rounded already (docs/target.md).
     return builtinMath("sqrt", args, loc);
-  if (llvm::is_contained({"trans", "permute", "reshape", "view",
-                          "broadcast_to", "expand_dims"},
+  if (llvm::is_contained({"trans", "permute", "reshape", "view", "broadcast_to",
+                          "expand_dims"},
                          name))
     return builtinShape(name, args, loc);
   if (llvm::is_contained(

@@ -197,8 +197,8 @@ Value Sema::builtinJoinSplit(llvm::StringRef name, CallArgs &args,
     if (t.getRank() <= 1)
       return std::move(slots[0]);
     TType type = t.withShape({t.getNumElements()});
-    return Value::ofExpr(std::make_unique<ck::ReshapeExpr>(
-        type, loc, std::move(slots[0].expr)));
+    return Value::ofExpr(
+        std::make_unique<ck::ReshapeExpr>(type, loc, std::move(slots[0].expr)));
   }
   if (name == "broadcast") {
     // broadcast(a, b): both broadcast to their common shape.

@@ -86,12 +86,11 @@ Value Sema::builtinFloatClass(llvm::StringRef name, CallArgs &args,
     Value magnitude = builtinMath("abs", absArgs, loc);
     if (magnitude.isInvalid())
       return magnitude;
-    truth = binaryOp(
-        ast::BinaryOp::Eq, std::move(magnitude),
-        makeConst(ConstexprValue::ofFloat(
-                      std::numeric_limits<double>::infinity()),
-                  loc),
-        loc);
+    truth = binaryOp(ast::BinaryOp::Eq, std::move(magnitude),
+                     makeConst(ConstexprValue::ofFloat(
+                                   std::numeric_limits<double>::infinity()),
+                               loc),
+                     loc);
   } else {
     // The sign bit: the bits as a signed integer of the same width, < 0.
     ScalarType ints = scalarTypeBits(t.elem) == 16   ? ScalarType::I16

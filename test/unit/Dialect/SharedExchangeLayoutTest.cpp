@@ -619,8 +619,8 @@ namespace {
 TEST_F(SharedExchangeLayouts, PermutedViewsAndJoinSplitExchanges) {
   // The exchanges of Triton's epilogue-subtile idiom (blocks.tile's
   // join_split): [64, 32, 2] permuted to [64, 2, 32], reshaped to [64, 64].
-  auto b3 = BlockedEncodingAttr::get(&context, {1, 1, 1}, {1, 16, 2},
-                                     {2, 2, 1}, {2, 1, 0});
+  auto b3 = BlockedEncodingAttr::get(&context, {1, 1, 1}, {1, 16, 2}, {2, 2, 1},
+                                     {2, 1, 0});
   auto b3t = BlockedEncodingAttr::get(&context, {1, 1, 1}, {1, 1, 32},
                                       {2, 2, 1}, {2, 1, 0});
   auto b2 = BlockedEncodingAttr::get(&context, {1, 4}, {2, 16}, {4, 1}, {1, 0});
@@ -648,8 +648,7 @@ TEST_F(SharedExchangeLayouts, PermutedViewsAndJoinSplitExchanges) {
   LinearLayout permuted =
       getPermutedView(layoutOf({64, 2, 32}, b3t), {0, 2, 1});
   check(joined, permuted, {64, 32, 2}, 4, /*transposed=*/true);
-  LinearLayout reshaped =
-      getReshapedView(layoutOf({64, 64}, b2), {64, 2, 32});
+  LinearLayout reshaped = getReshapedView(layoutOf({64, 64}, b2), {64, 2, 32});
   check(layoutOf({64, 2, 32}, b3t), reshaped, {64, 2, 32}, 4,
         /*transposed=*/true);
 }
