@@ -34,11 +34,14 @@ void liftEarlyReturns(Block &block) {
     bool elseReturns = endsWithBareReturn(ifStmt->elseBody);
     bool last = i + 1 == block.size();
     if (!thenReturns && !elseReturns) {
-      if (last) // In tail position: its branches are too.
+      if (last) { // In tail position: its branches are too.
+        ifStmt->endsFunction = true;
         for (Block *branch : {&ifStmt->thenBody, &ifStmt->elseBody})
           liftEarlyReturns(*branch);
+      }
       continue;
     }
+    ifStmt->endsFunction = true;
     // The statements after the `if` run only through the branch that does
     // not return (none: they never run).
     Block rest;

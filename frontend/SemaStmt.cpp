@@ -242,6 +242,13 @@ void Sema::elabIf(const ast::IfStmt &s) {
   --regionDepth;
   curBlock = outer;
 
+  if (s.endsFunction) {
+    // Nothing runs after this `if` (an early exit was lifted into it, as
+    // Triton's top-level early return ends the function): its branches'
+    // names need no common type and are not yielded.
+    emit(std::move(ifStmt));
+    return;
+  }
   auto live = [](std::map<std::string, Binding> &env,
                  const std::string &n) -> Binding * {
     auto it = env.find(n);

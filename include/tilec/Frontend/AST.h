@@ -269,6 +269,10 @@ public:
   ExprPtr cond;
   Block thenBody, elseBody;
   bool isElif = false;
+  /// The function ends after this `if` (liftEarlyReturns moved the rest of
+  /// the function into a branch): the names its branches assign are not
+  /// read after it, so they are not merged.
+  bool endsFunction = false;
 };
 
 /// `for var in iter: body`.
