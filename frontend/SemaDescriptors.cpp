@@ -311,12 +311,17 @@ bool Sema::blockAccess(const Value &target, llvm::ArrayRef<Value> offsets,
       return false;
     if (!checkDims[d])
       continue;
-    Value lower = binaryOp(ast::BinaryOp::Ge, index.clone(),
-                           makeConst(ConstexprValue::ofInt(0), loc), loc);
-    Value upper = binaryOp(ast::BinaryOp::Lt, std::move(index),
-                           parts.shape[d].clone(), loc);
-    Value both = binaryOp(ast::BinaryOp::BitAnd, std::move(lower),
-                          std::move(upper), loc);
+    // 0 <= index < shape as one unsigned comparison (a negative index is
+    // a large unsigned one), in the shape's width.
+    ScalarType bound = parts.shape[d].type().elem == ScalarType::I64
+                           ? ScalarType::U64
+                           : ScalarType::U32;
+    Value both = binaryOp(
+        ast::BinaryOp::Lt,
+        Value::ofExpr(castTo(
+            castTo(std::move(index.expr), parts.shape[d].type().elem, loc),
+            bound, loc)),
+        Value::ofExpr(castTo(parts.shape[d].clone().expr, bound, loc)), loc);
     inBounds = inBounds.isInvalid()
                    ? std::move(both)
                    : binaryOp(ast::BinaryOp::BitAnd, std::move(inBounds),
