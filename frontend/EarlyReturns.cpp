@@ -34,11 +34,9 @@ void liftEarlyReturns(Block &block) {
     bool elseReturns = endsWithBareReturn(ifStmt->elseBody);
     bool last = i + 1 == block.size();
     if (!thenReturns && !elseReturns) {
-      if (last) { // In tail position: its branches are too.
-        ifStmt->endsFunction = true;
+      if (last) // In tail position: its branches are too.
         for (Block *branch : {&ifStmt->thenBody, &ifStmt->elseBody})
           liftEarlyReturns(*branch);
-      }
       continue;
     }
     ifStmt->endsFunction = true;

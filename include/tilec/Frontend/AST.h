@@ -269,9 +269,10 @@ public:
   ExprPtr cond;
   Block thenBody, elseBody;
   bool isElif = false;
-  /// The function ends after this `if` (liftEarlyReturns moved the rest of
-  /// the function into a branch): the names its branches assign are not
-  /// read after it, so they are not merged.
+  /// An early exit was lifted into this `if` (liftEarlyReturns moved the
+  /// rest of the function into a branch): the function ends after it, as
+  /// after Triton's top-level early return, so the names its branches
+  /// assign are not merged.
   bool endsFunction = false;
 };
 

@@ -203,8 +203,12 @@ TEST(SemaDiagnosticsTest, ReductionsAndShapes) {
   expectError("a = zeros((4, 4), dtype=f32)\nz = sum(a, axis=2)",
               "test.tile:4:9: error: axis 2 is out of range for a block of "
               "rank 2 (f32[4, 4])");
-  expectError("z = trans(arange(0, 4))", "error: trans expects a 2-D block; "
-                                         "got i32[4]");
+  expectError("z = trans(arange(0, 4))",
+              "error: trans of a block of rank 1 needs the order of its "
+              "dimensions (trans(x, 0, 2, 1)); got i32[4]");
+  expectError("z = permute(reshape(arange(0, 8), (2, 4)), (1, 1))",
+              "error: the dimensions of 'permute' must be a permutation of "
+              "the 2 dimensions of i32[2, 4]");
   expectError("z = reshape(arange(0, 8), (4, 4))",
               "error: cannot reshape i32[8] (8 elements) to [4, 4] (16 "
               "elements)");
