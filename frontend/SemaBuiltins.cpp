@@ -94,6 +94,7 @@ static const char *const kBuiltins[] = {
     "split",
     "interleave",
     "flip",
+    "sort",
     "ravel",
     "broadcast",
     "device_assert",
@@ -391,8 +392,8 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
   bool isMethod = isMathName(name) || isReduceName(name) ||
                   isCombineName(name) ||
                   llvm::is_contained({"reshape", "view", "trans", "permute",
-                                      "split", "flip", "ravel", "broadcast_to",
-                                      "expand_dims", "cast"},
+                                      "split", "flip", "sort", "ravel",
+                                      "broadcast_to", "expand_dims", "cast"},
                                      name);
   if (!isMethod) {
     error(loc, "a " + self.describe() + " value has no method '" + name + "'");
@@ -543,7 +544,8 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
                          name))
     return builtinShape(name, args, loc);
   if (llvm::is_contained(
-          {"join", "split", "interleave", "flip", "ravel", "broadcast"}, name))
+          {"join", "split", "interleave", "flip", "sort", "ravel", "broadcast"},
+          name))
     return builtinJoinSplit(name, args, loc);
   if (llvm::is_contained({"zeros", "full", "zeros_like"}, name))
     return builtinCreation(name, args, loc);

@@ -112,6 +112,134 @@ static ScalarType bitsType(ScalarType elem) {
   }
 }
 
+/// Element `keep` (0 or 1) of each pair along dimension `axis` (of size 2)
+/// of `y`, the dimension kept (of size 1): an exact combine reduction.
+static Value pickOfPairs(Sema &sema, const Value &y, int64_t axis,
+                         unsigned keep, SourceLoc loc, llvm::StringRef what) {
+  return sema.combine(
+      ck::CombineKind::Reduce, y.clone(), axis, /*reverse=*/false,
+      /*keepDims=*/true,
+      [keep](std::vector<Value> &params) { return std::move(params[keep]); },
+      what, loc);
+}
+
+static Value reshapeTo(Value v, std::vector<int64_t> shape, SourceLoc loc) {
+  TType type = v.type().withShape(std::move(shape));
+  return Value::ofExpr(
+      std::make_unique<ck::ReshapeExpr>(type, loc, std::move(v.expr)));
+}
+
+/// One compare-and-swap step of a bitonic network over the last dimension
+/// (of 2^n elements) of `x`: the pairs 2^(n - i - 1) apart are put in
+/// order, descending where `flip` (a compile-time bool or an i1 block of
+/// x's shape) is true. A pair is swapped when (left > right) != flip (so
+/// NaNs compare as Triton's do).
+static Value compareAndSwap(Sema &sema, Value x, const Value &flip, unsigned i,
+                            unsigned n, SourceLoc loc) {
+  const std::vector<int64_t> shape = x.type().shape;
+  int64_t outer = x.type().getNumElements() >> n;
+  std::vector<int64_t> pairs = {outer << i, 2, int64_t(1) << (n - i - 1)};
+  Value y = sema.materializeTrivial(reshapeTo(x.clone(), pairs, loc), loc,
+                                    "sort_pairs");
+  Value halves[2];
+  for (unsigned keep = 0; keep < 2; ++keep) {
+    Value half = pickOfPairs(sema, y, 1, keep, loc, "sort");
+    if (half.isInvalid())
+      return half;
+    half = Value::ofExpr(sema.broadcastTo(std::move(half.expr), pairs, loc));
+    halves[keep] = sema.materializeTrivial(
+        reshapeTo(std::move(half), shape, loc), loc, "sort_half");
+  }
+  // Whether each element is the left one of its pair.
+  ExprPtr side = std::make_unique<ck::MakeRangeExpr>(
+      TType(ScalarType::I32, false, {2}), loc, 0, 2);
+  side = std::make_unique<ck::ReshapeExpr>(
+      TType(ScalarType::I32, false, {1, 2, 1}), loc, std::move(side));
+  Value isLeft = sema.binaryOp(
+      ast::BinaryOp::Eq,
+      reshapeTo(Value::ofExpr(sema.broadcastTo(std::move(side), pairs, loc)),
+                shape, loc),
+      sema.makeConst(ConstexprValue::ofInt(0), loc), loc);
+  Value greater = sema.binaryOp(ast::BinaryOp::Gt, halves[0].clone(),
+                                halves[1].clone(), loc);
+  Value swap =
+      sema.binaryOp(ast::BinaryOp::Ne, std::move(greater), flip.clone(), loc);
+  if (isLeft.isInvalid() || swap.isInvalid())
+    return Value::invalid();
+  TType type = x.type();
+  ExprPtr partner = std::make_unique<ck::SelectExpr>(
+      type, loc, std::move(isLeft.expr), std::move(halves[1].expr),
+      std::move(halves[0].expr));
+  return Value::ofExpr(std::make_unique<ck::SelectExpr>(
+      type, loc, sema.broadcastTo(std::move(swap.expr), shape, loc),
+      std::move(partner), std::move(x.expr)));
+}
+
+/// `sort(x, dim=None, descending=False)`: a bitonic sort of the last
+/// dimension (the only one Triton sorts).
+static Value sortValue(Sema &sema, Value x, const Value &dimArg,
+                       const Value &descendingArg, SourceLoc argsLoc,
+                       SourceLoc loc) {
+  if (!sema.requireExpr(x, argsLoc, "'sort'"))
+    return Value::invalid();
+  TType t = x.type();
+  if (t.isScalar() || t.isPointer || isFP8Type(t.elem)) {
+    sema.error(loc, "'sort' needs a block of numbers; got " + t.str());
+    return Value::invalid();
+  }
+  int64_t rank = t.getRank();
+  if (!dimArg.isNone()) {
+    auto d = sema.requireConstInt(dimArg, argsLoc, "the dim of 'sort'");
+    if (!d)
+      return Value::invalid();
+    if ((*d < 0 ? *d + rank : *d) != rank - 1) {
+      sema.error(loc, "'sort' sorts only the last dimension (as Triton); got "
+                      "dim " +
+                          llvm::Twine(*d) + " of " + t.str());
+      return Value::invalid();
+    }
+  }
+  bool descending = false;
+  if (!descendingArg.isNone()) {
+    const ConstexprValue *c = descendingArg.getConst();
+    if (!c) {
+      sema.error(argsLoc, "'descending' of 'sort' must be a compile-time "
+                          "bool");
+      return Value::invalid();
+    }
+    descending = c->asBool();
+  }
+  unsigned n = llvm::Log2_64(uint64_t(t.shape.back()));
+  int64_t outer = t.getNumElements() >> n;
+  for (unsigned stage = 1; stage <= n; ++stage) {
+    // Stages before the last merge alternating directions (bitonic runs).
+    Value flip;
+    if (stage < n) {
+      std::vector<int64_t> runs = {outer << (n - 1 - stage), 2,
+                                   int64_t(1) << stage};
+      ExprPtr dir = std::make_unique<ck::MakeRangeExpr>(
+          TType(ScalarType::I32, false, {2}), loc, 0, 2);
+      dir = std::make_unique<ck::ReshapeExpr>(
+          TType(ScalarType::I32, false, {1, 2, 1}), loc, std::move(dir));
+      dir = sema.broadcastTo(std::move(dir), runs, loc);
+      flip =
+          sema.binaryOp(ast::BinaryOp::Ne,
+                        reshapeTo(Value::ofExpr(std::move(dir)), t.shape, loc),
+                        sema.makeConst(ConstexprValue::ofInt(0), loc), loc);
+      flip = sema.materializeTrivial(std::move(flip), loc, "sort_flip");
+    } else {
+      flip = sema.makeConst(ConstexprValue::ofBool(descending), loc);
+    }
+    for (unsigned i = 0; i < stage; ++i) {
+      x = sema.materializeTrivial(std::move(x), loc, "sort");
+      x = compareAndSwap(sema, std::move(x), flip, i + (n - stage), n, loc);
+      if (x.isInvalid())
+        return x;
+    }
+  }
+  return x;
+}
+
 /// `flip(x, dim)`: x reversed along `dim` (None: the last dimension).
 static Value flipValue(Sema &sema, Value x, const Value &dimArg,
                        SourceLoc argsLoc, SourceLoc loc) {
@@ -184,6 +312,12 @@ static Value flipValue(Sema &sema, Value x, const Value &dimArg,
 Value Sema::builtinJoinSplit(llvm::StringRef name, CallArgs &args,
                              SourceLoc loc) {
   std::vector<Value> slots;
+  if (name == "sort") {
+    if (!bindArgs(args, name, {"x", "dim", "descending"}, 1, slots))
+      return Value::invalid();
+    return sortValue(*this, std::move(slots[0]), slots[1], slots[2], args.loc,
+                     loc);
+  }
   if (name == "flip") {
     if (!bindArgs(args, name, {"x", "dim"}, 1, slots))
       return Value::invalid();

@@ -87,3 +87,16 @@ def t_flips(t):
         t.exact("%s isnan" % var, c[0], np.isnan(x).astype(np.int32))
         t.exact("%s isinf" % var, c[1], np.isinf(x).astype(np.int32))
         t.exact("%s signbit" % var, c[2], np.signbit(x).astype(np.int32))
+
+
+@test("blocks", "sort (bitonic, ascending and descending)")
+def t_sort(t):
+    for var in ("sort_rows", "sort_rows_w8"):
+        k = t.k(var)
+        x = t.randn((16, 128))
+        x[0, :8] = [np.inf, -np.inf, -0.0, 0.0, 1.0, 1.0, 1.0, -1.0]
+        x[1] = np.round(x[1])  # many ties
+        up, down = t.outs(2, (16, 128), np.float32)
+        k((1,), x=t.inp(x), up=up, down=down)
+        t.exact("%s ascending" % var, up, np.sort(x, 1))
+        t.exact("%s descending" % var, down, -np.sort(-x, 1))

@@ -195,7 +195,7 @@ for _k in ("fp8_cvt", "fp8_scale"):
     kern(_k, G + "fp8.tile")
     # sm_80 has no fp8 cvt: the same bits from integer operations.
     kern(_k + "_sm80", G + "fp8.tile", _k, flags=["--arch=sm_80"])
-for _k in ("permute3", "join_split", "bitcasts", "desc_trans", "bp_matmul", "flips"):
+for _k in ("permute3", "join_split", "bitcasts", "desc_trans", "bp_matmul", "flips", "sort_rows"):
     kern(_k, G + "blocks.tile")
 kern("permute3_w1", G + "blocks.tile", "permute3", nw=1)
 kern("permute3_w8", G + "blocks.tile", "permute3", nw=8)
@@ -203,6 +203,7 @@ kern("join_split_w8", G + "blocks.tile", "join_split", nw=8)
 kern("desc_trans_w8", G + "blocks.tile", "desc_trans", nw=8)
 kern("bp_matmul_s1", G + "blocks.tile", "bp_matmul", ns=1)
 kern("flips_w8", G + "blocks.tile", "flips", nw=8)
+kern("sort_rows_w8", G + "blocks.tile", "sort_rows", nw=8)
 for _k in ("trans_k", "reshape_k", "bcast_k", "bcast_col", "hints_copy", "hints_2d"):
     kern(_k, G + "shape.tile")
 kern("trans_k_w8", G + "shape.tile", "trans_k", nw=8)
