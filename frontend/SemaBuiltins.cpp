@@ -112,7 +112,10 @@ static const char *const kBuiltins[] = {
     "static_assert",
     "pointer_type",
     "make_tensor_descriptor",
+    "load_tensor_descriptor",
+    "store_tensor_descriptor",
     "make_block_ptr",
+    "swizzle2d",
     "advance",
     "constexpr",
     "next_power_of_2",
@@ -132,6 +135,24 @@ static const char *const kBuiltins[] = {
     "int",
     "print",
 };
+
+/// Names of triton.language (3.6) that tilec does not have: a call says so
+/// instead of guessing a similar name.
+static constexpr const char *kUnsupportedTriton[] = {"topk",
+                                                     "gather",
+                                                     "histogram",
+                                                     "inline_asm_elementwise",
+                                                     "dot_scaled",
+                                                     "cat",
+                                                     "erfinv",
+                                                     "hypot",
+                                                     "map_elementwise",
+                                                     "fast_expf",
+                                                     "fast_dividef"};
+
+bool tilec::sema::isUnsupportedTritonName(llvm::StringRef name) {
+  return llvm::is_contained(kUnsupportedTriton, name);
+}
 
 bool Sema::isBuiltinName(llvm::StringRef name) {
   return llvm::is_contained(kBuiltins, name);
@@ -271,6 +292,12 @@ Value Sema::elabCall(const ast::CallExpr &e) {
       if (!evalArgs(e, args) || !bindArgs(args, name, {"value"}, 1, slots))
         return Value::invalid();
       return castValue(std::move(slots[0]), *kind, loc);
+    }
+    if (isUnsupportedTritonName(name)) {
+      error(nameLoc, "'tl." + name +
+                         "' (a Triton built-in) is not supported by tilec "
+                         "yet (docs/porting-triton.md lists what is not)");
+      return Value::invalid();
     }
     if (!isBuiltinName(name)) {
       std::string hint = findClosestName(name, builtinNames());
@@ -506,6 +533,22 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   if (llvm::is_contained(
           {"make_tensor_descriptor", "make_block_ptr", "advance"}, name))
     return builtinDescriptor(name, args, loc);
+  if (name == "load_tensor_descriptor" || name == "store_tensor_descriptor") {
+    // The functional forms of desc.load(offsets) / desc.store(offsets, v).
+    if (args.args.empty() || args.args[0].kind != Value::Kind::TensorDesc) {
+      error(loc,
+            "the first argument of '" + name + "' must be a tensor descriptor");
+      return Value::invalid();
+    }
+    Value desc = std::move(args.args[0]);
+    args.args.erase(args.args.begin());
+    args.argLocs.erase(args.argLocs.begin());
+    return descriptorMethod(std::move(desc),
+                            name == "load_tensor_descriptor" ? "load" : "store",
+                            args, loc);
+  }
+  if (name == "swizzle2d")
+    return builtinSwizzle2d(args, loc);
   if (name == "atomic_cas")
     return builtinAtomicCAS(args, loc);
   if (name.starts_with("atomic_"))

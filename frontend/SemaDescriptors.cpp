@@ -519,6 +519,52 @@ Value Sema::blockPointerAccess(llvm::StringRef name, CallArgs &args,
   return Value::none();
 }
 
+Value Sema::builtinSwizzle2d(CallArgs &args, SourceLoc loc) {
+  std::vector<Value> slots;
+  if (!bindArgs(args, "swizzle2d", {"i", "j", "size_i", "size_j", "size_g"}, 5,
+                slots))
+    return Value::invalid();
+  for (size_t k = 0; k < slots.size(); ++k) {
+    if (!requireExpr(slots[k], args.argLoc(k), "'swizzle2d'"))
+      return Value::invalid();
+    if (!slots[k].type().isInteger()) {
+      error(args.argLoc(k), "the arguments of 'swizzle2d' must be integers; "
+                            "got " +
+                                slots[k].type().str());
+      return Value::invalid();
+    }
+    slots[k] = materializeTrivial(std::move(slots[k]), loc, "swizzle");
+  }
+  using ast::BinaryOp;
+  auto op = [&](BinaryOp kind, const Value &a, const Value &b) {
+    return materializeTrivial(binaryOp(kind, a.clone(), b.clone(), loc), loc,
+                              "swizzle");
+  };
+  const Value &i = slots[0], &j = slots[1], &sizeI = slots[2],
+              &sizeJ = slots[3], &sizeG = slots[4];
+  // Groups of size_g rows, column-major inside a group; the last group
+  // has the rows that are left.
+  Value ij = op(BinaryOp::Add, op(BinaryOp::Mul, i, sizeJ), j);
+  Value sizeGJ = op(BinaryOp::Mul, sizeG, sizeJ);
+  Value offI = op(BinaryOp::Mul, op(BinaryOp::FloorDiv, ij, sizeGJ), sizeG);
+  CallArgs minArgs;
+  minArgs.loc = loc;
+  minArgs.args.push_back(op(BinaryOp::Sub, sizeI, offI));
+  minArgs.args.push_back(sizeG.clone());
+  minArgs.argLocs = {loc, loc};
+  Value groupRows =
+      materializeTrivial(callBuiltin("minimum", minArgs, loc), loc, "swizzle");
+  Value inGroup = op(BinaryOp::Mod, ij, sizeGJ);
+  Value newI = op(BinaryOp::Add, offI, op(BinaryOp::Mod, inGroup, groupRows));
+  Value newJ = op(BinaryOp::FloorDiv, inGroup, groupRows);
+  if (newI.isInvalid() || newJ.isInvalid())
+    return Value::invalid();
+  std::vector<Value> both;
+  both.push_back(std::move(newI));
+  both.push_back(std::move(newJ));
+  return Value::ofTuple(std::move(both));
+}
+
 /// Whether `v` is an instance of the class `cls` names (`tl.tensor`,
 /// `int`, ...); nullopt when tilec does not know the class.
 static std::optional<bool> isInstanceOf(Value &v, llvm::StringRef cls) {

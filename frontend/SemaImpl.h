@@ -368,6 +368,9 @@ public:
   bool blockAccess(const Value &target, llvm::ArrayRef<Value> offsets,
                    llvm::ArrayRef<bool> checkDims, SourceLoc loc, ExprPtr &ptr,
                    ExprPtr &mask);
+  /// `tl.swizzle2d(i, j, size_i, size_j, size_g)`: Triton's grouped
+  /// reordering of a 2-D grid, as (new_i, new_j).
+  Value builtinSwizzle2d(CallArgs &args, SourceLoc loc);
   /// `isinstance(x, cls)`: a compile-time bool.
   Value elabIsInstance(const ast::CallExpr &e);
   /// A compile-time integer or a tuple of them (`order=`,
@@ -458,6 +461,9 @@ ScalarType pickSumType(ScalarType elem);
 /// variables), in first-appearance order.
 void collectAssignedNames(const ast::Block &block,
                           std::vector<std::string> &names);
+
+/// A name of triton.language that tilec does not support (SemaBuiltins.cpp).
+bool isUnsupportedTritonName(llvm::StringRef name);
 
 /// tl.rand and the other names of Triton's random module (SemaRandom.cpp).
 bool isRandomName(llvm::StringRef name);
