@@ -95,6 +95,7 @@ static const char *const kBuiltins[] = {
     "interleave",
     "flip",
     "sort",
+    "cat",
     "ravel",
     "broadcast",
     "device_assert",
@@ -138,17 +139,10 @@ static const char *const kBuiltins[] = {
 
 /// Names of triton.language (3.6) that tilec does not have: a call says so
 /// instead of guessing a similar name.
-static constexpr const char *kUnsupportedTriton[] = {"topk",
-                                                     "gather",
-                                                     "histogram",
-                                                     "inline_asm_elementwise",
-                                                     "dot_scaled",
-                                                     "cat",
-                                                     "erfinv",
-                                                     "hypot",
-                                                     "map_elementwise",
-                                                     "fast_expf",
-                                                     "fast_dividef"};
+static constexpr const char *kUnsupportedTriton[] = {
+    "topk",       "gather",      "histogram", "inline_asm_elementwise",
+    "dot_scaled", "erfinv",      "hypot",     "map_elementwise",
+    "fast_expf",  "fast_dividef"};
 
 bool tilec::sema::isUnsupportedTritonName(llvm::StringRef name) {
   return llvm::is_contained(kUnsupportedTriton, name);
@@ -586,9 +580,9 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
                           "expand_dims"},
                          name))
     return builtinShape(name, args, loc);
-  if (llvm::is_contained(
-          {"join", "split", "interleave", "flip", "sort", "ravel", "broadcast"},
-          name))
+  if (llvm::is_contained({"join", "split", "interleave", "flip", "sort", "cat",
+                          "ravel", "broadcast"},
+                         name))
     return builtinJoinSplit(name, args, loc);
   if (llvm::is_contained({"zeros", "full", "zeros_like"}, name))
     return builtinCreation(name, args, loc);

@@ -312,6 +312,43 @@ static Value flipValue(Sema &sema, Value x, const Value &dimArg,
 Value Sema::builtinJoinSplit(llvm::StringRef name, CallArgs &args,
                              SourceLoc loc) {
   std::vector<Value> slots;
+  if (name == "cat") {
+    // cat(a, b, can_reorder): Triton allows any order of the elements (and
+    // requires can_reorder=True); tilec puts b's rows after a's (dim 0).
+    if (!bindArgs(args, name, {"input", "other", "can_reorder"}, 2, slots))
+      return Value::invalid();
+    const ConstexprValue *reorder = slots[2].getConst();
+    if (!reorder || !reorder->asBool()) {
+      error(loc, "'cat' needs can_reorder=True (as in Triton, whose cat may "
+                 "reorder the elements)");
+      return Value::invalid();
+    }
+    if (!requireExpr(slots[0], args.loc, "'cat'") ||
+        !requireExpr(slots[1], args.loc, "'cat'"))
+      return Value::invalid();
+    TType a = slots[0].type(), b = slots[1].type();
+    if (a.isScalar() || a != b) {
+      error(loc, "'cat' needs two blocks of one type and shape; got " +
+                     a.str() + " and " + b.str());
+      return Value::invalid();
+    }
+    Value joined = joinValues(*this, std::move(slots[0]), std::move(slots[1]),
+                              args.loc, loc, name);
+    if (joined.isInvalid())
+      return joined;
+    // [d0, ..., 2] -> [2, d0, ...] -> [2 * d0, ...].
+    std::vector<int32_t> order = {int32_t(a.getRank())};
+    for (int32_t d = 0; d < a.getRank(); ++d)
+      order.push_back(d);
+    std::vector<int64_t> front = {2};
+    front.insert(front.end(), a.shape.begin(), a.shape.end());
+    ExprPtr moved = std::make_unique<ck::TransExpr>(
+        a.withShape(front), loc, std::move(joined.expr), std::move(order));
+    std::vector<int64_t> shape = a.shape;
+    shape[0] *= 2;
+    return Value::ofExpr(std::make_unique<ck::ReshapeExpr>(
+        a.withShape(shape), loc, std::move(moved)));
+  }
   if (name == "sort") {
     if (!bindArgs(args, name, {"x", "dim", "descending"}, 1, slots))
       return Value::invalid();
