@@ -349,6 +349,59 @@ Value Sema::builtinJoinSplit(llvm::StringRef name, CallArgs &args,
     return Value::ofExpr(std::make_unique<ck::ReshapeExpr>(
         a.withShape(shape), loc, std::move(moved)));
   }
+  if (name == "histogram") {
+    // histogram(x, num_bins, mask=None): counts of each value in [0,
+    // num_bins) of a 1-D integer block (others ignored), as a sum over
+    // x[:, None] == arange(0, num_bins)[None, :].
+    if (!bindArgs(args, name, {"input", "num_bins", "mask"}, 2, slots) ||
+        !requireExpr(slots[0], args.loc, "'histogram'"))
+      return Value::invalid();
+    TType t = slots[0].type();
+    if (t.getRank() != 1 || !t.isInteger() || t.isBool()) {
+      error(loc, "'histogram' needs a 1-D block of integers; got " + t.str());
+      return Value::invalid();
+    }
+    auto bins = requireConstInt(slots[1], args.argLoc(1),
+                                "the num_bins of 'histogram'");
+    if (!bins)
+      return Value::invalid();
+    if (*bins <= 0 || !llvm::isPowerOf2_64(uint64_t(*bins))) {
+      error(args.argLoc(1), "num_bins of 'histogram' must be a positive power "
+                            "of two; got " +
+                                llvm::Twine(*bins));
+      return Value::invalid();
+    }
+    std::vector<int64_t> grid = {t.shape[0], *bins};
+    if (!checkShape(grid, loc))
+      return Value::invalid();
+    ExprPtr x = std::make_unique<ck::ExpandDimsExpr>(
+        t.withShape({t.shape[0], 1}), loc, std::move(slots[0].expr), 1);
+    ExprPtr range = std::make_unique<ck::MakeRangeExpr>(
+        TType(ScalarType::I32, false, {*bins}), loc, 0, *bins);
+    range = std::make_unique<ck::ExpandDimsExpr>(
+        TType(ScalarType::I32, false, {1, *bins}), loc, std::move(range), 0);
+    Value hit = binaryOp(ast::BinaryOp::Eq, Value::ofExpr(std::move(x)),
+                         Value::ofExpr(std::move(range)), loc);
+    if (!slots[2].isNone()) {
+      if (!requireExpr(slots[2], args.argLoc(2), "the mask of 'histogram'"))
+        return Value::invalid();
+      ExprPtr m = toBool(std::move(slots[2].expr), loc);
+      if (m->getType().shape != t.shape) {
+        error(args.argLoc(2), "the mask of 'histogram' must have the input's "
+                              "shape " +
+                                  formatShape(t.shape));
+        return Value::invalid();
+      }
+      m = std::make_unique<ck::ExpandDimsExpr>(
+          TType(ScalarType::I1, false, {t.shape[0], 1}), loc, std::move(m), 1);
+      hit = binaryOp(ast::BinaryOp::BitAnd, std::move(hit),
+                     Value::ofExpr(std::move(m)), loc);
+    }
+    if (hit.isInvalid())
+      return hit;
+    Value counts = castValue(std::move(hit), ScalarType::I32, loc);
+    return reduce(ck::ReduceKind::Sum, std::move(counts), 0, false, loc);
+  }
   if (name == "sort") {
     if (!bindArgs(args, name, {"x", "dim", "descending"}, 1, slots))
       return Value::invalid();

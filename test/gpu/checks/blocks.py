@@ -100,3 +100,19 @@ def t_sort(t):
         k((1,), x=t.inp(x), up=up, down=down)
         t.exact("%s ascending" % var, up, np.sort(x, 1))
         t.exact("%s descending" % var, down, -np.sort(-x, 1))
+
+
+@test("blocks", "histogram, cat")
+def t_hist_cat(t):
+    k = t.k("hist_cat")
+    x = t.rng.integers(-8, 72, 1024).astype(np.int32)
+    a = t.randn((32, 16))
+    h = t.out(64, np.int32)
+    c = t.out((64, 16), np.float32)
+    k((1,), x=t.inp(x), h=h, a=t.inp(a), c=c)
+    t.exact(
+        "histogram of 1024 values into 64 bins",
+        h,
+        np.bincount(x[(x >= 0) & (x < 64)], minlength=64),
+    )
+    t.exact("cat(a, 2a) along dim 0", c, np.concatenate([a, a * np.float32(2)]))

@@ -195,7 +195,16 @@ for _k in ("fp8_cvt", "fp8_scale"):
     kern(_k, G + "fp8.tile")
     # sm_80 has no fp8 cvt: the same bits from integer operations.
     kern(_k + "_sm80", G + "fp8.tile", _k, flags=["--arch=sm_80"])
-for _k in ("permute3", "join_split", "bitcasts", "desc_trans", "bp_matmul", "flips", "sort_rows"):
+for _k in (
+    "permute3",
+    "join_split",
+    "bitcasts",
+    "desc_trans",
+    "bp_matmul",
+    "flips",
+    "sort_rows",
+    "hist_cat",
+):
     kern(_k, G + "blocks.tile")
 kern("permute3_w1", G + "blocks.tile", "permute3", nw=1)
 kern("permute3_w8", G + "blocks.tile", "permute3", nw=8)
