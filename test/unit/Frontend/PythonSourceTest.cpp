@@ -227,8 +227,10 @@ TEST(PythonSourceTest, MutationsNeverCrash) {
                            {"n", {false, ScalarType::I32}}};
     bindings.values["BLOCK"] = ConstexprValue::ofInt(64);
     bindings.values["E"] = ConstexprValue::ofBool(true);
-    for (const ast::Function *fn : module->getKernels())
-      if (!checkKernel(*module, fn->name, bindings, diags))
+    for (const ast::Function *fn : module->getKernels()) {
+      if (!checkKernel(*module, fn->name, bindings, diags)) {
         EXPECT_TRUE(diags.hasErrors()) << src;
+      }
+    }
   }
 }
