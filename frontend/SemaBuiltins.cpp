@@ -97,6 +97,7 @@ static const char *const kBuiltins[] = {
     "sort",
     "cat",
     "histogram",
+    "topk",
     "ravel",
     "broadcast",
     "device_assert",
@@ -141,9 +142,8 @@ static const char *const kBuiltins[] = {
 /// Names of triton.language (3.6) that tilec does not have: a call says so
 /// instead of guessing a similar name.
 static constexpr const char *kUnsupportedTriton[] = {
-    "topk",        "gather", "inline_asm_elementwise", "dot_scaled",
-    "erfinv",      "hypot",  "map_elementwise",        "fast_expf",
-    "fast_dividef"};
+    "gather", "inline_asm_elementwise", "dot_scaled", "erfinv",
+    "hypot",  "map_elementwise",        "fast_expf",  "fast_dividef"};
 
 bool tilec::sema::isUnsupportedTritonName(llvm::StringRef name) {
   return llvm::is_contained(kUnsupportedTriton, name);
@@ -582,7 +582,7 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
                          name))
     return builtinShape(name, args, loc);
   if (llvm::is_contained({"join", "split", "interleave", "flip", "sort", "cat",
-                          "histogram", "ravel", "broadcast"},
+                          "histogram", "topk", "ravel", "broadcast"},
                          name))
     return builtinJoinSplit(name, args, loc);
   if (llvm::is_contained({"zeros", "full", "zeros_like"}, name))

@@ -412,6 +412,46 @@ Value Sema::builtinJoinSplit(llvm::StringRef name, CallArgs &args,
     Value counts = castValue(std::move(hit), ScalarType::I32, loc);
     return reduce(ck::ReduceKind::Sum, std::move(counts), 0, false, loc);
   }
+  if (name == "topk") {
+    // topk(x, k, dim=None): the k largest of each row of the last
+    // dimension, largest first (Triton's order): the row sorted
+    // descending, then its first k (halves taken exactly).
+    if (!bindArgs(args, name, {"x", "k", "dim"}, 2, slots))
+      return Value::invalid();
+    auto k = requireConstInt(slots[1], args.argLoc(1), "the k of 'topk'");
+    if (!k)
+      return Value::invalid();
+    if (!requireExpr(slots[0], args.loc, "'topk'"))
+      return Value::invalid();
+    TType t = slots[0].type();
+    if (t.isScalar() || *k <= 0 || !llvm::isPowerOf2_64(uint64_t(*k)) ||
+        *k > t.shape.back()) {
+      error(args.argLoc(1), "the k of 'topk' must be a power of two of at "
+                            "most the last dimension; got " +
+                                llvm::Twine(*k) + " for " + t.str());
+      return Value::invalid();
+    }
+    Value sorted =
+        sortValue(*this, std::move(slots[0]), slots[2],
+                  makeConst(ConstexprValue::ofBool(true), loc), args.loc, loc);
+    if (sorted.isInvalid())
+      return sorted;
+    int64_t rank = t.getRank();
+    std::vector<int64_t> shape = t.shape;
+    while (shape.back() > *k) {
+      std::vector<int64_t> halves = shape;
+      halves.back() /= 2;
+      halves.insert(halves.end() - 1, 2);
+      Value y = materializeTrivial(reshapeTo(std::move(sorted), halves, loc),
+                                   loc, "topk");
+      Value first = pickOfPairs(*this, y, rank - 1, 0, loc, "topk");
+      if (first.isInvalid())
+        return first;
+      shape.back() /= 2;
+      sorted = reshapeTo(std::move(first), shape, loc);
+    }
+    return sorted;
+  }
   if (name == "sort") {
     if (!bindArgs(args, name, {"x", "dim", "descending"}, 1, slots))
       return Value::invalid();
