@@ -116,3 +116,12 @@ def t_hist_cat(t):
         np.bincount(x[(x >= 0) & (x < 64)], minlength=64),
     )
     t.exact("cat(a, 2a) along dim 0", c, np.concatenate([a, a * np.float32(2)]))
+
+
+@test("blocks", "topk (largest first)")
+def t_topk(t):
+    k = t.k("topk_rows")
+    x = t.randn((16, 128))
+    top = t.out((16, 8), np.float32)
+    k((1,), x=t.inp(x), top=top)
+    t.exact("topk 8 of 128, largest first", top, -np.sort(-x, 1)[:, :8])

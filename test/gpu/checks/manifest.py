@@ -204,6 +204,7 @@ for _k in (
     "flips",
     "sort_rows",
     "hist_cat",
+    "topk_rows",
 ):
     kern(_k, G + "blocks.tile")
 kern("permute3_w1", G + "blocks.tile", "permute3", nw=1)
