@@ -395,6 +395,12 @@ Value Sema::builtinJoinSplit(llvm::StringRef name, CallArgs &args,
     if (!slots[2].isNone()) {
       if (!requireExpr(slots[2], args.argLoc(2), "the mask of 'histogram'"))
         return Value::invalid();
+      if (slots[2].type().isPointer || slots[2].type().isFloat()) {
+        error(args.argLoc(2), "the mask of 'histogram' must be a boolean "
+                              "block; got " +
+                                  slots[2].type().str());
+        return Value::invalid();
+      }
       ExprPtr m = toBool(std::move(slots[2].expr), loc);
       if (m->getType().shape != t.shape) {
         error(args.argLoc(2), "the mask of 'histogram' must have the input's "
