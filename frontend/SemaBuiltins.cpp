@@ -102,6 +102,8 @@ static const char *const kBuiltins[] = {
     "broadcast",
     "device_assert",
     "isnan",
+    "erfinv",
+    "hypot",
     "isinf",
     "signbit",
     "reshape",
@@ -142,8 +144,9 @@ static const char *const kBuiltins[] = {
 /// Names of triton.language (3.6) that tilec does not have: a call says so
 /// instead of guessing a similar name.
 static constexpr const char *kUnsupportedTriton[] = {
-    "gather", "inline_asm_elementwise", "dot_scaled", "erfinv",
-    "hypot",  "map_elementwise",        "fast_expf",  "fast_dividef"};
+    "gather",     "inline_asm_elementwise",
+    "dot_scaled", "map_elementwise",
+    "fast_expf",  "fast_dividef"};
 
 bool tilec::sema::isUnsupportedTritonName(llvm::StringRef name) {
   return llvm::is_contained(kUnsupportedTriton, name);
@@ -901,6 +904,8 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     }
     return Value::none();
   }
+  if (name == "erfinv" || name == "hypot")
+    return builtinErfinvHypot(name, args, loc);
   if (name == "isnan" || name == "isinf" || name == "signbit")
     return builtinFloatClass(name, args, loc);
   if (name == "static_assert") {

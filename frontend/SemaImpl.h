@@ -410,6 +410,8 @@ public:
   /// libdevice's `isnan`, `isinf`, `signbit` of floats: an i32 block of 1
   /// (true) and 0.
   Value builtinFloatClass(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  /// libdevice's `erfinv(x)` and `hypot(x, y)`, from the elementwise ops.
+  Value builtinErfinvHypot(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinCreation(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value castValue(Value v, ScalarType kind, SourceLoc loc);

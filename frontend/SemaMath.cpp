@@ -60,6 +60,120 @@ double foldMath(ck::MathFn fn, double d) {
 }
 } // namespace
 
+Value Sema::builtinErfinvHypot(llvm::StringRef name, CallArgs &args,
+                               SourceLoc loc) {
+  bool isHypot = name == "hypot";
+  std::vector<Value> slots;
+  if (!bindArgs(args, name,
+                isHypot ? llvm::ArrayRef<const char *>{"arg0", "arg1"}
+                        : llvm::ArrayRef<const char *>{"arg0"},
+                isHypot ? 2 : 1, slots))
+    return Value::invalid();
+  // f16 / bf16 inputs (all of one type) give a result of that type.
+  std::optional<ScalarType> narrow;
+  for (size_t i = 0; i < slots.size(); ++i) {
+    if (!requireExpr(slots[i], args.argLoc(i), "'" + name.str() + "'"))
+      return Value::invalid();
+    const TType &t = slots[i].type();
+    bool half = t.elem == ScalarType::F16 || t.elem == ScalarType::BF16;
+    if (i == 0)
+      narrow = half ? std::optional<ScalarType>(t.elem) : std::nullopt;
+    else if (narrow != t.elem)
+      narrow.reset();
+    if (t.isPointer || isFP8Type(t.elem)) {
+      error(loc, "'" + name + "' expects numbers; got " + t.str());
+      return Value::invalid();
+    }
+    // Computed in f32 (f64 stays f64), as the other libdevice functions.
+    ScalarType kind =
+        t.elem == ScalarType::F64 ? ScalarType::F64 : ScalarType::F32;
+    slots[i] = materializeTrivial(
+        Value::ofExpr(castTo(std::move(slots[i].expr), kind, loc)), loc, name);
+  }
+  // Every intermediate is made trivial (a name or a constant), so the
+  // helpers below copy their operands.
+  using ast::BinaryOp;
+  auto num = [&](double v) {
+    return makeConst(ConstexprValue::ofFloat(v), loc);
+  };
+  auto bin = [&](BinaryOp op, const Value &a, const Value &b) {
+    return materializeTrivial(binaryOp(op, a.clone(), b.clone(), loc), loc,
+                              name);
+  };
+  auto call = [&](llvm::StringRef fn, std::initializer_list<const Value *> in) {
+    CallArgs a;
+    a.loc = loc;
+    for (const Value *v : in) {
+      a.args.push_back(v->clone());
+      a.argLocs.push_back(loc);
+    }
+    return materializeTrivial(callBuiltin(fn, a, loc), loc, name);
+  };
+  double inf = std::numeric_limits<double>::infinity();
+  Value one = num(1.0), zero = num(0.0), posInf = num(inf);
+  if (isHypot) {
+    // max * sqrt(1 + (min / max)^2) (no overflow for large inputs); 0 when
+    // both are 0; inf when either is inf, even with a NaN (IEEE's hypot).
+    Value ax = call("abs", {&slots[0]});
+    Value ay = call("abs", {&slots[1]});
+    Value big = call("maximum", {&ax, &ay});
+    Value small = call("minimum", {&ax, &ay});
+    Value ratio = bin(BinaryOp::Div, small, big);
+    Value square = bin(BinaryOp::Mul, ratio, ratio);
+    Value sum = bin(BinaryOp::Add, one, square);
+    Value root = call("sqrt", {&sum});
+    Value scaled = bin(BinaryOp::Mul, big, root);
+    Value bothZero = bin(BinaryOp::Eq, big, zero);
+    Value r = call("where", {&bothZero, &zero, &scaled});
+    Value xInf = bin(BinaryOp::Eq, ax, posInf);
+    Value yInf = bin(BinaryOp::Eq, ay, posInf);
+    Value anyInf = bin(BinaryOp::BitOr, xInf, yInf);
+    Value result = call("where", {&anyInf, &posInf, &r});
+    if (narrow)
+      return castValue(std::move(result), *narrow, loc);
+    return result;
+  }
+  // erfinv: M. Giles' single-precision approximation ("Approximating the
+  // erfinv function", GPU Computing Gems, 2011), two polynomials in
+  // w = -log((1 - x)(1 + x)); +-inf at +-1, NaN outside [-1, 1].
+  const Value &x = slots[0];
+  Value below = bin(BinaryOp::Sub, one, x);
+  Value above = bin(BinaryOp::Add, one, x);
+  Value product = bin(BinaryOp::Mul, below, above);
+  Value logged = call("log", {&product});
+  Value w = bin(BinaryOp::Sub, zero, logged);
+  auto poly = [&](const Value &t, llvm::ArrayRef<double> c) {
+    Value p = num(c[0]);
+    for (double coeff : c.drop_front())
+      p = bin(BinaryOp::Add, num(coeff), bin(BinaryOp::Mul, p, t));
+    return p;
+  };
+  Value shifted = bin(BinaryOp::Sub, w, num(2.5));
+  Value central = poly(shifted, {2.81022636e-08, 3.43273939e-07, -3.5233877e-06,
+                                 -4.39150654e-06, 0.00021858087, -0.00125372503,
+                                 -0.00417768164, 0.246640727, 1.50140941});
+  Value rootW = call("sqrt", {&w});
+  Value tailT = bin(BinaryOp::Sub, rootW, num(3.0));
+  Value tail = poly(tailT, {-0.000200214257, 0.000100950558, 0.00134934322,
+                            -0.00367342844, 0.00573950773, -0.0076224613,
+                            0.00943887047, 1.00167406, 2.83297682});
+  Value isCentral = bin(BinaryOp::Lt, w, num(5.0));
+  Value p = call("where", {&isCentral, &central, &tail});
+  Value r = bin(BinaryOp::Mul, p, x);
+  Value ax = call("abs", {&x});
+  Value negative = bin(BinaryOp::Lt, x, zero);
+  Value negInf = num(-inf);
+  Value edge = call("where", {&negative, &negInf, &posInf});
+  Value atOne = bin(BinaryOp::Eq, ax, one);
+  r = call("where", {&atOne, &edge, &r});
+  Value outside = bin(BinaryOp::Gt, ax, one);
+  Value nan = num(std::numeric_limits<double>::quiet_NaN());
+  Value result = call("where", {&outside, &nan, &r});
+  if (narrow)
+    return castValue(std::move(result), *narrow, loc);
+  return result;
+}
+
 Value Sema::builtinFloatClass(llvm::StringRef name, CallArgs &args,
                               SourceLoc loc) {
   std::vector<Value> slots;

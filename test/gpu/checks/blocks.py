@@ -125,3 +125,19 @@ def t_topk(t):
     top = t.out((16, 8), np.float32)
     k((1,), x=t.inp(x), top=top)
     t.exact("topk 8 of 128, largest first", top, -np.sort(-x, 1)[:, :8])
+
+
+@test("blocks", "erfinv, hypot")
+def t_erfinv_hypot(t):
+    import math
+    from statistics import NormalDist
+
+    k = t.k("erfinv_hypot")
+    n = 3000
+    x = t.rng.uniform(-0.999, 0.999, n).astype(np.float32)
+    y = (t.randn(n) * 1e3).astype(np.float32)
+    e, h = t.outs(2, n, np.float32)
+    k((cdiv(n, 1024),), x=t.inp(x), y=t.inp(y), e=e, h=h, n=n)
+    ref = np.array([NormalDist().inv_cdf((float(v) + 1) / 2) / math.sqrt(2) for v in x])
+    t.close("erfinv of 3000 values in (-0.999, 0.999)", e, ref, 1e-5)
+    t.close("hypot", h, np.hypot(x.astype(np.float64), y.astype(np.float64)), 1e-6)

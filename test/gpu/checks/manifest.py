@@ -205,6 +205,7 @@ for _k in (
     "sort_rows",
     "hist_cat",
     "topk_rows",
+    "erfinv_hypot",
 ):
     kern(_k, G + "blocks.tile")
 kern("permute3_w1", G + "blocks.tile", "permute3", nw=1)
