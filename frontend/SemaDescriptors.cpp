@@ -386,6 +386,28 @@ static ExprPtr blockValue(Sema &sema, Value value, const Value &target,
   return sema.broadcastTo(std::move(e), *target.dtypeShape, loc);
 }
 
+/// The load of the block of `target` at `offsets` (`stored` null), or the
+/// store of `*stored` into it; `what` names the stored value in messages.
+static Value loadOrStoreBlock(Sema &sema, const Value &target,
+                              llvm::ArrayRef<Value> offsets,
+                              llvm::ArrayRef<bool> checkDims,
+                              llvm::StringRef padding, Value *stored,
+                              SourceLoc valueLoc, llvm::StringRef what,
+                              SourceLoc loc) {
+  ExprPtr ptr, mask;
+  if (!sema.blockAccess(target, offsets, checkDims, loc, ptr, mask))
+    return Value::invalid();
+  if (!stored)
+    return loadBlock(sema, std::move(ptr), std::move(mask), padding, loc);
+  ExprPtr value =
+      blockValue(sema, std::move(*stored), target, valueLoc, loc, what);
+  if (!value)
+    return Value::invalid();
+  sema.emit(std::make_unique<ck::StoreStmt>(loc, std::move(ptr),
+                                            std::move(value), std::move(mask)));
+  return Value::none();
+}
+
 Value Sema::descriptorMethod(Value self, llvm::StringRef name, CallArgs &args,
                              SourceLoc loc) {
   size_t rank = self.dtypeShape->size();
@@ -404,19 +426,10 @@ Value Sema::descriptorMethod(Value self, llvm::StringRef name, CallArgs &args,
         "the offsets of a tensor descriptor '" + name.str() + "'");
     if (!offsets)
       return Value::invalid();
-    ExprPtr ptr, mask;
     llvm::SmallVector<bool> checkAll(rank, true);
-    if (!blockAccess(self, *offsets, checkAll, loc, ptr, mask))
-      return Value::invalid();
-    if (!isStore)
-      return loadBlock(*this, std::move(ptr), std::move(mask), self.str, loc);
-    ExprPtr value = blockValue(*this, std::move(slots[1]), self, args.argLoc(1),
-                               loc, "the value of a tensor descriptor 'store'");
-    if (!value)
-      return Value::invalid();
-    emit(std::make_unique<ck::StoreStmt>(loc, std::move(ptr), std::move(value),
-                                         std::move(mask)));
-    return Value::none();
+    return loadOrStoreBlock(*this, self, *offsets, checkAll, self.str,
+                            isStore ? &slots[1] : nullptr, args.argLoc(1),
+                            "the value of a tensor descriptor 'store'", loc);
   }
   error(loc, "a tensor descriptor has the methods 'load' and 'store'; '" +
                  name + "' is not supported");
@@ -505,18 +518,9 @@ Value Sema::blockPointerAccess(llvm::StringRef name, CallArgs &args,
     if (!slots[4].str.empty())
       padding = slots[4].str;
   }
-  ExprPtr ptr, mask;
-  if (!blockAccess(target, getParts(target).offsets, checkDims, loc, ptr, mask))
-    return Value::invalid();
-  if (!isStore)
-    return loadBlock(*this, std::move(ptr), std::move(mask), padding, loc);
-  ExprPtr value = blockValue(*this, std::move(slots[1]), target, args.argLoc(1),
-                             loc, "the value of 'store'");
-  if (!value)
-    return Value::invalid();
-  emit(std::make_unique<ck::StoreStmt>(loc, std::move(ptr), std::move(value),
-                                       std::move(mask)));
-  return Value::none();
+  return loadOrStoreBlock(*this, target, getParts(target).offsets, checkDims,
+                          padding, isStore ? &slots[1] : nullptr,
+                          args.argLoc(1), "the value of 'store'", loc);
 }
 
 Value Sema::builtinSwizzle2d(CallArgs &args, SourceLoc loc) {
