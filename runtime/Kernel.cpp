@@ -14,6 +14,7 @@
 #include "DeviceState.h"
 #include "tilec/Runtime/Files.h"
 #include "tilec/Runtime/PtxEntry.h"
+#include "tilec/Runtime/SpareRegisters.h"
 #include "tilec/Support/Target.h"
 
 #include "tilec/tilec.h"
@@ -148,17 +149,44 @@ Kernel Kernel::load(Device &device, std::string_view binary,
   check(found, "cuModuleGetFunction", " for kernel '" + meta.kernel + "'");
 
   int maxThreads = 0, staticShared = 0;
-  check(d.cuFuncGetAttribute(&maxThreads,
-                             CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
-                             state->function),
-        "cuFuncGetAttribute");
-  check(d.cuFuncGetAttribute(&state->numRegisters, CU_FUNC_ATTRIBUTE_NUM_REGS,
-                             state->function),
-        "cuFuncGetAttribute");
-  check(d.cuFuncGetAttribute(&staticShared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
-                             state->function),
-        "cuFuncGetAttribute");
+  auto readAttributes = [&] {
+    check(d.cuFuncGetAttribute(&maxThreads,
+                               CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+                               state->function),
+          "cuFuncGetAttribute");
+    check(d.cuFuncGetAttribute(&state->numRegisters, CU_FUNC_ATTRIBUTE_NUM_REGS,
+                               state->function),
+          "cuFuncGetAttribute");
+    check(d.cuFuncGetAttribute(&staticShared,
+                               CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES,
+                               state->function),
+          "cuFuncGetAttribute");
+  };
+  readAttributes();
   int threads = 32 * meta.numWarps;
+  // PTX: where the JIT left registers spare at the kernel's occupancy, JIT
+  // it again asking for that occupancy (SpareRegisters.h).
+  if (kind == BinaryKind::Ptx) {
+    std::optional<std::string> spent = spendSpareRegisters(
+        binary, meta.kernel, Target::forDevice(dev.ccMajor, dev.ccMinor),
+        state->numRegisters, threads,
+        std::int64_t(meta.sharedBytes) + staticShared);
+    if (spent) {
+      CUmodule module = loadModule(dev, *spent, kind, meta.kernel);
+      CUfunction function = nullptr;
+      CUresult again =
+          d.cuModuleGetFunction(&function, module, meta.kernel.c_str());
+      if (again != CUDA_SUCCESS) {
+        d.cuModuleUnload(module);
+        check(again, "cuModuleGetFunction",
+              " for kernel '" + meta.kernel + "'");
+      }
+      d.cuModuleUnload(state->module);
+      state->module = module;
+      state->function = function;
+      readAttributes();
+    }
+  }
   if (maxThreads < threads)
     throw Error("kernel '" + meta.kernel + "' is launched with " +
                 std::to_string(threads) + " threads per block (num_warps = " +

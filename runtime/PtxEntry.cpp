@@ -135,6 +135,20 @@ detail::parsePtxEntryParams(std::string_view ptx, std::string_view kernel) {
   return sizes;
 }
 
+std::optional<std::pair<std::size_t, std::size_t>>
+detail::findPtxEntryDirectives(std::string_view ptx, std::string_view kernel) {
+  std::size_t start = findEntry(ptx, kernel);
+  if (start == std::string_view::npos)
+    return std::nullopt;
+  std::size_t close = ptx.find(')', start);
+  if (close == std::string_view::npos)
+    return std::nullopt;
+  std::size_t body = ptx.find('{', close);
+  if (body == std::string_view::npos)
+    return std::nullopt;
+  return std::make_pair(close + 1, body - close - 1);
+}
+
 std::string detail::describePtxEntryMismatch(std::string_view ptx,
                                              const KernelMetadata &meta) {
   std::string who = "kernel '" + meta.kernel + "'";

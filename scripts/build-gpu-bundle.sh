@@ -48,7 +48,7 @@ while IFS=$'\t' read -r variant src kernel defs; do
   done
   case "$src" in gen:*) src="$GEN_DIR/${src#gen:}" ;; esac
   log="$OUT_DIR/logs/$variant.log"
-  if "$TILEC" "$src" -k "$kernel" "${dflags[@]}" "$arch" --emit=ptx \
+  if "$TILEC" "$src" -k "$kernel" "${dflags[@]}" "$arch" --emit=ptx "${SPARE_REGISTERS[@]}" \
        -o "$OUT_DIR/kernels/$variant.ptx" >"$log" 2>&1; then
     ok=$((ok + 1))
   else

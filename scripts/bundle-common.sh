@@ -21,6 +21,15 @@ bundle_args() {
   ARCH=${ARCH:-sm_90}
   TILEC=${TILEC:-$BUILD_DIR/bin/tilec}
   PTXAS=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
+  # The PTX the runtime would load: with ptxas here, each kernel spends the
+  # registers ptxas leaves spare at its occupancy, as Kernel::load does
+  # (include/tilec/Runtime/SpareRegisters.h), so that the GPU machine's
+  # CuPy-loaded PTX is what tilec's runtime runs.
+  SPARE_REGISTERS=()
+  if [ -x "$PTXAS" ]; then
+    export TILEC_PTXAS="$PTXAS"
+    SPARE_REGISTERS=(--spare-registers)
+  fi
   if [ ! -x "$TILEC" ]; then
     echo "error: $TILEC not found: build it first (ninja -C $BUILD_DIR tilec)" >&2
     exit 2

@@ -21,6 +21,7 @@
 #include "tilec/Frontend/Parser.h"
 #include "tilec/Frontend/PythonSource.h"
 #include "tilec/Runtime/Hash.h"
+#include "tilec/Runtime/SpareRegisters.h"
 #include "tilec/Target/CudaToolkit.h"
 #include "tilec/Target/PTX.h"
 
@@ -409,18 +410,30 @@ bool KernelCompiler::runToStage(PassManager &pm, CompileResult &result,
     return false;
   result.text = std::move(*ptx);
   describeLaunch(module, sourceText, target, result.metadata);
-  if (stage < Stage::Cubin)
+  if (stage < Stage::Cubin && !options.spareRegisters)
     return true;
 
+  // ptxas, and again where it left registers spare (SpareRegisters.h).
   TimingScope scope = root.nest("ptxas");
+  int registers = -1;
   llvm::Expected<std::string> cubin =
-      assembleCubin(result.text, target, kernel);
+      assembleCubin(result.text, target, kernel, &registers);
+  if (cubin) {
+    const KernelMetadata &meta = result.metadata;
+    if (std::optional<std::string> spent = spendSpareRegisters(
+            result.text, kernel, target, registers, meta.threadsPerBlock,
+            std::int64_t(meta.sharedBytes))) {
+      cubin = assembleCubin(*spent, target, kernel);
+      result.text = std::move(*spent);
+    }
+  }
   if (!cubin) {
     diagOS << "error: " << llvm::toString(cubin.takeError()) << "\n";
     if (failure)
       *failure = CompileFailure::Environment;
     return false;
   }
-  result.cubin = std::move(*cubin);
+  if (stage >= Stage::Cubin)
+    result.cubin = std::move(*cubin);
   return true;
 }

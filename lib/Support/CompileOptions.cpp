@@ -67,6 +67,8 @@ std::string CompileOptions::getKeyText() const {
   // Only when set, so that the keys of earlier compiles stay the same.
   if (lineInfo)
     field("line_info", "1");
+  if (spareRegisters)
+    field("spare_registers", "1");
   // Only when given, so that the keys of earlier compiles stay the same.
   if (!unalignedParams.empty()) {
     field("unaligned", std::to_string(unalignedParams.size()));

@@ -90,6 +90,18 @@ std::int64_t Target::getSharedMemoryPerBlock() const {
   return 101376;   // sm_86, sm_89: 99 KiB
 }
 
+Target::SMLimits Target::getSMLimits() const {
+  // CUDA C Programming Guide, "Technical Specifications per Compute
+  // Capability"; each block also reserves 1 KiB of shared memory.
+  if (capability == 86 || capability == 89)
+    return {65536, 1536, capability == 86 ? 16 : 24, 102400, 1024};
+  if (capability == 87)
+    return {65536, 2048, 16, 167936, 1024};
+  if (capability == 80)
+    return {65536, 2048, 32, 167936, 1024};
+  return {65536, 2048, 32, 233472, 1024}; // sm_90 and newer
+}
+
 int Target::getMinPTXVersion() const {
   const SupportedTarget *supported = findSupported(str());
   return supported ? supported->minPTXVersion : kDefaultPTXVersion;

@@ -9,6 +9,7 @@
 
 #include "tilec/Target/CudaToolkit.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
@@ -156,6 +157,19 @@ Error createToolFiles(ToolFiles &files, StringRef contents, StringRef inSuffix,
 }
 } // namespace
 
+int parsePtxasRegisters(StringRef log) {
+  // "ptxas info    : Used 143 registers, used 1 barriers, ..."
+  size_t at = log.find("Used ");
+  if (at == StringRef::npos)
+    return -1;
+  StringRef rest = log.drop_front(at + 5);
+  unsigned registers = 0;
+  if (rest.consumeInteger(10, registers) || !rest.starts_with(" register") ||
+      registers > 255)
+    return -1;
+  return static_cast<int>(registers);
+}
+
 std::string findPtxas() { return findToolkitProgram("TILEC_PTXAS", {"ptxas"}); }
 
 unsigned getPtxasTimeout() {
@@ -169,11 +183,12 @@ unsigned getPtxasTimeout() {
 }
 
 Expected<std::string> assembleCubin(StringRef ptx, Target target,
-                                    StringRef kernelName) {
+                                    StringRef kernelName, int *registersUsed) {
   std::string ptxas = findPtxas();
   if (ptxas.empty())
-    return createStringError("--emit=cubin needs ptxas (CUDA toolkit); set "
-                             "$TILEC_PTXAS or add it to PATH");
+    return createStringError("--emit=cubin and --spare-registers need ptxas "
+                             "(CUDA toolkit); set $TILEC_PTXAS or add it to "
+                             "PATH");
   ToolFiles files;
   if (Error error = createToolFiles(files, ptx, "ptx", "cubin"))
     return std::move(error);
@@ -183,10 +198,30 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
   // PTX with source lines (`--line-info`) keeps them in the cubin.
   if (ptx.contains("\t.loc\t"))
     args.push_back("-lineinfo");
+  // `-v` reports the resources ("Used 143 registers, ...") on stderr, with
+  // the messages, which then go into the error of a failed run.
+  SmallString<128> usageLog;
+  std::optional<StringRef> redirects[] = {std::nullopt, std::nullopt,
+                                          std::nullopt};
+  if (registersUsed) {
+    if (std::error_code ec =
+            sys::fs::createTemporaryFile("tilec", "ptxas-v", usageLog))
+      return createStringError("cannot create a temporary file: " +
+                               ec.message());
+    args.push_back("-v");
+    redirects[2] = StringRef(usageLog);
+  }
+  llvm::scope_exit removeLog([&] {
+    if (!usageLog.empty())
+      sys::fs::remove(usageLog);
+  });
   std::string message;
   unsigned timeout = getPtxasTimeout();
-  int rc =
-      sys::ExecuteAndWait(ptxas, args, std::nullopt, {}, timeout, 0, &message);
+  int rc = sys::ExecuteAndWait(
+      ptxas, args, std::nullopt,
+      registersUsed ? ArrayRef<std::optional<StringRef>>(redirects)
+                    : ArrayRef<std::optional<StringRef>>(),
+      timeout, 0, &message);
   // After `timeout` seconds ExecuteAndWait kills the child and says so.
   bool timedOut = rc == -2 && StringRef(message).starts_with("Child timed out");
   if (rc != 0) {
@@ -195,8 +230,16 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
           "ptxas did not finish kernel '" + kernelName.str() + "' within " +
           std::to_string(timeout) + " s (" + ptxas +
           "); set $TILEC_PTXAS_TIMEOUT (seconds) to wait longer");
-    return createStringError("ptxas failed on kernel '" + kernelName.str() +
-                             "'" + (message.empty() ? "" : ": " + message));
+    {
+      std::string detail = message;
+      if (registersUsed)
+        if (ErrorOr<std::unique_ptr<MemoryBuffer>> log =
+                MemoryBuffer::getFile(usageLog))
+          detail +=
+              (detail.empty() ? "" : "\n") + (*log)->getBuffer().trim().str();
+      return createStringError("ptxas failed on kernel '" + kernelName.str() +
+                               "'" + (detail.empty() ? "" : ": " + detail));
+    }
   }
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer =
       MemoryBuffer::getFile(files.output);
@@ -211,6 +254,15 @@ Expected<std::string> assembleCubin(StringRef ptx, Target target,
                        : "no cubin (" + std::to_string(image.size()) +
                              " bytes, not ELF)") +
         " for kernel '" + kernelName.str() + "'");
+  if (registersUsed) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> log =
+        MemoryBuffer::getFile(usageLog);
+    *registersUsed = log ? parsePtxasRegisters((*log)->getBuffer()) : -1;
+    if (*registersUsed < 0)
+      return createStringError("ptxas -v (" + ptxas +
+                               ") reported no register count for kernel '" +
+                               kernelName.str() + "'");
+  }
   return image.str();
 }
 

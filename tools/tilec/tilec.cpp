@@ -138,6 +138,12 @@ cl::opt<bool> lineInfo(
     cl::desc("Source line information in the PTX (.loc to the kernel's "
              "file:line) for Nsight Compute and cuda-gdb; same code"),
     cl::init(false), cl::cat(category));
+cl::opt<bool> spareRegisters(
+    "spare-registers",
+    cl::desc("With --emit=ptx: run ptxas and, where it leaves registers "
+             "spare at the kernel's occupancy, add .minnctapersm so that it "
+             "spends them, as the runtime and --emit=cubin do (needs ptxas)"),
+    cl::init(false), cl::cat(category));
 cl::opt<bool> printIRAfterAll("print-ir-after-all",
                               cl::desc("Print the IR after every pass"),
                               cl::cat(category));
@@ -500,6 +506,7 @@ int run(int argc, char **argv) {
   options.unitParams.assign(unitParams.begin(), unitParams.end());
   options.fpFusion = fpFusion;
   options.lineInfo = lineInfo;
+  options.spareRegisters = spareRegisters;
   options.printIRAfterAll = printIRAfterAll;
   options.timing = timing;
   if (std::string error = options.validate(); !error.empty()) {

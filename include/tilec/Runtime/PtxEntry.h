@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tilec::detail {
@@ -27,6 +28,13 @@ namespace tilec::detail {
 /// does not parse.
 std::optional<std::vector<std::uint64_t>>
 parsePtxEntryParams(std::string_view ptx, std::string_view kernel);
+
+/// The text between the parameter list of `.entry` \p kernel of \p ptx
+/// and its body's `{`: the performance directives (`.reqntid 128, 1, 1`,
+/// `.maxnreg 168`, ...), as an offset and a length into \p ptx;
+/// std::nullopt when the PTX has no such entry.
+std::optional<std::pair<std::size_t, std::size_t>>
+findPtxEntryDirectives(std::string_view ptx, std::string_view kernel);
 
 /// Why \p ptx cannot be launched with \p meta (no `.entry` of that name,
 /// another number or size of parameters); "" when it can.

@@ -51,6 +51,11 @@ struct CompileOptions {
   /// file:line, `--line-info`): Nsight Compute's source view and cuda-gdb
   /// show kernel source lines. The code is the same either way.
   bool lineInfo = false;
+  /// PTX: assemble it with ptxas and, where ptxas leaves registers spare at
+  /// the kernel's occupancy, add `.minnctapersm` so that it spends them
+  /// (`--spare-registers`, Runtime/SpareRegisters.h) -- what Kernel::load
+  /// and `--emit=cubin` do anyway. Needs ptxas.
+  bool spareRegisters = false;
 
   /// Debugging output, to stderr; no effect on the generated code (not part
   /// of the key): the IR after every pass, the time of each stage.

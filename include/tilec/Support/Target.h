@@ -61,6 +61,18 @@ public:
   bool hasTMA() const { return hasWgmma(); }
   /// The most shared memory one block may use, in bytes.
   std::int64_t getSharedMemoryPerBlock() const;
+
+  /// What one streaming multiprocessor holds at once: the limits that
+  /// decide how many blocks of a kernel are resident (its occupancy).
+  struct SMLimits {
+    int registers;            ///< 32-bit registers in the register file.
+    int threads;              ///< Resident threads.
+    int blocks;               ///< Resident blocks.
+    std::int64_t sharedBytes; ///< Shared memory of all resident blocks.
+    std::int64_t
+        sharedPerBlockReserve; ///< Shared memory the system takes per block.
+  };
+  SMLimits getSMLimits() const;
   /// The oldest PTX ISA version (times ten: 78 is 7.8) that can target it.
   int getMinPTXVersion() const;
   /// The PTX ISA version tilec emits for every target (times ten): 8.4,

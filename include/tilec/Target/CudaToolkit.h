@@ -41,11 +41,18 @@ constexpr unsigned kDefaultPtxasTimeoutSeconds = 300;
 unsigned getPtxasTimeout();
 
 /// Assembles `ptx` (of kernel `kernelName`, for messages) for `target` with
-/// ptxas into a cubin (ELF) image. Fails with a message when ptxas is
-/// missing, rejects the PTX, runs longer than getPtxasTimeout() (it is
-/// killed) or succeeds without writing an ELF image.
+/// ptxas into a cubin (ELF) image; with `registersUsed`, also the
+/// registers per thread the kernel uses (ptxas -v). Fails with a message
+/// when ptxas is missing, rejects the PTX, runs longer than
+/// getPtxasTimeout() (it is killed), succeeds without writing an ELF image
+/// or, asked for them, reports no registers.
 llvm::Expected<std::string> assembleCubin(llvm::StringRef ptx, Target target,
-                                          llvm::StringRef kernelName);
+                                          llvm::StringRef kernelName,
+                                          int *registersUsed = nullptr);
+
+/// The registers per thread of the first kernel in a `ptxas -v` report
+/// ("Used 143 registers, ..."); -1 when it names none.
+int parsePtxasRegisters(llvm::StringRef log);
 
 /// Finds a SASS disassembler: `$TILEC_NVDISASM` (`none`: act as if there
 /// were none), then `nvdisasm` and `cuobjdump` on PATH and under each

@@ -37,6 +37,8 @@ struct CUfunc_st {
   std::vector<int> paramBytes;
   unsigned reqntid[3] = {0, 0, 0};
   int maxDynamicShared = 0;
+  /// What NUM_REGS reports: "// fake num_regs N" in the PTX, else 40.
+  int numRegisters = 40;
 };
 struct CUstream_st {
   int unused;
@@ -508,6 +510,12 @@ FAKE_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
                     "due to errors\n");
     return fail(kInvalidPtx);
   }
+  ++gState.moduleLoads;
+  std::size_t directive = text.find(".minnctapersm ");
+  gState.lastMinCtasPerSM =
+      directive == std::string::npos
+          ? 0
+          : std::atoi(text.c_str() + directive + std::strlen(".minnctapersm "));
   auto m = new CUmod_st;
   m->image = std::move(text);
   gModules.insert(m);
@@ -539,6 +547,17 @@ FAKE_API CUresult cuModuleGetFunction(CUfunction *function, CUmodule module,
   std::unique_ptr<CUfunc_st> fn = findEntry(module->image, name);
   if (!fn)
     return fail(kNotFound);
+  // The registers the test's PTX says its JIT uses: "// fake num_regs N",
+  // and once it has .minnctapersm, "// fake num_regs_spent N".
+  const std::string &image = module->image;
+  for (const char *key : {"// fake num_regs ", "// fake num_regs_spent "}) {
+    std::size_t at = image.find(key);
+    if (at == std::string::npos ||
+        (std::string(key).find("spent") != std::string::npos &&
+         image.find(".minnctapersm") == std::string::npos))
+      continue;
+    fn->numRegisters = std::atoi(image.c_str() + at + std::strlen(key));
+  }
   *function = fn.get();
   module->functions.push_back(std::move(fn));
   return kSuccess;
@@ -557,7 +576,7 @@ FAKE_API CUresult cuFuncGetAttribute(int *value, int attribute,
     *value = 0;
     return kSuccess;
   case 4: // NUM_REGS
-    *value = 40;
+    *value = function->numRegisters;
     return kSuccess;
   case 8: // MAX_DYNAMIC_SHARED_SIZE_BYTES
     *value = function->maxDynamicShared;

@@ -39,6 +39,9 @@ struct FakeCudaState {
   long liveModules = 0;
   long liveStreams = 0;
   long liveEvents = 0;
+  /// Modules loaded, and the `.minnctapersm` of the last one (0: none).
+  long moduleLoads = 0;
+  int lastMinCtasPerSM = 0;
   long primaryContextRefs = 0;
   /// Calls that failed (returned anything but CUDA_SUCCESS).
   long failedCalls = 0;

@@ -366,7 +366,7 @@ TEST(NoDriver, DriverWithoutGpus) {
 
 /// Runs the FakeGpuChild tests in a process whose CUDA driver is the fake.
 TEST(FakeGpu, RuntimeOnAFakeDriver) {
-  expectPassOnFakeGpu("FakeGpuChild.*", 8);
+  expectPassOnFakeGpu("FakeGpuChild.*", 9);
 }
 
 namespace {
@@ -440,6 +440,30 @@ TEST_F(FakeGpuChild, LaunchPassesTheArguments) {
   stream.synchronize();
   device.synchronize();
   EXPECT_EQ(state->grid[2], 4u);
+  EXPECT_EQ(state->failedCalls, before.failedCalls);
+}
+
+TEST_F(FakeGpuChild, SpareRegistersAreSpent) {
+  // axpy with a block size and the registers a JIT gives it.
+  auto withRegisters = [](int registers) {
+    std::string ptx = kAxpyPtx;
+    ptx.replace(ptx.find(")\n{"), 3,
+                ")\n.reqntid 128, 1, 1\n{\n// fake num_regs " +
+                    std::to_string(registers) +
+                    "\n// fake num_regs_spent 124\n");
+    return ptx;
+  };
+  // 100 registers for 128 threads: 4 blocks per SM, which 128 registers
+  // keep as well; the JIT runs again with `.minnctapersm 4`.
+  Kernel k = Kernel::load(device, withRegisters(100), axpyMeta());
+  EXPECT_EQ(state->moduleLoads, before.moduleLoads + 2);
+  EXPECT_EQ(state->lastMinCtasPerSM, 4);
+  EXPECT_EQ(k.numRegisters(), 124);
+  // 120: 8 spare, not worth it; loaded once, as written.
+  Kernel once = Kernel::load(device, withRegisters(120), axpyMeta());
+  EXPECT_EQ(state->moduleLoads, before.moduleLoads + 3);
+  EXPECT_EQ(state->lastMinCtasPerSM, 0);
+  EXPECT_EQ(once.numRegisters(), 120);
   EXPECT_EQ(state->failedCalls, before.failedCalls);
 }
 
