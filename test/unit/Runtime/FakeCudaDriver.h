@@ -39,9 +39,6 @@ struct FakeCudaState {
   long liveModules = 0;
   long liveStreams = 0;
   long liveEvents = 0;
-  /// Modules loaded, and the `.minnctapersm` of the last one (0: none).
-  long moduleLoads = 0;
-  int lastMinCtasPerSM = 0;
   long primaryContextRefs = 0;
   /// Calls that failed (returned anything but CUDA_SUCCESS).
   long failedCalls = 0;
@@ -54,6 +51,9 @@ struct FakeCudaState {
   /// The parameters as read at their PTX widths (zero-extended).
   std::uint64_t params[32] = {};
   char kernel[64] = {0};
+  /// Modules loaded, and the `.minnctapersm` of the last one (0: none).
+  long moduleLoads = 0;
+  int lastMinCtasPerSM = 0;
 };
 
 /// The signature of the exported `tilec_fake_cuda_state`.
