@@ -6,13 +6,14 @@
 //   (tilec adds none), so tensor maps are built on the device, in a pool of
 //   128-byte slots in the module's global memory. Thread 0 takes a slot
 //   of its own (see below) under a spin lock (an `atom.cas` by thread 0, one
-//   per loop's maps; concurrent launches of the kernel take turns),
-//   zero-fills it, writes each field
-//   with `tensormap.replace` and releases the writes to the copy engine
-//   (`fence.proxy.tensormap`); the maps of a kernel are built by different
-//   warps, in parallel. After a block barrier, `tilegpu.fence_tensor_map`
-//   (thread 0, acquire) makes each visible to thread 0's copies.
-//   `tilegpu.release_tensor_map` unlocks.
+//   per loop's maps; concurrent launches of the kernel take turns). A warp
+//   assembles the map in its op's shared-memory scratch (zeroed, each field
+//   set with `tensormap.replace`: read-modify-writes of shared memory, where
+//   on the global slot each was a round trip to L2) and copies it to the
+//   slot releasing it to the copy engine (`tensormap.cp_fenceproxy`); the
+//   maps of a kernel are built by different warps, in parallel. After a
+//   block barrier, `tilegpu.fence_tensor_map` (thread 0, acquire) makes
+//   each visible to thread 0's copies. `tilegpu.release_tensor_map` unlocks.
 // - `tilegpu.async_tma_copy_global_to_local`: one `cp.async.bulk.tensor.2d`
 //   per swizzle-wide column of the tile (the box), completing on an mbarrier.
 // - mbarrier init / inval / arrive.expect_tx / try_wait.parity loops.
@@ -36,7 +37,6 @@ namespace {
 /// Slots in a module's tensor-map pool: more than the blocks a GPU holds at
 /// once (132 SMs x 32 blocks on an H100), so that blocks rarely wait.
 constexpr int64_t kNumSlots = 8192;
-constexpr int64_t kTensorMapBytes = 128;
 constexpr llvm::StringLiteral kMapsName = "__tilec_tensor_maps";
 constexpr llvm::StringLiteral kLocksName = "__tilec_tensor_map_locks";
 
@@ -172,8 +172,8 @@ struct CreateTensorMapOpConversion
         LLVM::MulOp::create(rewriter, loc, slot, createI64(rewriter, loc, 4)));
 
     // Every thread computes the map's generic address; the warp
-    // `ordinal mod warps` builds it (lane 0), so a kernel's maps are built
-    // in parallel.
+    // `ordinal mod warps` builds it, so a kernel's maps are built in
+    // parallel.
     auto ctx = rewriter.getContext();
     Value globalPtr = LLVM::IntToPtrOp::create(
         rewriter, loc, LLVM::LLVMPointerType::get(ctx, kGlobalAddressSpace),
@@ -184,10 +184,16 @@ struct CreateTensorMapOpConversion
             rewriter, loc, LLVM::LLVMPointerType::get(ctx, 0), globalPtr));
     unsigned warps = std::max(1u, getNumWarps(op));
     Value tid = NVVM::ThreadIdXOp::create(rewriter, loc, i32);
-    Value isBuilder = LLVM::ZExtOp::create(
+    Value isBuilderWarp = LLVM::ZExtOp::create(
         rewriter, loc, i32,
-        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq, tid,
-                             createI32(rewriter, loc, 32 * (ordinal % warps))));
+        LLVM::ICmpOp::create(rewriter, loc, LLVM::ICmpPredicate::eq,
+                             LLVM::UDivOp::create(rewriter, loc, tid,
+                                                  createI32(rewriter, loc, 32)),
+                             createI32(rewriter, loc, ordinal % warps)));
+    Value lane =
+        LLVM::AndOp::create(rewriter, loc, tid, createI32(rewriter, loc, 31));
+    Value scratch =
+        sharedAddress(rewriter, loc, getScratchBase(rewriter, loc, op));
 
     Value base =
         LLVM::PtrToIntOp::create(rewriter, loc, i64, adaptor.getBase());
@@ -209,34 +215,40 @@ struct CreateTensorMapOpConversion
           "r,l");
       createBarrier(rewriter, loc);
     }
-    // $0 builder thread, $1 lock (unused), $2 map (global address), $3 base,
-    // $4 inner extent, $5 outer extent, $6 outer stride (bytes).
-    std::string field = "tensormap.replace.tile.";
-    std::string suffix = ".global.b1024";
+    // The builder warp: $0, $1 its lane, $2 the slot (global address), $3
+    // base, $4 inner extent, $5 outer extent, $6 outer stride (bytes), $7
+    // the scratch (shared address). Each lane zeroes a word, lane 0 sets
+    // the fields, the warp copies the map out.
+    std::string field = "@%tlead tensormap.replace.tile.";
+    std::string suffix = ".shared::cta.b1024";
     std::string body;
     llvm::raw_string_ostream os(body);
-    for (int offset = 0; offset < kTensorMapBytes; offset += 16)
-      os << "st.global.v4.b32 [$2+" << offset << "], {0, 0, 0, 0};\n";
-    os << field << "global_address" << suffix << ".b64 [$2], $3;\n"
-       << field << "rank" << suffix << ".b32 [$2], 1;\n"
-       << field << "box_dim" << suffix << ".b32 [$2], 0, "
+    os << ".reg .pred %tlead;\n.reg .b32 %tword;\n"
+       << "shl.b32 %tword, $1, 2;\nadd.u32 %tword, %tword, $7;\n"
+       << "st.shared.b32 [%tword], 0;\nbar.warp.sync -1;\n"
+       << "setp.eq.b32 %tlead, $1, 0;\n"
+       << field << "global_address" << suffix << ".b64 [$7], $3;\n"
+       << field << "rank" << suffix << ".b32 [$7], 1;\n"
+       << field << "box_dim" << suffix << ".b32 [$7], 0, "
        << type.getBoxShape()[contig] << ";\n"
-       << field << "box_dim" << suffix << ".b32 [$2], 1, "
+       << field << "box_dim" << suffix << ".b32 [$7], 1, "
        << type.getBoxShape()[other] << ";\n"
-       << field << "global_dim" << suffix << ".b32 [$2], 0, $4;\n"
-       << field << "global_dim" << suffix << ".b32 [$2], 1, $5;\n"
-       << field << "global_stride" << suffix << ".b64 [$2], 0, $6;\n"
-       << field << "element_stride" << suffix << ".b32 [$2], 0, 1;\n"
-       << field << "element_stride" << suffix << ".b32 [$2], 1, 1;\n"
-       << field << "elemtype" << suffix << ".b32 [$2], "
+       << field << "global_dim" << suffix << ".b32 [$7], 0, $4;\n"
+       << field << "global_dim" << suffix << ".b32 [$7], 1, $5;\n"
+       << field << "global_stride" << suffix << ".b64 [$7], 0, $6;\n"
+       << field << "element_stride" << suffix << ".b32 [$7], 0, 1;\n"
+       << field << "element_stride" << suffix << ".b32 [$7], 1, 1;\n"
+       << field << "elemtype" << suffix << ".b32 [$7], "
        << getElementTypeCode(type.getElementType()) << ";\n"
-       << field << "swizzle_mode" << suffix << ".b32 [$2], "
+       << field << "swizzle_mode" << suffix << ".b32 [$7], "
        << getSwizzleCode(encoding.getSwizzle()) << ";\n"
-       << "fence.proxy.tensormap::generic.release.gpu;";
+       << "bar.warp.sync -1;\n"
+       << "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic."
+          "release.gpu.sync.aligned [$2], [$7], 128;";
     createInlineAsm(rewriter, loc, Type(),
-                    {isBuilder, lock, map, base, toI32(dims[contig]),
-                     toI32(dims[other]), strideBytes},
-                    predicated(body), "r,l,l,l,r,r,l");
+                    {isBuilderWarp, lane, map, base, toI32(dims[contig]),
+                     toI32(dims[other]), strideBytes, scratch},
+                    predicated(body), "r,r,l,l,r,r,l,r");
     rewriter.replaceOp(op, generic);
     return success();
   }

@@ -14,22 +14,24 @@
 // CHECK: %tid.x
 // CHECK: atom.acquire.gpu.global.cas.b32
 // CHECK: bar.sync 0;
-// CHECK-COUNT-8: st.global.v4.b32
-// CHECK: tensormap.replace.tile.global_address.global.b1024.b64
-// CHECK: tensormap.replace.tile.rank.global.b1024.b32 [{{.*}}], 1;
-// CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 [{{.*}}], 0, 64;
-// CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 [{{.*}}], 1, 128;
-// CHECK: tensormap.replace.tile.global_stride.global.b1024.b64
-// CHECK: tensormap.replace.tile.elemtype.global.b1024.b32 [{{.*}}], 6;
-// CHECK: tensormap.replace.tile.swizzle_mode.global.b1024.b32 [{{.*}}], 3;
-// CHECK: fence.proxy.tensormap::generic.release.gpu;
+// The map is assembled in shared memory (each lane zeroes a word, lane 0
+// sets the fields) and copied to its global slot by the warp.
+// CHECK: st.shared.b32 [{{.*}}], 0;
+// CHECK: bar.warp.sync -1;
+// CHECK: tensormap.replace.tile.global_address.shared::cta.b1024.b64
+// CHECK: tensormap.replace.tile.rank.shared::cta.b1024.b32 [{{.*}}], 1;
+// CHECK: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [{{.*}}], 0, 64;
+// CHECK: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [{{.*}}], 1, 128;
+// CHECK: tensormap.replace.tile.global_stride.shared::cta.b1024.b64
+// CHECK: tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [{{.*}}], 6;
+// CHECK: tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [{{.*}}], 3;
+// CHECK: bar.warp.sync -1;
+// CHECK: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [{{.*}}], [{{.*}}], 128;
 // CHECK-NOT: fence.proxy.tensormap::generic.acquire
 // CHECK-NOT: atom.acquire.gpu.global.cas.b32
-// CHECK: tensormap.replace.tile.box_dim.global.b1024.b32 [{{.*}}], 1, 64;
-// CHECK: fence.proxy.tensormap::generic.release.gpu;
-// Three mbarriers, a block barrier, thread 0 acquires both maps, then the
-// prologue's two stages: arrive expecting 16 KiB + 8 KiB, one box of A and
-// one of B each.
+// CHECK-NOT: .global.b1024
+// CHECK: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [{{.*}}], 1, 64;
+// CHECK: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
 // CHECK-COUNT-3: mbarrier.init.shared::cta.b64 [{{.*}}], 1;
 // CHECK: bar.sync 0;
 // CHECK-COUNT-2: fence.proxy.tensormap::generic.acquire.gpu [{{.*}}], 128;

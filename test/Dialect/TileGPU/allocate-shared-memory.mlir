@@ -140,3 +140,27 @@ func.func @combine_scratch(%x: tensor<1024xf16, #b4>, %i: tensor<1024xi32, #b4>,
   tile.print "", %r#0, %r#1, %s : f16, i32, tensor<1024xf32, #b4>
   return
 }
+
+// -----
+
+// Tensor maps are assembled in scratch of their own, 128-byte aligned: the
+// maps of a block are built at the same time by different warps, so their
+// scratch never overlaps, while the 64-byte buffer live across them keeps
+// its bytes.
+#b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#shared = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
+#nv = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+// CHECK-LABEL: module attributes {tilegpu.shared = 384 : i32}
+// CHECK-LABEL: func.func @tensor_maps
+func.func @tensor_maps(%x: tensor<64xi8, #b1>, %p: !tile.ptr<f16>, %m: i64, %k: i64) {
+  // CHECK: tilegpu.local_alloc %{{.*}} {offset = 0 : i64}
+  %buf = tilegpu.local_alloc %x : (tensor<64xi8, #b1>) -> !tilegpu.memdesc<64xi8, #shared>
+  // CHECK: tilegpu.create_tensor_map {{.*}} {lock, tilegpu.scratch_offset = 128 : i32}
+  %a = tilegpu.create_tensor_map %p, %m, %k, %k {lock} : !tile.ptr<f16> -> !tilegpu.tensor_map<64x64xf16, #nv>
+  // CHECK: tilegpu.create_tensor_map {{.*}} {tilegpu.scratch_offset = 256 : i32}
+  %b = tilegpu.create_tensor_map %p, %m, %k, %k : !tile.ptr<f16> -> !tilegpu.tensor_map<64x64xf16, #nv>
+  %y = tilegpu.local_load %buf : !tilegpu.memdesc<64xi8, #shared> -> tensor<64xi8, #b1>
+  tile.print "", %y : tensor<64xi8, #b1>
+  tilegpu.release_tensor_map %a : !tilegpu.tensor_map<64x64xf16, #nv>
+  return
+}

@@ -465,6 +465,8 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
       return 0;
     return bytesOf(dot.getA()) + bytesOf(dot.getB());
   }
+  if (isa<CreateTensorMapOp>(op))
+    return kTensorMapBytes;
   if (isa<tile::AtomicRMWOp, tile::AtomicCASOp>(op)) {
     Value old = op->getResult(0);
     if (old.use_empty() || !holdsCopies(old.getType()))
@@ -475,6 +477,10 @@ int64_t mlir::tilegpu::getScratchBytes(Operation *op) {
            getSharedElementBytes(getElementTypeOrSelf(old.getType()));
   }
   return 0;
+}
+
+int64_t mlir::tilegpu::getScratchAlignment(Operation *op) {
+  return isa<CreateTensorMapOp>(op) ? kTensorMapBytes : 16;
 }
 
 //===----------------------------------------------------------------------===//

@@ -147,7 +147,10 @@ struct AllocateSharedMemoryPass
         for (Block &block : region)
           allocate(block, {});
     // Scratch lives only while its op runs: first fit among the buffers
-    // live at that op.
+    // live at that op. The tensor maps of a block are built at the same
+    // time, by different warps (until the block barrier that publishes
+    // them): each gets scratch of its own.
+    DenseMap<Block *, SmallVector<Interval>> mapScratch;
     module.walk([&](Operation *op) {
       int64_t bytes = getScratchBytes(op);
       if (bytes == 0)
@@ -156,7 +159,13 @@ struct AllocateSharedMemoryPass
       for (const Interval &interval : buffers)
         if (isLiveAt(interval, op))
           live.push_back(interval);
-      int64_t offset = firstFit(live, alignTo(bytes), kAlignment);
+      bool isMap = isa<CreateTensorMapOp>(op);
+      if (isMap)
+        live.append(mapScratch[op->getBlock()]);
+      int64_t offset = firstFit(live, alignTo(bytes), getScratchAlignment(op));
+      if (isMap)
+        mapScratch[op->getBlock()].push_back(
+            Interval{offset, alignTo(bytes), op, op});
       op->setAttr(kScratchOffsetAttrName, builder.getI32IntegerAttr(offset));
       LLVM_DEBUG(llvm::dbgs()
                  << "scratch of " << bytes << " bytes at " << offset << " for "

@@ -123,6 +123,8 @@ std::optional<NVMMASharedLayout> getNVMMASharedLayout(MemDescType type);
 
 /// Byte alignment of the shared-memory buffers holding swizzled tiles.
 constexpr int64_t kNVMMASharedAlignment = 1024;
+/// Bytes of one tensor map (CUtensorMap), in global and shared memory.
+constexpr int64_t kTensorMapBytes = 128;
 
 /// The number of warps a layout is for.
 unsigned getLayoutNumWarps(Attribute layout);
@@ -269,10 +271,15 @@ bool holdsCopies(Type type);
 /// Bytes of shared-memory scratch `op` needs while it runs (0 if none):
 /// cross-warp reductions and scans, layout conversions, trans, reshape, the
 /// FMA dot,
-/// and atomics whose old values are used and held by several threads (the
+/// atomics whose old values are used and held by several threads (the
 /// owner of each element passes it on, one slot per element plus one that
-/// the other threads write to).
+/// the other threads write to), and a tensor map being built (its 128
+/// bytes are assembled in shared memory, then copied to its global slot).
 int64_t getScratchBytes(Operation *op);
+
+/// The alignment of `op`'s scratch in bytes: 128 for a tensor map (as
+/// `tensormap.replace` and `tensormap.cp_fenceproxy` require), else 16.
+int64_t getScratchAlignment(Operation *op);
 
 } // namespace mlir::tilegpu
 

@@ -294,8 +294,9 @@ def TileGPU_CreateTensorMapOp : TileGPU_Op<"create_tensor_map",
     [MemoryEffects<[MemAlloc, MemWrite]>]> {
   let summary = "Build a tensor map for a 2-D tensor in a global-memory slot";
   let description = [{
-    One thread (lane 0 of a warp; a kernel's maps are built by different
-    warps) writes a tiled tensor map into the block's slot of the module's
+    A warp (a kernel's maps are built by different warps) assembles a
+    tiled tensor map in the op's shared-memory scratch (128 bytes, 128-byte
+    aligned) and copies it into the block's slot of the module's
     tensor-map pool: base address `base`, extents `dim0 x dim1`
     (elements, in the tile's dimension order; coordinates at or past them,
     or negative, read as zero), the stride of the non-contiguous dimension
