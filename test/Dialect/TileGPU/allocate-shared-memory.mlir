@@ -145,22 +145,27 @@ func.func @combine_scratch(%x: tensor<1024xf16, #b4>, %i: tensor<1024xi32, #b4>,
 
 // Tensor maps are assembled in scratch of their own, 128-byte aligned: the
 // maps of a block are built at the same time by different warps, so their
-// scratch never overlaps, while the 64-byte buffer live across them keeps
-// its bytes.
+// scratch never overlaps, nor the 64-byte buffer live across them, nor the
+// 256-byte one made after them but before the barrier that publishes them
+// (other warps may store it while a map is still being built).
 #b1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 #shared = #tilegpu.shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>
 #nv = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
-// CHECK-LABEL: module attributes {tilegpu.shared = 384 : i32}
+// CHECK-LABEL: module attributes {tilegpu.shared = 640 : i32}
 // CHECK-LABEL: func.func @tensor_maps
-func.func @tensor_maps(%x: tensor<64xi8, #b1>, %p: !tile.ptr<f16>, %m: i64, %k: i64) {
+func.func @tensor_maps(%x: tensor<64xi8, #b1>, %x2: tensor<256xi8, #b1>, %p: !tile.ptr<f16>, %m: i64, %k: i64) {
   // CHECK: tilegpu.local_alloc %{{.*}} {offset = 0 : i64}
   %buf = tilegpu.local_alloc %x : (tensor<64xi8, #b1>) -> !tilegpu.memdesc<64xi8, #shared>
-  // CHECK: tilegpu.create_tensor_map {{.*}} {lock, tilegpu.scratch_offset = 128 : i32}
+  // CHECK: tilegpu.create_tensor_map {{.*}} {lock, tilegpu.scratch_offset = 384 : i32}
   %a = tilegpu.create_tensor_map %p, %m, %k, %k {lock} : !tile.ptr<f16> -> !tilegpu.tensor_map<64x64xf16, #nv>
-  // CHECK: tilegpu.create_tensor_map {{.*}} {tilegpu.scratch_offset = 256 : i32}
+  // CHECK: tilegpu.create_tensor_map {{.*}} {tilegpu.scratch_offset = 512 : i32}
   %b = tilegpu.create_tensor_map %p, %m, %k, %k : !tile.ptr<f16> -> !tilegpu.tensor_map<64x64xf16, #nv>
+  // CHECK: tilegpu.local_alloc %{{.*}} {offset = 64 : i64}
+  %late = tilegpu.local_alloc %x2 : (tensor<256xi8, #b1>) -> !tilegpu.memdesc<256xi8, #shared>
+  tilegpu.barrier
   %y = tilegpu.local_load %buf : !tilegpu.memdesc<64xi8, #shared> -> tensor<64xi8, #b1>
-  tile.print "", %y : tensor<64xi8, #b1>
+  %z = tilegpu.local_load %late : !tilegpu.memdesc<256xi8, #shared> -> tensor<256xi8, #b1>
+  tile.print "", %y, %z : tensor<64xi8, #b1>, tensor<256xi8, #b1>
   tilegpu.release_tensor_map %a : !tilegpu.tensor_map<64x64xf16, #nv>
   return
 }

@@ -432,3 +432,81 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return %res#0 : tensor<128x64xf32, #mma>
   }
 }
+
+// -----
+
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // The map is created (with its operands' arithmetic) after B's load but
+  // before B's store to shared memory, which waits for that load: the
+  // map's lock and build overlap it.
+  // CHECK-LABEL: func.func @staged_operand
+  // CHECK: %[[BT:.*]] = tile.load
+  // CHECK: %[[MAP:.*]] = tilegpu.create_tensor_map {{.*}} {lock}
+  // CHECK: tilegpu.local_alloc %[[BT]]
+  // CHECK: tilegpu.barrier
+  // CHECK-NEXT: tilegpu.fence_tensor_map %[[MAP]]
+  func.func @staged_operand(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pb: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %k: i32, %lda: i32 {tile.divisibility = 16 : i32}, %ldb: i32 {tile.divisibility = 16 : i32}) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero_a = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %pid = tile.program_id 0 : i32
+    %row0 = arith.muli %pid, %c64 : i32
+    // A: rows pid * 64 + i (masked by M), columns j (masked by K - 64 k),
+    // advanced by 64 columns per iteration.
+    %ri = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %row0s = tile.splat %row0 : tensor<128xi32, #rows>
+    %r = arith.addi %row0s, %ri : tensor<128xi32, #rows>
+    %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ldas = tile.splat %lda : tensor<128x1xi32, #a>
+    %r2 = arith.muli %r1, %ldas : tensor<128x1xi32, #a>
+    %r3 = tile.broadcast %r2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ci = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %c1d = tile.expand_dims %ci {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %c2d = tile.broadcast %c1d : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %off = arith.addi %r3, %c2d : tensor<128x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %off : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    %ms = tile.splat %m : tensor<128x1xi32, #a>
+    %rowmask = arith.cmpi slt, %r1, %ms : tensor<128x1xi32, #a>
+    %rowmask2 = tile.broadcast %rowmask : tensor<128x1xi1, #a> -> tensor<128x64xi1, #a>
+    %n = arith.addi %k, %c64 : i32
+    // B, loop-invariant, loaded and stored to shared memory before the loop.
+    %pbs = tile.splat %pb : tensor<64x64x!tile.ptr<f16>, #a>
+    %bt = tile.load %pbs : tensor<64x64x!tile.ptr<f16>, #a>
+    %bq = tilegpu.local_alloc %bt : (tensor<64x64xf16, #a>) -> !tilegpu.memdesc<64x64xf16, #s>
+
+    // Before the loop, a warp builds A's tensor map (its slot locked: the
+    // loop's first map): extents M x K (at
+    // least 1), rows LDA elements apart, boxes of 128x64.
+    // A ring of 3 tiles and 3 mbarriers (thread 0 initializes them, then
+    // acquires the map after the barrier).
+    // Prologue: iterations 0 and 1, each: arrive expecting 16 KiB, copy the
+    // box at (pid * 64, 64 k) (coordinates 1 when an extent is empty).
+    // The loop no longer carries A's pointers: accumulator, read and fetch
+    // slots, barrier phase.
+    // The phase flips when the read slot wraps.
+    // After the loop: barriers invalidated, the map's slot released.
+    %res:2 = scf.for %iv = %c0 to %n step %c1 iter_args(%acc = %z, %p = %a0) -> (tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>) : i32 {
+      %kk = arith.muli %iv, %c64 : i32
+      %left = arith.subi %k, %kk : i32
+      %lefts = tile.splat %left : tensor<1x64xi32, #a>
+      %colmask = arith.cmpi slt, %c1d, %lefts : tensor<1x64xi32, #a>
+      %colmask2 = tile.broadcast %colmask : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %mask = arith.andi %rowmask2, %colmask2 : tensor<128x64xi1, #a>
+      %at = tile.load %p, %mask, %zero_a : tensor<128x64x!tile.ptr<f16>, #a>
+      %as = tilegpu.local_alloc %at : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %as, %bq, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      %pn = tile.addptr %p, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      scf.yield %d, %pn : tensor<128x64xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+}

@@ -160,8 +160,20 @@ struct AllocateSharedMemoryPass
         if (isLiveAt(interval, op))
           live.push_back(interval);
       bool isMap = isa<CreateTensorMapOp>(op);
-      if (isMap)
+      if (isMap) {
         live.append(mapScratch[op->getBlock()]);
+        // A builder warp may still be writing the map while the others
+        // go on to the block barrier that publishes it: buffers made
+        // before that barrier must not share its bytes.
+        Operation *end = op->getNextNode();
+        while (end && !isa<BarrierOp>(end))
+          end = end->getNextNode();
+        for (const Interval &interval : buffers)
+          if (interval.alloc->getBlock() == op->getBlock() &&
+              op->isBeforeInBlock(interval.alloc) &&
+              (!end || interval.alloc->isBeforeInBlock(end)))
+            live.push_back(interval);
+      }
       int64_t offset = firstFit(live, alignTo(bytes), getScratchAlignment(op));
       if (isMap)
         mapScratch[op->getBlock()].push_back(
