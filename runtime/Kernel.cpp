@@ -171,20 +171,26 @@ Kernel Kernel::load(Device &device, std::string_view binary,
         binary, meta.kernel, Target::forDevice(dev.ccMajor, dev.ccMinor),
         state->numRegisters, threads,
         std::int64_t(meta.sharedBytes) + staticShared);
+    // A JIT that rejects the edited PTX leaves the kernel as it loaded.
+    CUmodule module = nullptr;
     if (spent) {
-      CUmodule module = loadModule(dev, *spent, kind, meta.kernel);
-      CUfunction function = nullptr;
-      CUresult again =
-          d.cuModuleGetFunction(&function, module, meta.kernel.c_str());
-      if (again != CUDA_SUCCESS) {
-        d.cuModuleUnload(module);
-        check(again, "cuModuleGetFunction",
-              " for kernel '" + meta.kernel + "'");
+      try {
+        module = loadModule(dev, *spent, kind, meta.kernel);
+      } catch (const Error &) {
+        module = nullptr;
       }
-      d.cuModuleUnload(state->module);
-      state->module = module;
-      state->function = function;
-      readAttributes();
+    }
+    if (module) {
+      CUfunction function = nullptr;
+      if (d.cuModuleGetFunction(&function, module, meta.kernel.c_str()) ==
+          CUDA_SUCCESS) {
+        d.cuModuleUnload(state->module);
+        state->module = module;
+        state->function = function;
+        readAttributes();
+      } else {
+        d.cuModuleUnload(module);
+      }
     }
   }
   if (maxThreads < threads)

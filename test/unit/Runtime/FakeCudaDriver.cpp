@@ -510,6 +510,10 @@ FAKE_API CUresult cuModuleLoadDataEx(CUmodule *module, const void *image,
                     "due to errors\n");
     return fail(kInvalidPtx);
   }
+  // A JIT that rejects the occupancy directive, for the runtime's fallback.
+  if (text.find("// fake reject_minnctapersm") != std::string::npos &&
+      text.find(".minnctapersm") != std::string::npos)
+    return fail(kInvalidPtx);
   ++gState.moduleLoads;
   std::size_t directive = text.find(".minnctapersm ");
   gState.lastMinCtasPerSM =

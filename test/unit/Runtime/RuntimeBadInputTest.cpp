@@ -465,6 +465,13 @@ TEST_F(FakeGpuChild, SpareRegistersAreSpent) {
   EXPECT_EQ(state->lastMinCtasPerSM, 0);
   EXPECT_EQ(once.numRegisters(), 120);
   EXPECT_EQ(state->failedCalls, before.failedCalls);
+  // A JIT that rejects the edited PTX: the kernel stays as it loaded.
+  Kernel kept = Kernel::load(
+      device, withRegisters(100) + "// fake reject_minnctapersm\n", axpyMeta());
+  EXPECT_EQ(state->moduleLoads, before.moduleLoads + 4);
+  EXPECT_EQ(state->lastMinCtasPerSM, 0);
+  EXPECT_EQ(state->failedCalls, before.failedCalls + 1);
+  EXPECT_EQ(kept.numRegisters(), 100);
 }
 
 TEST_F(FakeGpuChild, BadLaunchesNeverReachTheDriver) {
