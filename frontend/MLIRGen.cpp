@@ -574,6 +574,11 @@ Value MLIRGenImpl::genBinary(const BinaryExpr &expr, Location location) {
     return operands.create<arith::MulFOp, arith::MulIOp>();
   case BinaryOp::FDiv:
     return arith::DivFOp::create(builder, location, lhs, rhs);
+  case BinaryOp::FDivRN: {
+    auto div = arith::DivFOp::create(builder, location, lhs, rhs);
+    div->setAttr(tile::kIeeeRoundingAttrName, builder.getUnitAttr());
+    return div;
+  }
   case BinaryOp::IDiv:
     if (isFloat) {
       Value quotient = arith::DivFOp::create(builder, location, lhs, rhs);

@@ -275,13 +275,6 @@ Value Sema::builtinMathBinary(llvm::StringRef name, CallArgs &args,
     }
     ieee = c->asBool();
   }
-  if (ieee) {
-    error(loc,
-          llvm::Twine(isFDiv ? "fdiv(..., ieee_rounding=True)" : "div_rn") +
-              " (IEEE-rounded f32 division) is not supported yet; '/' "
-              "divides within 2 ulp (div.full.f32, as Triton's '/')");
-    return Value::invalid();
-  }
   if (!requireExpr(x, args.loc, what) || !requireExpr(y, args.loc, what))
     return Value::invalid();
   if (x.type().isPointer || y.type().isPointer) {
@@ -289,15 +282,18 @@ Value Sema::builtinMathBinary(llvm::StringRef name, CallArgs &args,
                    x.type().str() + " and " + y.type().str());
     return Value::invalid();
   }
-  if (isFDiv) // Triton's default: `/` (div.full.f32).
+  if (isFDiv && !ieee) // Triton's default: `/` (div.full.f32).
     return binaryOp(ast::BinaryOp::Div, std::move(x), std::move(y), loc);
   const ConstexprValue *cx = x.getConst(), *cy = y.getConst();
+  if (ieee && cx && cy && x.weak && y.weak)
+    return makeConst(ConstexprValue::ofFloat(cx->asFloat() / cy->asFloat()),
+                     loc);
   if (cx && cy && x.weak && y.weak && name == "umulhi" && cx->isInt() &&
       cy->isInt()) {
     uint64_t product = uint64_t(uint32_t(cx->asInt())) * uint32_t(cy->asInt());
     return makeConst(ConstexprValue::ofInt(int64_t(product >> 32)), loc);
   }
-  if (cx && cy && x.weak && y.weak && name != "umulhi") {
+  if (cx && cy && x.weak && y.weak && name != "umulhi" && !ieee) {
     double a = cx->asFloat(), b = cy->asFloat();
     double folded = name == "pow"     ? std::pow(a, b)
                     : name == "atan2" ? std::atan2(a, b)
@@ -328,7 +324,8 @@ Value Sema::builtinMathBinary(llvm::StringRef name, CallArgs &args,
   if (!broadcastPair(a, b, loc, what))
     return Value::invalid();
   TType type = a->getType();
-  ck::BinaryOp op = name == "pow"     ? ck::BinaryOp::Pow
+  ck::BinaryOp op = ieee              ? ck::BinaryOp::FDivRN
+                    : name == "pow"   ? ck::BinaryOp::Pow
                     : name == "atan2" ? ck::BinaryOp::Atan2
                                       : ck::BinaryOp::Rem;
   ExprPtr result = std::make_unique<ck::BinaryExpr>(type, loc, op, std::move(a),

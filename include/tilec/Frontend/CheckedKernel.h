@@ -147,6 +147,7 @@ enum class BinaryOp {
   Pow,    // floats: math.powf
   Atan2,  // floats: math.atan2
   UMulHi, // i32/u32: the high 32 bits of the unsigned 64-bit product
+  FDivRN, // f32/f64: division rounded to nearest (IEEE), div_rn
 };
 /// True for Eq..Ge.
 bool isComparison(BinaryOp op);

@@ -146,8 +146,10 @@ struct FastF32DivConversion : OpConversionPattern<arith::DivFOp> {
       return failure();
     SmallVector<Value, 2> operands = {adaptor.getLhs(), adaptor.getRhs()};
     StringRef text = "div.full.f32 $0, $1, $2;", constraints = "=f,f,f";
-    if (op->hasAttr(tile::kNormalReciprocalAttrName) &&
-        matchPattern(op.getLhs(), m_OneFloat())) {
+    if (op->hasAttr(tile::kIeeeRoundingAttrName))
+      text = "div.rn.f32 $0, $1, $2;";
+    else if (op->hasAttr(tile::kNormalReciprocalAttrName) &&
+             matchPattern(op.getLhs(), m_OneFloat())) {
       operands = {adaptor.getRhs()};
       text = "rcp.approx.ftz.f32 $0, $1;";
       constraints = "=f,f";

@@ -50,7 +50,10 @@ module attributes {tilegpu.num_warps = 1 : i32} {
     %q = arith.divf %w, %c : tensor<64xf32, #b>
     // CHECK-COUNT-2: llvm.fptrunc %{{.*}} : f32 to f16
     %h = arith.truncf %q : tensor<64xf32, #b> to tensor<64xf16, #b>
-    tile.print "", %h : tensor<64xf16, #b>
+    // div_rn (tile.ieee_rounding): div.rn.f32, rounded as IEEE asks.
+    // CHECK-COUNT-2: llvm.inline_asm asm_dialect = att "div.rn.f32 $0, $1, $2;", "=f,f,f"
+    %qrn = arith.divf %w, %c {tile.ieee_rounding} : tensor<64xf32, #b>
+    tile.print "", %h, %qrn : tensor<64xf16, #b>, tensor<64xf32, #b>
     return
   }
 }

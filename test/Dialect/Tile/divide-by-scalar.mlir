@@ -67,3 +67,16 @@ func.func @fastmath(%x: tensor<2048xf32>, %s: f32) -> tensor<2048xf32>
   %q = arith.divf %x, %d fastmath<nnan,ninf> : tensor<2048xf32>
   return %q : tensor<2048xf32>
 }
+
+// -----
+
+// A division rounded as IEEE asks (div_rn) stays one division.
+// CHECK-LABEL: func.func @ieee_rounding
+// CHECK: arith.divf %{{.*}}, %{{.*}} {tile.ieee_rounding} : tensor<1024xf32>
+// CHECK-NOT: arith.mulf
+func.func @ieee_rounding(%x: tensor<1024xf32>, %s: f32) -> tensor<1024xf32>
+    attributes {tile.kernel, tile.num_warps = 4 : i32} {
+  %ss = tile.splat %s : tensor<1024xf32>
+  %q = arith.divf %x, %ss {tile.ieee_rounding} : tensor<1024xf32>
+  return %q : tensor<1024xf32>
+}

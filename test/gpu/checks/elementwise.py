@@ -262,6 +262,27 @@ def t_where_scalar(t):
         t.exact("n=%d maximum(a, thr)" % n, o2, np.maximum(x, np.float32(thr)))
 
 
+@test("elementwise", "div_rn, fdiv(ieee_rounding=True): f32 quotients rounded as IEEE")
+def t_div_rn(t):
+    k = t.k("div_rn_f32")
+    # Specials first: huge and tiny quotients, subnormal operands and
+    # results, signed zeros, infinities; then random values of any exponent.
+    sx = [1.0, -1.0, 3.0e38, 1e-38, 1e-45, 0.0, -0.0, np.inf, 7.0, 2.0**-126]
+    sy = [3.0, 7.0, 1e-38, 3.0, 2.0, 5.0, -3.0, 2.0, 1e-45, 3.0]
+    for n in t.sizes:
+        e = t.rng.uniform(-30, 30, n)
+        x = (t.rng.uniform(1, 2, n) * 2.0**e * t.rng.choice([-1, 1], n)).astype(np.float32)
+        y = (t.rng.uniform(1, 2, n) * 2.0 ** t.rng.uniform(-30, 30, n)).astype(np.float32)
+        c = min(n, len(sx))
+        x[:c] = np.float32(sx[:c])
+        y[:c] = np.float32(sy[:c])
+        o = t.outs(2, n, np.float32)
+        k((cdiv(n, 1024),), o_rn=o[0], o_fdiv=o[1], x=t.inp(x), y=t.inp(y), n=n)
+        with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+            t.exact("n=%d div_rn(a, b) == a / b in IEEE f32" % n, o[0], x / y)
+            t.exact("n=%d fdiv(b, a, ieee_rounding=True)" % n, o[1], y / x)
+
+
 @test("elementwise", "f32 arithmetic")
 def t_arith_f32(t):
     k = t.k("arith_f32")

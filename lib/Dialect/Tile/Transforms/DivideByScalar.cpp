@@ -38,6 +38,9 @@ constexpr int64_t kMinElementsPerThread = 4;
 
 /// Whether `div` divides a large enough f32 tile by a splat scalar.
 bool isCandidate(arith::DivFOp div, int64_t numThreads) {
+  // A division rounded as IEEE asks stays one.
+  if (div->hasAttr(tile::kIeeeRoundingAttrName))
+    return false;
   auto type = dyn_cast<RankedTensorType>(div.getType());
   if (!type || !type.getElementType().isF32() ||
       !getSplattedScalar(div.getRhs()))

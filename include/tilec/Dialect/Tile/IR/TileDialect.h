@@ -41,6 +41,13 @@ bool isZeroConstant(Attribute attr);
 inline constexpr llvm::StringLiteral kKernelAttrName = "tile.kernel";
 inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
 inline constexpr llvm::StringLiteral kNumStagesAttrName = "tile.num_stages";
+
+/// On an `arith.divf` of f32: the quotient rounded to nearest as IEEE 754
+/// asks (`div_rn`, `div.rn.f32`), where a plain `/` may be within 2 ulp
+/// (`div.full.f32`, as Triton's). Passes that rewrite divisions keep it.
+inline constexpr llvm::StringLiteral kIeeeRoundingAttrName =
+    "tile.ieee_rounding";
+
 /// On a scalar f32 `arith.divf 1.0, s` whose `s` and `1 / s` are known to be
 /// normal floats (tile-divide-by-scalar checks): lower it to
 /// `rcp.approx.ftz.f32` (1 ulp, one MUFU operation), not `div.full.f32`.
