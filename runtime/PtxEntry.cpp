@@ -105,17 +105,28 @@ std::optional<std::uint64_t> paramBytes(std::string_view decl) {
   return element * count;
 }
 
+/// The offsets of the parameter list of `.entry KERNEL(...)` in \p ptx:
+/// just after its `(` and at its `)`; std::nullopt without one.
+std::optional<std::pair<std::size_t, std::size_t>>
+findParamList(std::string_view ptx, std::string_view kernel) {
+  std::size_t start = findEntry(ptx, kernel);
+  if (start == std::string_view::npos)
+    return std::nullopt;
+  std::size_t close = ptx.find(')', start);
+  if (close == std::string_view::npos)
+    return std::nullopt;
+  return std::make_pair(start, close);
+}
+
 } // namespace
 
 std::optional<std::vector<std::uint64_t>>
 detail::parsePtxEntryParams(std::string_view ptx, std::string_view kernel) {
-  std::size_t start = findEntry(ptx, kernel);
-  if (start == std::string_view::npos)
+  auto params = findParamList(ptx, kernel);
+  if (!params)
     return std::nullopt;
-  std::size_t end = ptx.find(')', start);
-  if (end == std::string_view::npos)
-    return std::nullopt;
-  std::string_view list = ptx.substr(start, end - start);
+  std::string_view list =
+      ptx.substr(params->first, params->second - params->first);
   std::vector<std::uint64_t> sizes;
   if (splitWords(list).empty())
     return sizes;
@@ -137,12 +148,10 @@ detail::parsePtxEntryParams(std::string_view ptx, std::string_view kernel) {
 
 std::optional<std::pair<std::size_t, std::size_t>>
 detail::findPtxEntryDirectives(std::string_view ptx, std::string_view kernel) {
-  std::size_t start = findEntry(ptx, kernel);
-  if (start == std::string_view::npos)
+  auto params = findParamList(ptx, kernel);
+  if (!params)
     return std::nullopt;
-  std::size_t close = ptx.find(')', start);
-  if (close == std::string_view::npos)
-    return std::nullopt;
+  std::size_t close = params->second;
   std::size_t body = ptx.find('{', close);
   if (body == std::string_view::npos)
     return std::nullopt;

@@ -46,10 +46,9 @@ int tilec::getRegisterLimit(const Target &target, int blocks, int threads,
                             std::int64_t sharedBytes) {
   if (blocks <= 0)
     return 0;
+  // 255, then the multiples of 8 below it.
   for (int registers = kMaxRegistersPerThread; registers > 0;
-       registers = registers == kMaxRegistersPerThread
-                       ? kMaxRegistersPerThread / 8 * 8
-                       : registers - 8)
+       registers = (registers - 1) / 8 * 8)
     if (getResidentBlocks(target, registers, threads, sharedBytes) >= blocks)
       return registers;
   return 0;
