@@ -280,6 +280,19 @@ private:
         dump(*yield, level + 1);
       return;
     }
+    case StmtKind::InlineAsm: {
+      auto &s = llvm::cast<InlineAsmStmt>(stmt);
+      indent(level) << "InlineAsm \"";
+      os.write_escaped(s.asmString);
+      os << "\" \"";
+      os.write_escaped(s.constraints);
+      os << "\" pack=" << s.pack << (s.pure ? " pure" : "");
+      names("results", s.results);
+      loc(s.getLoc());
+      for (const auto &arg : s.args)
+        dump(*arg, level + 1);
+      return;
+    }
     }
   }
 

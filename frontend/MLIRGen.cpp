@@ -120,6 +120,8 @@ private:
       return success();
     case StmtKind::Combine:
       return genCombine(llvm::cast<CombineStmt>(stmt));
+    case StmtKind::InlineAsm:
+      return genInlineAsm(llvm::cast<InlineAsmStmt>(stmt));
     }
     return failure();
   }
@@ -243,6 +245,18 @@ private:
     if (failed(op))
       return failure();
     bind(stmt.results, (*op)->getResults());
+    return success();
+  }
+
+  LogicalResult genInlineAsm(const InlineAsmStmt &stmt) {
+    SmallVector<Value> args;
+    for (const ExprPtr &arg : stmt.args)
+      if (!args.emplace_back(genExpr(*arg)))
+        return failure();
+    auto op = tile::ElementwiseInlineAsmOp::create(
+        builder, loc(stmt.getLoc()), typesOf(stmt.results), stmt.asmString,
+        stmt.constraints, stmt.pure, static_cast<uint32_t>(stmt.pack), args);
+    bind(stmt.results, op.getResults());
     return success();
   }
 

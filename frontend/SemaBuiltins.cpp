@@ -10,6 +10,8 @@
 
 #include "SemaImpl.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -101,6 +103,7 @@ static const char *const kBuiltins[] = {
     "ravel",
     "broadcast",
     "device_assert",
+    "inline_asm_elementwise",
     "isnan",
     "erfinv",
     "hypot",
@@ -144,9 +147,7 @@ static const char *const kBuiltins[] = {
 /// Names of triton.language (3.6) that tilec does not have: a call says so
 /// instead of guessing a similar name.
 static constexpr const char *kUnsupportedTriton[] = {
-    "gather",     "inline_asm_elementwise",
-    "dot_scaled", "map_elementwise",
-    "fast_expf",  "fast_dividef"};
+    "gather", "dot_scaled", "map_elementwise", "fast_expf", "fast_dividef"};
 
 bool tilec::sema::isUnsupportedTritonName(llvm::StringRef name) {
   return llvm::is_contained(kUnsupportedTriton, name);
@@ -206,6 +207,13 @@ bool Sema::evalArgs(const ast::CallExpr &e, CallArgs &args,
   return ok;
 }
 
+/// A built-in's positional-only parameter (`arg0`, `arg1`, ...), which no
+/// keyword names.
+static bool isPositionalOnly(llvm::StringRef param) {
+  return param.size() > 3 && param.starts_with("arg") &&
+         llvm::isDigit(param[3]);
+}
+
 bool Sema::bindArgs(CallArgs &args, llvm::StringRef fnName,
                     llvm::ArrayRef<const char *> params, unsigned numRequired,
                     std::vector<Value> &slots,
@@ -241,10 +249,10 @@ bool Sema::bindArgs(CallArgs &args, llvm::StringRef fnName,
     const std::string &keyword = name;
     auto it =
         llvm::find_if(params, [&](const char *p) { return keyword == p; });
-    if (it == params.end() || llvm::StringRef(*it).starts_with("arg")) {
+    if (it == params.end() || isPositionalOnly(*it)) {
       std::vector<std::string> names;
       for (const char *p : params)
-        if (!llvm::StringRef(p).starts_with("arg"))
+        if (!isPositionalOnly(p))
           names.push_back(p);
       std::string hint = findClosestName(name, names);
       error(args.kwargLocs[k],
@@ -571,6 +579,8 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     return builtinReduce(name, args, loc);
   if (isCombineName(name))
     return builtinCombine(name, args, loc);
+  if (name == "inline_asm_elementwise")
+    return builtinInlineAsm(args, loc);
   if (isRandomName(name))
     return builtinRandom(name, args, loc);
   if (isMathName(name))

@@ -386,6 +386,9 @@ public:
   /// `associative_scan`, `reduce` (with a `combine_fn`), `cumsum`,
   /// `cumprod`, `xor_sum`.
   Value builtinCombine(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  // --- SemaInlineAsm.cpp -------------------------------------------------
+  /// `inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack)`.
+  Value builtinInlineAsm(CallArgs &args, SourceLoc loc);
   /// Fills the current block with a combine function's body for the
   /// parameter values `params` and returns its results (one Value, or a
   /// Tuple), or an invalid Value after an error.

@@ -429,7 +429,8 @@ enum class StmtKind {
   While,
   DevicePrint,
   DebugBarrier,
-  Combine
+  Combine,
+  InlineAsm
 };
 
 /// Base of all statements.
@@ -547,6 +548,22 @@ public:
   std::vector<NamedType> params;
   Block body;
   std::vector<ExprPtr> yields;
+  std::vector<NamedType> results;
+};
+
+/// `tl.inline_asm_elementwise(asm, constraints, args, dtype, is_pure,
+/// pack)`: `args` are blocks of one shape (or all scalars); each name of
+/// `results` (one per dtype) is bound to a value of that shape.
+class InlineAsmStmt : public NodeOf<Stmt, StmtKind::InlineAsm> {
+public:
+  InlineAsmStmt(SourceLoc loc, std::string asmString, std::string constraints,
+                bool pure, int64_t pack)
+      : NodeOf(loc), asmString(std::move(asmString)),
+        constraints(std::move(constraints)), pure(pure), pack(pack) {}
+  std::string asmString, constraints;
+  bool pure;
+  int64_t pack;
+  std::vector<ExprPtr> args;
   std::vector<NamedType> results;
 };
 

@@ -55,6 +55,9 @@ void populateLocalMemoryOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateLdmatrixConversionPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
+/// `tile.elementwise_inline_asm` (InlineAsmOpToLLVM.cpp).
+void populateInlineAsmOpToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populatePrintOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateAsyncCopyOpToLLVMPatterns(

@@ -171,6 +171,7 @@ struct ConvertTileGPUToLLVMPass
     populateAsyncCopyOpToLLVMPatterns(converter, patterns);
     populateTMAOpToLLVMPatterns(converter, patterns);
     populatePrintOpToLLVMPatterns(converter, patterns);
+    populateInlineAsmOpToLLVMPatterns(converter, patterns);
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);
     populateMathToLLVMConversionPatterns(converter, patterns);

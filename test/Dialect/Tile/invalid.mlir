@@ -627,3 +627,59 @@ func.func @combine_yield_parent(%x: f32) {
   // expected-error @+1 {{expects parent op to be one of 'tile.scan, tile.combine_reduce'}}
   tile.combine_yield %x : f32
 }
+
+// -----
+
+func.func @inline_asm_no_result(%x: f32) {
+  // expected-error @+1 {{needs at least one result}}
+  "tile.elementwise_inline_asm"(%x) <{asm_string = "", constraints = "r", packed_element = 1 : i32, pure = false}> : (f32) -> ()
+  return
+}
+
+// -----
+
+func.func @inline_asm_i1(%x: tensor<16xi1>) {
+  // expected-error @+1 {{cannot pass i1 values to inline asm; convert them to a wider integer}}
+  %0 = tile.elementwise_inline_asm "" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<16xi1> -> tensor<16xi32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_pack_not_power_of_two(%x: tensor<16xi8>) {
+  // expected-error @+1 {{packed_element (3) must be a power of two for 'i8' elements, which share 32-bit registers}}
+  %0 = tile.elementwise_inline_asm "" {constraints = "=r,r", packed_element = 3 : i32, pure = true} %x : tensor<16xi8> -> tensor<16xi8>
+  return
+}
+
+// -----
+
+func.func @inline_asm_pack_partial_register(%x: tensor<16xi8>) {
+  // expected-error @+1 {{packed_element (6) must be a multiple of the 4 'i8' elements a register holds}}
+  %0 = tile.elementwise_inline_asm "" {constraints = "=r,=r,r,r", packed_element = 6 : i32, pure = true} %x : tensor<16xi8> -> tensor<16xi8>
+  return
+}
+
+// -----
+
+func.func @inline_asm_constraints(%x: tensor<16xf32>) {
+  // expected-error @+1 {{constraints "=r,r,~{memory}" name 2 operands; the asm takes 4 (results, then operands: one per register of packed_element = 2 elements)}}
+  %0 = tile.elementwise_inline_asm "" {constraints = "=r,r,~{memory}", packed_element = 2 : i32, pure = true} %x : tensor<16xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_shapes(%x: tensor<16xf32>, %y: tensor<8xf32>) {
+  // expected-error @+1 {{all non-scalar operands/results must have the same shape and base type}}
+  %0 = tile.elementwise_inline_asm "" {constraints = "=r,r,r", packed_element = 1 : i32, pure = true} %x, %y : tensor<16xf32>, tensor<8xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_packed_element(%x: f32) {
+  // expected-error @+1 {{attribute 'packed_element' failed to satisfy constraint: 32-bit signless integer attribute whose minimum value is 1}}
+  %0 = tile.elementwise_inline_asm "" {constraints = "=r,r", packed_element = 0 : i32, pure = true} %x : f32 -> f32
+  return
+}

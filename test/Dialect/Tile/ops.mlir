@@ -161,6 +161,18 @@ func.func @hints_and_print(%x: tensor<128xi32>, %n: i32) {
   return
 }
 
+// CHECK-LABEL: func.func @inline_asm
+func.func @inline_asm(%x: tensor<128xf16>, %s: f32) {
+  // CHECK: %{{.*}}:2 = tile.elementwise_inline_asm "mov.b32 $0, $2;\0A\09mov.b32 $1, $2;" {constraints = "=r,=r,r", packed_element = 2 : i32, pure = false} %{{.*}} : tensor<128xf16> -> tensor<128xf16>, tensor<128xf16>
+  %0:2 = tile.elementwise_inline_asm "mov.b32 $0, $2;\n\tmov.b32 $1, $2;" {constraints = "=r,=r,r", packed_element = 2 : i32, pure = false} %x : tensor<128xf16> -> tensor<128xf16>, tensor<128xf16>
+  // CHECK: tile.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %{{.*}} : f32 -> f32
+  %1 = tile.elementwise_inline_asm "mov.b32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %s : f32 -> f32
+  // No operands.
+  // CHECK: tile.elementwise_inline_asm "mov.u32 $0, %laneid;" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
+  %2 = tile.elementwise_inline_asm "mov.u32 $0, %laneid;" {constraints = "=r", packed_element = 1 : i32, pure = false} -> i32
+  return
+}
+
 // CHECK-LABEL: func.func @kernel
 // CHECK-SAME: attributes {tile.kernel, tile.num_stages = 3 : i32, tile.num_warps = 4 : i32}
 func.func @kernel(%out: !tile.ptr<f32>) attributes {tile.kernel, tile.num_warps = 4 : i32, tile.num_stages = 3 : i32} {

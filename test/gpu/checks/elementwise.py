@@ -283,6 +283,25 @@ def t_div_rn(t):
             t.exact("n=%d fdiv(b, a, ieee_rounding=True)" % n, o[1], y / x)
 
 
+@test("elementwise", "inline_asm_elementwise: pack 1, 2 (f16x2), 4 (i8, two results), 8 (padded)")
+def t_inline_asm(t):
+    k = t.k("inline_asm")
+    for n in t.sizes:
+        x, y = t.randn(n), t.randn(n)
+        h = t.randn(n).astype(np.float16)
+        s = np.float32(0.75)
+        b = t.rng.integers(-128, 128, n).astype(np.int8)
+        o = [t.out(n, d) for d in (np.float32, np.float16, np.int8, np.int8, np.float32)]
+        k((cdiv(n, 512),), o_add=o[0], o_h2=o[1], o_lo=o[2], o_hi=o[3], o_rev=o[4],
+          x=t.inp(x), y=t.inp(y), h=t.inp(h), s=s, b=t.inp(b), n=n)  # fmt: skip
+        t.exact("n=%d add.rn.f32" % n, o[0], x + y)
+        t.exact("n=%d add.rn.f16x2 with a scalar" % n, o[1], (h + np.float16(s)).astype(np.float16))
+        u = b.view(np.uint8)
+        t.exact("n=%d low nibbles (4 per register)" % n, o[2], (u & 0x0F).view(np.int8))
+        t.exact("n=%d high nibbles" % n, o[3], (u >> 4).view(np.int8))
+        t.exact("n=%d neg.f32, 8 per asm" % n, o[4], -x)
+
+
 @test("elementwise", "f32 arithmetic")
 def t_arith_f32(t):
     k = t.k("arith_f32")

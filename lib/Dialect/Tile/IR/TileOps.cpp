@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
+#include "tilec/Support/InlineAsm.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -305,6 +306,58 @@ OpFoldResult BitcastOp::fold(FoldAdaptor adaptor) {
   if (getSrc().getType() == getType())
     return getSrc();
   return {};
+}
+
+//===----------------------------------------------------------------------===//
+// ElementwiseInlineAsmOp
+//===----------------------------------------------------------------------===//
+
+unsigned ElementwiseInlineAsmOp::getElementsPerRegister(Type type) {
+  return tilec::getAsmElementsPerRegister(elementBitWidth(type),
+                                          getPackedElement());
+}
+
+LogicalResult ElementwiseInlineAsmOp::verify() {
+  if (getNumResults() == 0)
+    return emitOpError("needs at least one result");
+  unsigned pack = getPackedElement();
+  // Registers the asm names per run of `pack` elements: one per value
+  // (result or operand) and per 32 bits' worth of its elements.
+  int64_t registers = 0;
+  for (Type type :
+       llvm::concat<const Type>(getResultTypes(), getOperandTypes())) {
+    if (getElementTypeOrSelf(type).isInteger(1))
+      return emitOpError("cannot pass i1 values to inline asm; convert them "
+                         "to a wider integer");
+    unsigned perRegister = getElementsPerRegister(type);
+    if (!llvm::isPowerOf2_32(perRegister))
+      return emitOpError("packed_element (")
+             << pack << ") must be a power of two for "
+             << getElementTypeOrSelf(type)
+             << " elements, which share 32-bit registers";
+    if (pack % perRegister != 0)
+      return emitOpError("packed_element (")
+             << pack << ") must be a multiple of the " << perRegister << " "
+             << getElementTypeOrSelf(type) << " elements a register holds";
+    registers += pack / perRegister;
+  }
+  int64_t named = tilec::countAsmConstraintOperands(getConstraints().str());
+  if (named != registers)
+    return emitOpError("constraints \"")
+           << getConstraints() << "\" name " << named
+           << " operands; the asm takes " << registers
+           << " (results, then operands: one per register of "
+           << "packed_element = " << pack << " elements)";
+  return success();
+}
+
+void ElementwiseInlineAsmOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  if (getPure())
+    return;
+  effects.emplace_back(MemoryEffects::Read::get());
+  effects.emplace_back(MemoryEffects::Write::get());
 }
 
 //===----------------------------------------------------------------------===//

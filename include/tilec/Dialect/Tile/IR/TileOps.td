@@ -380,6 +380,42 @@ def Tile_BitcastOp : Tile_Op<"bitcast", [Pure]> {
   let hasFolder = 1;
 }
 
+def Tile_ElementwiseInlineAsmOp : Tile_Op<"elementwise_inline_asm", [
+    Elementwise, DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "PTX applied to each element (Triton's inline_asm_elementwise)";
+  let description = [{
+    `inline_asm_elementwise(asm, constraints, args, dtype, is_pure, pack)`:
+    the PTX `asm_string` runs once per `packed_element` elements of each
+    thread, in any order, with the LLVM inline-asm `constraints` (outputs
+    first, then inputs, as `"=r,r"`) and `$N` operands. Within one run,
+    elements narrower than 32 bits are packed into 32-bit registers (up to
+    `packed_element` of them, the first in the low bits), so an asm taking
+    `packed_element` f16 values with 2 per register names
+    `packed_element / 2` registers per operand and result. Operands and
+    results are blocks of one shape, or all scalars. Unless `pure`, the
+    asm has side effects: it is neither removed nor merged with another.
+
+    Example:
+    ```mlir
+    %t = tile.elementwise_inline_asm "tanh.approx.f32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<128xf32> -> tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins StrAttr:$asm_string, StrAttr:$constraints,
+                   BoolAttr:$pure,
+                   ConfinedAttr<I32Attr, [IntMinValue<1>]>:$packed_element,
+                   Variadic<Tile_Any>:$args);
+  let results = (outs Variadic<Tile_Any>:$result);
+  let assemblyFormat = [{
+    $asm_string attr-dict ($args^ `:` type($args))? `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    /// How many elements of `type` (an operand's or result's) one asm
+    /// register holds: up to 32 bits' worth, at most `packed_element`.
+    unsigned getElementsPerRegister(::mlir::Type type);
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Matrix multiply and reductions
 //===----------------------------------------------------------------------===//
