@@ -186,9 +186,8 @@ for _f in UNARY_F32:
 for _t in ("f16", "bf16", "f64"):
     for _f in UNARY_LOW:
         kern("u_%s_%s" % (_f, _t), G + "elementwise.tile")
-for (
-    _k
-) in "binary_f32 binary_i32 where_scalar arith_f32 div_rn_f32 arith_i32 compare div_scalar inline_asm".split():
+ELEMENTWISE = "binary_f32 binary_i32 where_scalar arith_f32 div_rn_f32 arith_i32 compare div_scalar"
+for _k in (ELEMENTWISE + " inline_asm").split():
     kern(_k, G + "elementwise.tile")
 CAST_TYPES = "i8 i16 i32 i64 u32 f16 bf16 f32 f64".split()
 for _t in CAST_TYPES + ["i1"]:
