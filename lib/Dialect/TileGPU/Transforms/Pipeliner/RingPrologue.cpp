@@ -3,54 +3,17 @@
 // The prologue step of ring pipelining (RingPipeliner.h): what the copy
 // strategies need (tensor maps), one ring of `num_stages` buffers per
 // staged load, the strategies' mbarriers, a barrier, then the copies of
-// iterations 0 .. num_stages - 2 into slots 0 .. num_stages - 2. Stores of
-// registers into shared memory made just before the loop (a loop-invariant
-// operand staged there, as attention's Q) are moved after those copies.
+// iterations 0 .. num_stages - 2 into slots 0 .. num_stages - 2.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RingPipeliner.h"
-
-#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
 using namespace mlir::tilegpu::pipeliner;
 
 namespace {
-/// The `local_alloc`s with a value (stores of registers into a buffer of
-/// their own) found going up from `last` over ops without memory effects,
-/// in program order.
-SmallVector<LocalAllocOp> findStagingStores(Operation *last) {
-  SmallVector<LocalAllocOp> stores;
-  for (Operation *op = last; op; op = op->getPrevNode()) {
-    auto alloc = dyn_cast<LocalAllocOp>(op);
-    if (alloc && alloc.getSrc())
-      stores.push_back(alloc);
-    else if (!isMemoryEffectFree(op))
-      break;
-  }
-  std::reverse(stores.begin(), stores.end());
-  return stores;
-}
-
-/// Moves `stores` (findStagingStores) before `point`, after the prologue's
-/// copies: each waits for the global load of its value, and the first
-/// copies then wait for their data at the same time instead of after it.
-/// Their buffers are their own and their lowering brings its own barriers
-/// (and async-proxy fence), so the move only changes when they happen; a
-/// store with a user before `point` stays.
-void sinkStagingStores(ArrayRef<LocalAllocOp> stores, Operation *point) {
-  for (LocalAllocOp store : stores) {
-    bool usedBefore = llvm::any_of(store->getUsers(), [&](Operation *user) {
-      Operation *ancestor = point->getBlock()->findAncestorOpInBlock(*user);
-      return !ancestor || ancestor->isBeforeInBlock(point);
-    });
-    if (!usedBefore)
-      store->moveBefore(point);
-  }
-}
-
 /// One ring of buffers per staged load.
 void allocateRings(RingBuilder &ring) {
   MLIRContext *context = ring.builder.getContext();
@@ -67,8 +30,6 @@ void allocateRings(RingBuilder &ring) {
 } // namespace
 
 void pipeliner::buildPrologue(RingBuilder &ring) {
-  SmallVector<LocalAllocOp> stagingStores =
-      findStagingStores(ring.loop->getPrevNode());
   SmallVector<CopyStrategy *, 2> strategies = ring.getCopyStrategies();
   for (CopyStrategy *strategy : strategies)
     strategy->describeSources(ring);
@@ -91,5 +52,4 @@ void pipeliner::buildPrologue(RingBuilder &ring) {
                         loop.getStep(), s);
     ring.fetchInits = ring.fetch(iv, ring.fetchInits, ring.createI32(s));
   }
-  sinkStagingStores(stagingStores, ring.loop);
 }

@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -27,7 +28,10 @@ using namespace mlir::tilegpu::pipeliner;
 namespace {
 class TmaStrategy : public CopyStrategy {
 public:
-  void describeSources(RingBuilder &ring) override { createTensorMaps(ring); }
+  void describeSources(RingBuilder &ring) override {
+    createTensorMaps(ring);
+    hoistTensorMaps(ring);
+  }
   void setUp(RingBuilder &ring) override { createBarriers(ring); }
 
   /// Thread 0 acquires the maps other warps built before that barrier.
@@ -105,6 +109,59 @@ public:
   }
 
 private:
+  /// Moves the tensor maps' creation (and the arithmetic of their
+  /// operands) above the shared-memory stores of registers just before it
+  /// (a loop-invariant operand staged before the loop, as attention's Q):
+  /// such a store waits for its global load, and the maps' lock and build
+  /// then overlap that load instead of delaying the first copies by their
+  /// own latency. Only pure ops and such stores are passed; the allocator
+  /// keeps each map's scratch apart from the buffers made before the block
+  /// barrier that publishes the maps.
+  static void hoistTensorMaps(RingBuilder &ring) {
+    SmallVector<Operation *> maps;
+    for (StagedLoad &s : ring.plan.staged)
+      if (s.map)
+        maps.push_back(s.map.getDefiningOp());
+    if (maps.empty())
+      return;
+    Block *block = maps.front()->getBlock();
+    Operation *target = nullptr;
+    for (Operation *op = maps.front()->getPrevNode(); op;
+         op = op->getPrevNode()) {
+      auto alloc = dyn_cast<LocalAllocOp>(op);
+      if (alloc && alloc.getSrc())
+        target = op;
+      else if (!isMemoryEffectFree(op))
+        break;
+    }
+    if (!target)
+      return;
+    // The ops to move: the maps and, transitively, the defining ops of
+    // their operands that come after `target`; all but the maps pure.
+    llvm::SetVector<Operation *> slice;
+    SmallVector<Operation *> work(maps.begin(), maps.end());
+    while (!work.empty()) {
+      Operation *op = work.pop_back_val();
+      if (!slice.insert(op))
+        continue;
+      for (Value operand : op->getOperands()) {
+        Operation *def = operand.getDefiningOp();
+        if (!def || def->getBlock() != block || def->isBeforeInBlock(target))
+          continue;
+        if (def == target ||
+            (!isMemoryEffectFree(def) && !isa<CreateTensorMapOp>(def)))
+          return;
+        work.push_back(def);
+      }
+    }
+    SmallVector<Operation *> ordered(slice.begin(), slice.end());
+    llvm::sort(ordered, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    for (Operation *op : ordered)
+      op->moveBefore(target);
+  }
+
   /// Builds the tensor map of each load copied by the copy engine.
   static void createTensorMaps(RingBuilder &ring) {
     OpBuilder &builder = ring.builder;
