@@ -96,6 +96,7 @@ static const char *const kBuiltins[] = {
     "split",
     "interleave",
     "flip",
+    "gather",
     "sort",
     "cat",
     "histogram",
@@ -147,7 +148,7 @@ static const char *const kBuiltins[] = {
 /// Names of triton.language (3.6) that tilec does not have: a call says so
 /// instead of guessing a similar name.
 static constexpr const char *kUnsupportedTriton[] = {
-    "gather", "dot_scaled", "map_elementwise", "fast_expf", "fast_dividef"};
+    "dot_scaled", "map_elementwise", "fast_expf", "fast_dividef"};
 
 bool tilec::sema::isUnsupportedTritonName(llvm::StringRef name) {
   return llvm::is_contained(kUnsupportedTriton, name);
@@ -595,7 +596,7 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
                          name))
     return builtinShape(name, args, loc);
   if (llvm::is_contained({"join", "split", "interleave", "flip", "sort", "cat",
-                          "histogram", "topk", "ravel", "broadcast"},
+                          "histogram", "topk", "ravel", "broadcast", "gather"},
                          name))
     return builtinJoinSplit(name, args, loc);
   if (llvm::is_contained({"zeros", "full", "zeros_like"}, name))

@@ -319,6 +319,106 @@ static Value flipValue(Sema &sema, Value x, const Value &dimArg,
   return Value::ofExpr(std::move(e));
 }
 
+/// `gather(src, index, axis)`: out[..., m, ...] = src[..., index[..., m,
+/// ...], ...], `index` of src's rank and extents but along `axis` (Triton's
+/// rule). A one-hot selection: the bits of src (integers of its width)
+/// times (index == position along `axis`), summed over the positions. One
+/// term is not zero, so every bit pattern comes through exactly (-0.0, NaN
+/// payloads); an index out of range gives 0 (Triton leaves it undefined).
+/// The selection holds index's elements times src's extent along `axis`.
+static Value gatherValue(Sema &sema, Value src, Value index,
+                         const Value &axisArg, SourceLoc argsLoc,
+                         SourceLoc loc) {
+  if (!sema.requireExpr(src, argsLoc, "the source of 'gather'") ||
+      !sema.requireExpr(index, argsLoc, "the index of 'gather'"))
+    return Value::invalid();
+  TType s = src.type(), i = index.type();
+  if (s.isScalar() || s.isPointer) {
+    sema.error(loc, "'gather' needs a block of numbers as its source; got " +
+                        s.str());
+    return Value::invalid();
+  }
+  if (i.isScalar() || i.isPointer || !i.isInteger() || i.isBool()) {
+    sema.error(loc, "the index of 'gather' must be a block of integers; got " +
+                        i.str());
+    return Value::invalid();
+  }
+  int64_t rank = s.getRank();
+  if (i.getRank() != rank) {
+    sema.error(loc, "the index of 'gather' must have the source's rank (" +
+                        s.str() + "); got " + i.str());
+    return Value::invalid();
+  }
+  auto a = sema.requireConstInt(axisArg, argsLoc, "the axis of 'gather'");
+  if (!a)
+    return Value::invalid();
+  int64_t axis = *a < 0 ? *a + rank : *a;
+  if (axis < 0 || axis >= rank) {
+    sema.error(loc, "axis " + llvm::Twine(*a) +
+                        " is out of range for a block of rank " +
+                        llvm::Twine(rank));
+    return Value::invalid();
+  }
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != axis && i.shape[d] != s.shape[d]) {
+      sema.error(loc, "the index of 'gather' must have the source's extent "
+                      "on every dimension but the axis (" +
+                          llvm::Twine(axis) + "); got " + i.str() + " for " +
+                          s.str());
+      return Value::invalid();
+    }
+  // [..., M, S, ...]: index's shape with src's extent along `axis` after it.
+  int64_t extent = s.shape[axis];
+  std::vector<int64_t> oneHot = i.shape;
+  oneHot.insert(oneHot.begin() + axis + 1, extent);
+  if (!sema.checkShape(oneHot, loc))
+    return Value::invalid();
+
+  bool isBool = s.isBool();
+  ScalarType ints = isBool ? ScalarType::I8 : bitsType(s.elem);
+  ExprPtr bits = std::move(src.expr);
+  if (isBool)
+    bits = sema.castTo(std::move(bits), ints, loc);
+  else if (ints != s.elem)
+    bits = std::make_unique<ck::BitcastExpr>(TType(ints, false, s.shape), loc,
+                                             std::move(bits));
+  std::vector<int64_t> srcShape = s.shape;
+  srcShape.insert(srcShape.begin() + axis, 1);
+  bits = std::make_unique<ck::ExpandDimsExpr>(TType(ints, false, srcShape), loc,
+                                              std::move(bits), axis);
+  std::vector<int64_t> indexShape = i.shape;
+  indexShape.insert(indexShape.begin() + axis + 1, 1);
+  ExprPtr idx = std::make_unique<ck::ExpandDimsExpr>(
+      i.withShape(indexShape), loc, std::move(index.expr), axis + 1);
+  std::vector<int64_t> rangeShape(rank + 1, 1);
+  rangeShape[axis + 1] = extent;
+  ExprPtr range = std::make_unique<ck::MakeRangeExpr>(
+      TType(ScalarType::I32, false, {extent}), loc, 0, extent);
+  range = std::make_unique<ck::ReshapeExpr>(
+      TType(ScalarType::I32, false, rangeShape), loc, std::move(range));
+  Value hit = sema.binaryOp(ast::BinaryOp::Eq, Value::ofExpr(std::move(idx)),
+                            Value::ofExpr(std::move(range)), loc);
+  if (hit.isInvalid())
+    return hit;
+  Value picked = sema.binaryOp(
+      ast::BinaryOp::Mul,
+      Value::ofExpr(sema.broadcastTo(std::move(bits), oneHot, loc)),
+      sema.castValue(std::move(hit), ints, loc), loc);
+  if (picked.isInvalid())
+    return picked;
+  Value sum = sema.reduce(ck::ReduceKind::Sum, std::move(picked), axis + 1,
+                          /*keepDims=*/false, loc);
+  if (sum.isInvalid())
+    return sum;
+  ExprPtr e = sema.castTo(std::move(sum.expr), ints, loc);
+  if (isBool)
+    return Value::ofExpr(sema.castTo(std::move(e), s.elem, loc));
+  if (ints != s.elem)
+    e = std::make_unique<ck::BitcastExpr>(s.withShape(i.shape), loc,
+                                          std::move(e));
+  return Value::ofExpr(std::move(e));
+}
+
 Value Sema::builtinJoinSplit(llvm::StringRef name, CallArgs &args,
                              SourceLoc loc) {
   std::vector<Value> slots;
@@ -463,6 +563,12 @@ Value Sema::builtinJoinSplit(llvm::StringRef name, CallArgs &args,
       return Value::invalid();
     return sortValue(*this, std::move(slots[0]), slots[1], slots[2], args.loc,
                      loc);
+  }
+  if (name == "gather") {
+    if (!bindArgs(args, name, {"src", "index", "axis"}, 3, slots))
+      return Value::invalid();
+    return gatherValue(*this, std::move(slots[0]), std::move(slots[1]),
+                       slots[2], args.loc, loc);
   }
   if (name == "flip") {
     if (!bindArgs(args, name, {"x", "dim"}, 1, slots))

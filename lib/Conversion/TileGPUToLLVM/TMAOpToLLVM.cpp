@@ -13,7 +13,8 @@
 //   slot releasing it to the copy engine (`tensormap.cp_fenceproxy`); the
 //   maps of a kernel are built by different warps, in parallel. After a
 //   block barrier, `tilegpu.fence_tensor_map` (thread 0, acquire) makes
-//   each visible to thread 0's copies. `tilegpu.release_tensor_map` unlocks.
+//   each visible to thread 0's copies. `tilegpu.release_tensor_map` unlocks
+//   with a relaxed store (see getReleaseTensorMapPtx).
 // - `tilegpu.async_tma_copy_global_to_local`: one `cp.async.bulk.tensor.2d`
 //   per swizzle-wide column of the tile (the box), completing on an mbarrier.
 // - mbarrier init / inval / arrive.expect_tx / try_wait.parity loops.
@@ -285,7 +286,14 @@ getReleaseTensorMapPtx(tilegpu::ReleaseTensorMapOp op,
   Value lock = LLVM::AddOp::create(
       rewriter, loc, locks,
       LLVM::MulOp::create(rewriter, loc, slot, createI64(rewriter, loc, 4)));
-  return PtxStatement{predicated("st.release.gpu.global.b32 [$1], 0;"),
+  // A relaxed store: the slot's last readers are the block's bulk copies,
+  // each complete before the mbarrier wait (an acquire) that every thread,
+  // thread 0 too, passed for it, and no later operation of thread 0 moves
+  // above such a wait; so the next owner's writes cannot reach a copy of
+  // this block. A release store would add `MEMBAR.GPU` on thread 0 before
+  // the epilogue's barrier, where the whole block waits for it (measured:
+  // bench/RESULTS.md, session 17).
+  return PtxStatement{predicated("st.relaxed.gpu.global.b32 [$1], 0;"),
                       "r,l",
                       {isThreadZero(rewriter, loc), lock}};
 }

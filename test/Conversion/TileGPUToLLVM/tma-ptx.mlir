@@ -49,8 +49,8 @@
 // CHECK-NOT: cp.async.cg
 // After the loop: barriers invalidated, slots unlocked.
 // CHECK: mbarrier.inval.shared::cta.b64
-// CHECK: st.release.gpu.global.b32 [{{.*}}], 0;
-// CHECK-NOT: st.release.gpu.global.b32
+// CHECK: st.relaxed.gpu.global.b32 [{{.*}}], 0;
+// CHECK-NOT: st.relaxed.gpu.global.b32
 
 #a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #rows = #tilegpu.slice<{dim = 1, parent = #a}>

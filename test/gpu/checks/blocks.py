@@ -141,3 +141,19 @@ def t_erfinv_hypot(t):
     ref = np.array([NormalDist().inv_cdf((float(v) + 1) / 2) / math.sqrt(2) for v in x])
     t.close("erfinv of 3000 values in (-0.999, 0.999)", e, ref, 1e-5)
     t.close("hypot", h, np.hypot(x.astype(np.float64), y.astype(np.float64)), 1e-6)
+
+
+@test("blocks", "gather along axis 1 and axis 0 (ragged rows, -0.0 and NaN)")
+def t_gathers(t):
+    k = t.k("gathers")
+    for m in (32, 19):
+        x = t.randn((32, 64))
+        x[0, :3] = [-0.0, np.nan, np.inf]
+        i1 = t.rng.integers(0, 64, (32, 16)).astype(np.int32)
+        i0 = t.rng.integers(0, 32, (8, 64)).astype(np.int32)
+        i1[0, :3] = [0, 1, 2]
+        g1, g0 = t.out((32, 16), np.float32), t.out((8, 64), np.float32)
+        k((1,), x=t.inp(x), i1=t.inp(i1), i0=t.inp(i0), g1=g1, g0=g0, m=m)
+        src = np.where(np.arange(32)[:, None] < m, x, np.float32(0.0))
+        t.exact("m=%d gather axis 1" % m, g1, np.take_along_axis(src, i1, 1))
+        t.exact("m=%d gather axis 0" % m, g0, np.take_along_axis(src, i0, 0))

@@ -207,6 +207,7 @@ for _k in (
     "hist_cat",
     "topk_rows",
     "erfinv_hypot",
+    "gathers",
 ):
     kern(_k, G + "blocks.tile")
 kern("permute3_w1", G + "blocks.tile", "permute3", nw=1)
