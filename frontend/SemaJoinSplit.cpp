@@ -112,6 +112,34 @@ static ScalarType bitsType(ScalarType elem) {
   }
 }
 
+/// The integers that hold the bits of \p elem (booleans as i8).
+static ScalarType bitsHolder(ScalarType elem) {
+  return elem == ScalarType::I1 ? ScalarType::I8 : bitsType(elem);
+}
+
+/// \p e (elements of \p type) as the integers of bitsHolder(): its bits,
+/// a boolean as 0 or 1.
+static ExprPtr toBits(Sema &sema, ExprPtr e, const TType &type, SourceLoc loc) {
+  ScalarType ints = bitsHolder(type.elem);
+  if (type.isBool())
+    return sema.castTo(std::move(e), ints, loc);
+  if (ints == type.elem)
+    return e;
+  return std::make_unique<ck::BitcastExpr>(TType(ints, false, type.shape), loc,
+                                           std::move(e));
+}
+
+/// The inverse of toBits: \p e (integers of bitsHolder(elem)) as `elem`.
+static ExprPtr fromBits(Sema &sema, ExprPtr e, ScalarType elem, SourceLoc loc) {
+  if (elem == ScalarType::I1)
+    return sema.castTo(std::move(e), elem, loc);
+  if (bitsHolder(elem) == elem)
+    return e;
+  TType type = e->getType();
+  type.elem = elem;
+  return std::make_unique<ck::BitcastExpr>(type, loc, std::move(e));
+}
+
 /// Element `keep` (0 or 1) of each pair along dimension `axis` (of size 2)
 /// of `y`, the dimension kept (of size 1): an exact combine reduction.
 static Value pickOfPairs(Sema &sema, const Value &y, int64_t axis,
@@ -278,14 +306,8 @@ static Value flipValue(Sema &sema, Value x, const Value &dimArg,
   if (steps == 0)
     return x;
   // The elements as integers of their width (booleans as i8).
-  bool isBool = t.isBool();
-  ScalarType ints = isBool ? ScalarType::I8 : bitsType(t.elem);
-  ExprPtr e = std::move(x.expr);
-  if (isBool)
-    e = sema.castTo(std::move(e), ints, loc);
-  else if (ints != t.elem)
-    e = std::make_unique<ck::BitcastExpr>(TType(ints, false, t.shape), loc,
-                                          std::move(e));
+  ScalarType ints = bitsHolder(t.elem);
+  ExprPtr e = toBits(sema, std::move(x.expr), t, loc);
   std::vector<int64_t> pairs(t.shape.begin(), t.shape.begin() + dim);
   pairs.insert(pairs.end(), steps, 2);
   pairs.insert(pairs.end(), t.shape.begin() + dim + 1, t.shape.end());
@@ -312,11 +334,7 @@ static Value flipValue(Sema &sema, Value x, const Value &dimArg,
   }
   e = std::make_unique<ck::ReshapeExpr>(TType(ints, false, t.shape), loc,
                                         std::move(y.expr));
-  if (isBool)
-    return Value::ofExpr(sema.castTo(std::move(e), t.elem, loc));
-  if (ints != t.elem)
-    e = std::make_unique<ck::BitcastExpr>(t, loc, std::move(e));
-  return Value::ofExpr(std::move(e));
+  return Value::ofExpr(fromBits(sema, std::move(e), t.elem, loc));
 }
 
 /// `gather(src, index, axis)`: out[..., m, ...] = src[..., index[..., m,
@@ -374,14 +392,8 @@ static Value gatherValue(Sema &sema, Value src, Value index,
   if (!sema.checkShape(oneHot, loc))
     return Value::invalid();
 
-  bool isBool = s.isBool();
-  ScalarType ints = isBool ? ScalarType::I8 : bitsType(s.elem);
-  ExprPtr bits = std::move(src.expr);
-  if (isBool)
-    bits = sema.castTo(std::move(bits), ints, loc);
-  else if (ints != s.elem)
-    bits = std::make_unique<ck::BitcastExpr>(TType(ints, false, s.shape), loc,
-                                             std::move(bits));
+  ScalarType ints = bitsHolder(s.elem);
+  ExprPtr bits = toBits(sema, std::move(src.expr), s, loc);
   std::vector<int64_t> srcShape = s.shape;
   srcShape.insert(srcShape.begin() + axis, 1);
   bits = std::make_unique<ck::ExpandDimsExpr>(TType(ints, false, srcShape), loc,
@@ -410,13 +422,8 @@ static Value gatherValue(Sema &sema, Value src, Value index,
                           /*keepDims=*/false, loc);
   if (sum.isInvalid())
     return sum;
-  ExprPtr e = sema.castTo(std::move(sum.expr), ints, loc);
-  if (isBool)
-    return Value::ofExpr(sema.castTo(std::move(e), s.elem, loc));
-  if (ints != s.elem)
-    e = std::make_unique<ck::BitcastExpr>(s.withShape(i.shape), loc,
-                                          std::move(e));
-  return Value::ofExpr(std::move(e));
+  return Value::ofExpr(
+      fromBits(sema, sema.castTo(std::move(sum.expr), ints, loc), s.elem, loc));
 }
 
 Value Sema::builtinJoinSplit(llvm::StringRef name, CallArgs &args,
