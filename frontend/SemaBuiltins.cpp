@@ -97,6 +97,8 @@ static const char *const kBuiltins[] = {
     "interleave",
     "flip",
     "gather",
+    "fast_expf",
+    "fast_dividef",
     "sort",
     "cat",
     "histogram",
@@ -147,8 +149,8 @@ static const char *const kBuiltins[] = {
 
 /// Names of triton.language (3.6) that tilec does not have: a call says so
 /// instead of guessing a similar name.
-static constexpr const char *kUnsupportedTriton[] = {
-    "dot_scaled", "map_elementwise", "fast_expf", "fast_dividef"};
+static constexpr const char *kUnsupportedTriton[] = {"dot_scaled",
+                                                     "map_elementwise"};
 
 bool tilec::sema::isUnsupportedTritonName(llvm::StringRef name) {
   return llvm::is_contained(kUnsupportedTriton, name);
@@ -591,6 +593,12 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     return builtinMathBinary(name, args, loc);
   if (name == "sqrt_rn") // sqrt is IEEE-rounded already (docs/target.md).
     return builtinMath("sqrt", args, loc);
+  // libdevice's approximate exp and division: tilec's f32 exp is a short
+  // sequence already, and `/` is div.full.f32 (docs/target.md).
+  if (name == "fast_expf")
+    return builtinMath("exp", args, loc);
+  if (name == "fast_dividef")
+    return builtinMathBinary("fdiv", args, loc);
   if (llvm::is_contained({"trans", "permute", "reshape", "view", "broadcast_to",
                           "expand_dims"},
                          name))

@@ -29,6 +29,7 @@
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -330,11 +331,26 @@ getAsyncTMACopyPtx(tilegpu::AsyncTMACopyGlobalToLocalOp op,
 }
 
 /// The PTX a thread-0 mbarrier op runs on its barrier ($1).
+/// Whether another mbarrier init follows `op` before any op with memory
+/// effects: the fences after the last init of a run cover them all (they
+/// order every earlier init of the thread).
+bool isFollowedByInit(tilegpu::InitBarrierOp op) {
+  for (Operation *next = op->getNextNode(); next; next = next->getNextNode()) {
+    if (isa<tilegpu::InitBarrierOp>(next))
+      return true;
+    if (!isMemoryEffectFree(next))
+      return false;
+  }
+  return false;
+}
+
 std::string getBarrierPtx(tilegpu::InitBarrierOp op) {
-  return "mbarrier.init.shared::cta.b64 [$1], " +
-         std::to_string(op.getCount()) +
-         ";\nfence.mbarrier_init.release.cluster;\n"
-         "fence.proxy.async.shared::cta;";
+  std::string init = "mbarrier.init.shared::cta.b64 [$1], " +
+                     std::to_string(op.getCount()) + ";";
+  if (isFollowedByInit(op))
+    return init;
+  return init + "\nfence.mbarrier_init.release.cluster;\n"
+                "fence.proxy.async.shared::cta;";
 }
 std::string getBarrierPtx(tilegpu::InvalBarrierOp) {
   return "mbarrier.inval.shared::cta.b64 [$1];";

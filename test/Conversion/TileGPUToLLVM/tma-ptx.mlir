@@ -32,7 +32,14 @@
 // CHECK-NOT: .global.b1024
 // CHECK: tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [{{.*}}], 1, 64;
 // CHECK: tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned
-// CHECK-COUNT-3: mbarrier.init.shared::cta.b64 [{{.*}}], 1;
+// Three mbarriers, then once the fences that publish every init.
+// CHECK: mbarrier.init.shared::cta.b64 [{{.*}}], 1;
+// CHECK-NOT: fence.mbarrier_init
+// CHECK: mbarrier.init.shared::cta.b64 [{{.*}}], 1;
+// CHECK-NOT: fence.mbarrier_init
+// CHECK: mbarrier.init.shared::cta.b64 [{{.*}}], 1;
+// CHECK-NEXT: fence.mbarrier_init.release.cluster;
+// CHECK-NEXT: fence.proxy.async.shared::cta;
 // CHECK: bar.sync 0;
 // CHECK-COUNT-2: fence.proxy.tensormap::generic.acquire.gpu [{{.*}}], 128;
 // CHECK: mbarrier.arrive.expect_tx.shared::cta.b64 _, [{{.*}}], 24576;
