@@ -680,6 +680,69 @@ module attributes {tilegpu.num_warps = 4 : i32} {
 
 // -----
 
+// The same loop with 8 stages: its rings (2 x 8 x 8 KiB) leave no room for
+// a second block on the SM, so the barrier and the next copies move to the
+// end of the body, after the second dot starts: the barrier's wait then
+// overlaps that dot's tensor-core work, which no other block would fill.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#t = #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+#p = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @two_dots_deferred_alone
+  func.func @two_dots_deferred_alone(%pk: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %pv: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %qs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<64x64xf32, #mma> attributes {tile.num_stages = 8 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step = arith.constant dense<4096> : tensor<64x64xi32, #a>
+    %ld = arith.constant dense<64> : tensor<64x1xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %ra = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<64xi32, #rows> -> tensor<64x1xi32, #a>
+    %ra2 = arith.muli %ra1, %ld : tensor<64x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<64x1xi32, #a> -> tensor<64x64xi32, #a>
+    %ca = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<64x64xi32, #a>
+    %o = arith.addi %ra3, %ca : tensor<64x64xi32, #a>
+    %pks = tile.splat %pk : tensor<64x64x!tile.ptr<f16>, #a>
+    %k0 = tile.addptr %pks, %o : tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64xi32, #a>
+    %pvs = tile.splat %pv : tensor<64x64x!tile.ptr<f16>, #a>
+    %v0 = tile.addptr %pvs, %o : tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64xi32, #a>
+    // CHECK: %[[RK:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<8x64x64xf16, #[[S:[^>]*]]>
+    // CHECK: scf.for %{{.*}} iter_args(%[[ACC:[^ ]*]] = 
+    // CHECK: %[[S1:.*]] = tilegpu.warpgroup_dot %{{.*}} -> tensor<64x64xf32, #mma>
+    // CHECK-NOT: tilegpu.barrier
+    // CHECK-NOT: tilegpu.async_copy_global_to_local
+    // CHECK: %[[O:.*]] = tilegpu.warpgroup_dot_wait %[[ACC]] {pendings = 0 : i32}
+    // CHECK: %[[D:.*]] = tilegpu.warpgroup_dot %{{.*}}, %{{.*}}, %{{.*}} {isAsync} : tensor<64x64xf16, #dot_op>
+    // CHECK-NEXT: tilegpu.barrier
+    // CHECK: %[[NK:.*]] = tilegpu.memdesc_index %[[RK]][%[[FETCH:arg[0-9]+]]]
+    // CHECK-NEXT: tilegpu.async_copy_global_to_local %{{.*}}, %[[NK]]
+    // CHECK: scf.yield %[[D]],
+    %res:3 = scf.for %i = %c0 to %n step %c64 iter_args(%acc = %z, %pk_i = %k0, %pv_i = %v0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64x!tile.ptr<f16>, #a>) : i32 {
+      %k = tile.load %pk_i : tensor<64x64x!tile.ptr<f16>, #a>
+      %ks = tilegpu.local_alloc %k : (tensor<64x64xf16, #a>) -> !tilegpu.memdesc<64x64xf16, #s>
+      %kt = tilegpu.memdesc_trans %ks : !tilegpu.memdesc<64x64xf16, #s> -> !tilegpu.memdesc<64x64xf16, #t>
+      %s1 = tilegpu.warpgroup_dot %qs, %kt, %z : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #t> -> tensor<64x64xf32, #mma>
+      %p = arith.truncf %s1 : tensor<64x64xf32, #mma> to tensor<64x64xf16, #mma>
+      %pa = tilegpu.convert_layout %p : tensor<64x64xf16, #mma> -> tensor<64x64xf16, #p>
+      %v = tile.load %pv_i : tensor<64x64x!tile.ptr<f16>, #a>
+      %vs = tilegpu.local_alloc %v : (tensor<64x64xf16, #a>) -> !tilegpu.memdesc<64x64xf16, #s>
+      %scaled = arith.addf %acc, %s1 : tensor<64x64xf32, #mma>
+      %d = tilegpu.warpgroup_dot %pa, %vs, %scaled : tensor<64x64xf16, #p>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+      %nk = tile.addptr %pk_i, %step : tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64xi32, #a>
+      %nv = tile.addptr %pv_i, %step : tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64xi32, #a>
+      scf.yield %d, %nk, %nv : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
 // The same loop with O used in the body after the second dot: both dots
 // complete in their own iteration, so after the wait for this iteration's
 // slot and its barrier every warp is done with the previous slot, and the

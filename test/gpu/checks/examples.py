@@ -196,11 +196,15 @@ def t_online_softmax(t):
 
 @test("examples", "attention")
 def t_attention(t):
-    for var, causal, D, fmt in (
-        ("attention", False, 64, "f16"),
-        ("attention_causal", True, 64, "f16"),
-        ("attention_bf16", False, 64, "bf16"),
-        ("attention_bf16_d128_causal", True, 128, "bf16"),
+    for var, causal, D, fmt, BM in (
+        ("attention", False, 64, "f16", 64),
+        ("attention_causal", True, 64, "f16", 64),
+        ("attention_bf16", False, 64, "bf16", 64),
+        ("attention_bf16_d128_causal", True, 128, "bf16", 64),
+        # 131 KB of shared memory: one block per SM (the ring's copies are
+        # issued at the end of the body, pipeline-async.mlir).
+        ("attention_d128_bm128_w8", False, 128, "f16", 128),
+        ("attention_d128_bm128_w8_causal", True, 128, "f16", 128),
     ):
         k = t.k(var)
         for BH, S in ((3, 200), (2, 64)):
@@ -214,7 +218,7 @@ def t_attention(t):
             scale = 1 / math.sqrt(D)
             qkv = dict(q=t.inp(q), k=t.inp(kk), v=t.inp(v))
             k(
-                (cdiv(S, 64), BH),
+                (cdiv(S, BM), BH),
                 out=o,
                 seq_len=S,
                 stride_bh=S * D,

@@ -269,6 +269,17 @@ kern("attention", E + "attention.tile")
 kern("attention_causal", E + "attention.tile", "attention", CAUSAL=1)
 kern("attention_bf16", E + "attention.tile")
 kern("attention_bf16_d128_causal", E + "attention.tile", "attention_bf16", HEAD_DIM=128, CAUSAL=1)
+for _c in (0, 1):
+    kern(
+        "attention_d128_bm128_w8" + ("_causal" if _c else ""),
+        E + "attention.tile",
+        "attention",
+        nw=8,
+        ns=3,
+        HEAD_DIM=128,
+        BLOCK_M=128,
+        CAUSAL=_c,
+    )
 # bench/kernels/transpose.tile (the benchmark's same-source transpose)
 kern("transpose_f32", "bench/kernels/transpose.tile")
 kern("transpose_f16_32x32", "bench/kernels/transpose.tile", "transpose_f16", BLOCK_M=32, BLOCK_N=32)

@@ -199,6 +199,13 @@ unsigned mlir::tilegpu::getSharedElementBytes(Type elementType) {
   return std::max(1u, elementType.getIntOrFloatBitWidth() / 8);
 }
 
+int64_t mlir::tilegpu::getSharedBufferBytes(MemDescType type) {
+  int64_t elements = 1;
+  for (int64_t extent : type.getShape())
+    elements *= extent;
+  return elements * getSharedElementBytes(type.getElementType());
+}
+
 /// Whether a 16-bit dot-operand block covers whole fragments (no
 /// wrap-around of a block smaller than the tiles).
 static bool hasWholeFragments(const DotOperandLayout &dot,

@@ -109,11 +109,7 @@ struct AllocateSharedMemoryPass
             });
             if (auto alloc = dyn_cast<LocalAllocOp>(op)) {
               MemDescType type = alloc.getType();
-              int64_t size = 1;
-              for (int64_t dim : type.getShape())
-                size *= dim;
-              size =
-                  alignTo(size * getSharedElementBytes(type.getElementType()));
+              int64_t size = alignTo(getSharedBufferBytes(type));
               // Swizzled tiles start on the boundary their swizzle repeats
               // at.
               int64_t alignment =

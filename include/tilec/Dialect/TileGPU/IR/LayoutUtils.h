@@ -190,6 +190,9 @@ bool layoutsAreEquivalent(RankedTensorType a, RankedTensorType b);
 /// pointers as 8 bytes).
 unsigned getSharedElementBytes(Type elementType);
 
+/// Bytes of the elements of a shared buffer of `type` (before alignment).
+int64_t getSharedBufferBytes(MemDescType type);
+
 /// Halves of padding after each row of a 16-bit tile staged in shared
 /// memory for `ldmatrix` (keeps the 8 rows one ldmatrix reads in distinct
 /// banks).

@@ -16,11 +16,20 @@
 // body, overlapping all of it); with accumulating dots, after the body;
 // with the others, after the first wait in the body that completes the
 // previous iteration's dots (a synchronous dot's or their own) and a
-// barrier. After the loop, the last dots complete.
+// barrier -- unless the block's shared memory leaves room for no other
+// block on the SM: then at the body's end, after the deferred dots start,
+// so that the barrier's wait overlaps their tensor-core work, which no
+// other block's would fill (bench/RESULTS.md, session 17). After the loop,
+// the last dots complete.
 //
 //===----------------------------------------------------------------------===//
 
 #include "RingPipeliner.h"
+
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Support/Target.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -50,6 +59,21 @@ std::optional<unsigned> getDeferredIterArg(scf::ForOp loop,
   if (use.getOwner() != loop.getBody()->getTerminator())
     return std::nullopt;
   return use.getOperandNumber();
+}
+
+/// Whether the shared memory `loop`'s kernel allocates so far (its rings
+/// included) leaves room for no second block on an sm_90a SM, the only
+/// target of warp-group dots.
+bool isAloneOnSM(scf::ForOp loop) {
+  auto func = loop->getParentOfType<func::FuncOp>();
+  if (!func)
+    return false;
+  int64_t bytes = 0;
+  func.walk([&](LocalAllocOp alloc) {
+    bytes += getSharedBufferBytes(alloc.getType());
+  });
+  tilec::Target::SMLimits limits = tilec::Target::forDevice(9, 0).getSMLimits();
+  return 2 * (bytes + limits.sharedPerBlockReserve) > limits.sharedBytes;
 }
 
 /// The op of `block` that is or holds `op`.
@@ -127,6 +151,11 @@ public:
                                    synchronousDots.end());
     for (unsigned index : deferredArgs)
       waits.push_back(waitBeforeFirstUse(ring, index));
+    if (isAloneOnSM(ring.loop)) {
+      BarrierOp::create(builder, ring.loc);
+      ring.fetchAhead();
+      return;
+    }
     Operation *first =
         *llvm::min_element(waits, [](Operation *a, Operation *b) {
           return a->isBeforeInBlock(b);
