@@ -330,7 +330,6 @@ getAsyncTMACopyPtx(tilegpu::AsyncTMACopyGlobalToLocalOp op,
                        sharedAddress(rewriter, loc, adaptor.getBarrier())}};
 }
 
-/// The PTX a thread-0 mbarrier op runs on its barrier ($1).
 /// Whether another mbarrier init follows `op` before any op with memory
 /// effects: the fences after the last init of a run cover them all (they
 /// order every earlier init of the thread).
@@ -344,6 +343,7 @@ bool isFollowedByInit(tilegpu::InitBarrierOp op) {
   return false;
 }
 
+/// The PTX a thread-0 mbarrier op runs on its barrier ($1).
 std::string getBarrierPtx(tilegpu::InitBarrierOp op) {
   std::string init = "mbarrier.init.shared::cta.b64 [$1], " +
                      std::to_string(op.getCount()) + ";";
