@@ -4,8 +4,9 @@
 // becomes one checked::InlineAsmStmt (tile.elementwise_inline_asm): the
 // arguments are broadcast to their common shape, as Triton does, and the
 // result is one value per dtype (a tuple when `dtype` is a tuple). The
-// constraint string is checked against the registers the asm will be given
-// (tilec/Support/InlineAsm.h), here, where the error can point at the call.
+// constraint string and the asm's `$` operands are checked against the
+// registers the asm will be given (tilec/Support/InlineAsm.h, the rules the
+// verifier applies too), here, where the error can point at the call.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,8 +100,9 @@ Value Sema::builtinInlineAsm(CallArgs &args, SourceLoc loc) {
     resultTypes.push_back(TType(d.dtype, d.dtypeIsPointer, shape));
   }
 
-  // Registers per run of `pack` elements, as the asm will get them.
-  int64_t registers = 0;
+  // Registers per run of `pack` elements, as the asm will get them, results
+  // first: (element type, elements per register) each.
+  std::vector<std::pair<std::string, unsigned>> registers;
   auto countRegisters = [&](const TType &type, llvm::StringRef what) {
     if (type.isBool()) {
       error(loc, what + " of 'inline_asm_elementwise' is " + type.str() +
@@ -116,24 +118,52 @@ Value Sema::builtinInlineAsm(CallArgs &args, SourceLoc loc) {
                                 " elements: use a power of two");
       return false;
     }
-    registers += *pack / perRegister;
+    std::string elem = type.isPointer ? "pointer" : scalarTypeName(type.elem);
+    registers.insert(registers.end(), *pack / perRegister, {elem, perRegister});
     return true;
   };
   for (const TType &type : resultTypes)
     if (!countRegisters(type, "a result"))
       return Value::invalid();
+  int64_t outputs = registers.size();
   for (const ExprPtr &operand : operands)
     if (!countRegisters(operand->getType(), "an argument"))
       return Value::invalid();
-  int64_t named = countAsmConstraintOperands(slots[1].str);
-  if (named != registers) {
+  int64_t inputs = registers.size() - outputs;
+
+  AsmConstraints constraints;
+  std::string why = parseAsmConstraints(slots[1].str, constraints);
+  if (!why.empty()) {
+    error(args.argLoc(1), "the constraints \"" + slots[1].str +
+                              "\" of 'inline_asm_elementwise': " + why);
+    return Value::invalid();
+  }
+  int64_t namedInputs = constraints.operands() - constraints.outputs;
+  if (constraints.outputs != outputs || namedInputs != inputs) {
+    auto plural = [](int64_t n, const char *what) {
+      return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+    };
     error(args.argLoc(1),
           "the constraints \"" + slots[1].str + "\" name " +
-              llvm::Twine(named) + " operand" + (named == 1 ? "" : "s") +
-              "; the asm takes " + llvm::Twine(registers) +
+              plural(constraints.outputs, "output") + " and " +
+              plural(namedInputs, "input") + "; the asm takes " +
+              llvm::Twine(outputs) + " and " + llvm::Twine(inputs) +
               " (results, then arguments, " + llvm::Twine(*pack) +
               " elements of each: one register per element of 32 bits or "
               "more, one per 32 bits of narrower elements)");
+    return Value::invalid();
+  }
+  for (auto [input, tied] : llvm::enumerate(constraints.inputTies))
+    if (tied >= 0 && registers[tied] != registers[outputs + input]) {
+      error(args.argLoc(1), "the constraints \"" + slots[1].str +
+                                "\" tie input " + llvm::Twine(input) +
+                                " to output " + llvm::Twine(tied) +
+                                ", a register of another type");
+      return Value::invalid();
+    }
+  why = checkAsmTemplate(slots[0].str, outputs + inputs);
+  if (!why.empty()) {
+    error(args.argLoc(0), "the asm of 'inline_asm_elementwise': " + why);
     return Value::invalid();
   }
 

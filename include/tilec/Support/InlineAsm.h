@@ -1,9 +1,10 @@
-//===- InlineAsm.h - Register counting of elementwise inline asm -*- C++
-//-*-===//
+//===- InlineAsm.h - Rules of elementwise inline asm ------------*- C++ -*-===//
 //
 // The rules of `inline_asm_elementwise` that the frontend (its diagnostics)
 // and the tile dialect (its verifier) share: how elements are packed into
-// asm registers, and how many operands a constraint string names.
+// asm registers, which constraint strings and asm templates the NVPTX
+// backend takes. Anything these accept lowers without LLVM aborting;
+// anything else is a diagnostic, never a crash in code generation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +13,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace tilec {
 
@@ -24,23 +27,35 @@ inline unsigned getAsmElementsPerRegister(unsigned bits, unsigned pack) {
   return std::max(1u, std::min(32 / bits, pack));
 }
 
-/// The operands (outputs and inputs) an LLVM inline-asm constraint string
-/// names: its comma-separated entries, clobbers (`~{memory}`) not counted.
-inline int64_t countAsmConstraintOperands(std::string_view constraints) {
-  int64_t count = 0;
-  size_t start = 0;
-  while (start <= constraints.size()) {
-    size_t end = constraints.find(',', start);
-    if (end == std::string_view::npos)
-      end = constraints.size();
-    std::string_view entry = constraints.substr(start, end - start);
-    size_t first = entry.find_first_not_of(" \t");
-    if (first != std::string_view::npos && entry[first] != '~')
-      ++count;
-    start = end + 1;
+/// A constraint string split into its entries, in the order LLVM numbers
+/// operands: outputs (`=r`, `=&l`, ...), then inputs (`r`, or the number of
+/// the output an input is tied to), then clobbers (`~{memory}`).
+struct AsmConstraints {
+  int64_t outputs = 0;
+  /// One entry per input: the output it is tied to, or -1.
+  std::vector<int64_t> inputTies;
+  int64_t operands() const {
+    return outputs + static_cast<int64_t>(inputTies.size());
   }
-  return count;
-}
+};
+
+/// Parses `constraints` into `result`. Returns why the string is not one
+/// the NVPTX backend takes (empty when it is). Accepted: register classes
+/// r, l, h, c, f, d (32/64/16/8-bit integer, f32, f64), `=` and `=&` on
+/// outputs, tied inputs naming an earlier output, `~{name}` clobbers, spaces
+/// around entries (`"=r, r"`); no memory or immediate operands, `+` or `*`
+/// modifiers.
+std::string parseAsmConstraints(std::string_view constraints,
+                                AsmConstraints &result);
+
+/// `constraints` (accepted by parseAsmConstraints) as LLVM is given it: the
+/// spaces around its entries removed.
+std::string removeAsmConstraintSpaces(std::string_view constraints);
+
+/// Returns why `asmString` is not a template the NVPTX backend prints for
+/// an asm with `operands` operands (empty when it is): `$N` and `${N}` with
+/// N below `operands`, and `$$` (a literal `$`), are the only `$` forms.
+std::string checkAsmTemplate(std::string_view asmString, int64_t operands);
 
 } // namespace tilec
 

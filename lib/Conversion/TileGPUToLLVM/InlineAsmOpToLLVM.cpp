@@ -14,6 +14,7 @@
 #include "RegisterPacking.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Support/InlineAsm.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -88,9 +89,10 @@ struct ElementwiseInlineAsmOpConversion
         }
       }
       Value asmResult =
-          createInlineAsm(rewriter, loc, asmResultType, asmOperands,
-                          op.getAsmString(), op.getConstraints(),
-                          /*hasSideEffects=*/!op.getPure())
+          createInlineAsm(
+              rewriter, loc, asmResultType, asmOperands, op.getAsmString(),
+              tilec::removeAsmConstraintSpaces(op.getConstraints().str()),
+              /*hasSideEffects=*/!op.getPure())
               .getResult(0);
       unsigned member = 0;
       for (unsigned r = 0; r < op.getNumResults(); ++r) {

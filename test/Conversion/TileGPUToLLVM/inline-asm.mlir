@@ -9,10 +9,11 @@ module attributes {tilegpu.num_warps = 1 : i32} {
   // CHECK-LABEL: llvm.func @one_per_asm
   func.func @one_per_asm(%s: f32) attributes {tile.kernel} {
     %x = tile.splat %s : tensor<64xf32, #b>
-    // Two registers, pack 1: two asm statements, pure (no side effects).
+    // Two registers, pack 1: two asm statements, pure (no side effects);
+    // the spaces around the constraints' entries are dropped.
     // CHECK-COUNT-2: llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=r,r" %{{.*}} : (f32) -> f32
     // CHECK-NOT: llvm.inline_asm
-    %t = tile.elementwise_inline_asm "tanh.approx.f32 $0, $1;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<64xf32, #b> -> tensor<64xf32, #b>
+    %t = tile.elementwise_inline_asm "tanh.approx.f32 $0, $1;" {constraints = " =r, r", packed_element = 1 : i32, pure = true} %x : tensor<64xf32, #b> -> tensor<64xf32, #b>
     tile.print "t", %t : tensor<64xf32, #b>
     return
   }

@@ -663,8 +663,48 @@ func.func @inline_asm_pack_partial_register(%x: tensor<16xi8>) {
 // -----
 
 func.func @inline_asm_constraints(%x: tensor<16xf32>) {
-  // expected-error @+1 {{constraints "=r,r,~{memory}" name 2 operands; the asm takes 4 (results, then operands: one per register of packed_element = 2 elements)}}
+  // expected-error @+1 {{constraints "=r,r,~{memory}" name 1 output and 1 input; the asm takes 2 and 2 (results, then operands: one per register of packed_element = 2 elements)}}
   %0 = tile.elementwise_inline_asm "" {constraints = "=r,r,~{memory}", packed_element = 2 : i32, pure = true} %x : tensor<16xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_bad_constraint(%x: tensor<16xf32>) {
+  // expected-error @+1 {{constraints "=r,m": input 'm' is not one register class of r, l, h, c, f, d, or the number of an output it is tied to}}
+  %0 = tile.elementwise_inline_asm "" {constraints = "=r,m", packed_element = 1 : i32, pure = true} %x : tensor<16xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_outputs_inputs(%x: tensor<16xf32>) {
+  // expected-error @+1 {{constraints "=r,=r" name 2 outputs and 0 inputs; the asm takes 1 and 1}}
+  %0 = tile.elementwise_inline_asm "" {constraints = "=r,=r", packed_element = 1 : i32, pure = true} %x : tensor<16xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_dollar(%x: tensor<16xf32>) {
+  // expected-error @+1 {{asm "mov.b32 $0, $#;": '$' must be followed by an operand number ($0, ${0}) or by '$' (a literal dollar sign)}}
+  %0 = tile.elementwise_inline_asm "mov.b32 $0, $#;" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<16xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_operand_number(%x: tensor<16xf32>) {
+  // expected-error @+1 {{asm "mov.b32 $0, ${2};": operand $2 does not exist: the constraints name $0 to $1}}
+  %0 = tile.elementwise_inline_asm "mov.b32 $0, ${2};" {constraints = "=r,r", packed_element = 1 : i32, pure = true} %x : tensor<16xf32> -> tensor<16xf32>
+  return
+}
+
+// -----
+
+func.func @inline_asm_tie_type(%x: tensor<16xi32>) {
+  // expected-error @+1 {{constraints "=r,0" tie input 0 to output 0, a register of another type}}
+  %0 = tile.elementwise_inline_asm "" {constraints = "=r,0", packed_element = 1 : i32, pure = true} %x : tensor<16xi32> -> tensor<16xf32>
   return
 }
 

@@ -321,33 +321,55 @@ LogicalResult ElementwiseInlineAsmOp::verify() {
   if (getNumResults() == 0)
     return emitOpError("needs at least one result");
   unsigned pack = getPackedElement();
-  // Registers the asm names per run of `pack` elements: one per value
-  // (result or operand) and per 32 bits' worth of its elements.
-  int64_t registers = 0;
-  for (Type type :
-       llvm::concat<const Type>(getResultTypes(), getOperandTypes())) {
-    if (getElementTypeOrSelf(type).isInteger(1))
+  // The asm's registers per run of `pack` elements, results first: one per
+  // value and per 32 bits' worth of its elements, as (element type,
+  // elements per register).
+  SmallVector<std::pair<Type, unsigned>> registers;
+  int64_t resultRegisters = 0;
+  for (auto [index, type] : llvm::enumerate(
+           llvm::concat<const Type>(getResultTypes(), getOperandTypes()))) {
+    Type elementType = getElementTypeOrSelf(type);
+    if (elementType.isInteger(1))
       return emitOpError("cannot pass i1 values to inline asm; convert them "
                          "to a wider integer");
     unsigned perRegister = getElementsPerRegister(type);
     if (!llvm::isPowerOf2_32(perRegister))
       return emitOpError("packed_element (")
-             << pack << ") must be a power of two for "
-             << getElementTypeOrSelf(type)
+             << pack << ") must be a power of two for " << elementType
              << " elements, which share 32-bit registers";
     if (pack % perRegister != 0)
       return emitOpError("packed_element (")
              << pack << ") must be a multiple of the " << perRegister << " "
-             << getElementTypeOrSelf(type) << " elements a register holds";
-    registers += pack / perRegister;
+             << elementType << " elements a register holds";
+    registers.append(pack / perRegister, {elementType, perRegister});
+    if (index < getNumResults())
+      resultRegisters += pack / perRegister;
   }
-  int64_t named = tilec::countAsmConstraintOperands(getConstraints().str());
-  if (named != registers)
+  tilec::AsmConstraints constraints;
+  std::string why =
+      tilec::parseAsmConstraints(getConstraints().str(), constraints);
+  if (!why.empty())
+    return emitOpError("constraints \"") << getConstraints() << "\": " << why;
+  int64_t named = constraints.operands();
+  if (named != static_cast<int64_t>(registers.size()) ||
+      constraints.outputs != resultRegisters)
     return emitOpError("constraints \"")
-           << getConstraints() << "\" name " << named
-           << " operands; the asm takes " << registers
+           << getConstraints() << "\" name " << constraints.outputs
+           << (constraints.outputs == 1 ? " output" : " outputs") << " and "
+           << named - constraints.outputs
+           << (named - constraints.outputs == 1 ? " input" : " inputs")
+           << "; the asm takes " << resultRegisters << " and "
+           << registers.size() - resultRegisters
            << " (results, then operands: one per register of "
            << "packed_element = " << pack << " elements)";
+  for (auto [input, tied] : llvm::enumerate(constraints.inputTies))
+    if (tied >= 0 && registers[tied] != registers[resultRegisters + input])
+      return emitOpError("constraints \"")
+             << getConstraints() << "\" tie input " << input << " to output "
+             << tied << ", a register of another type";
+  why = tilec::checkAsmTemplate(getAsmString().str(), named);
+  if (!why.empty())
+    return emitOpError("asm \"") << getAsmString() << "\": " << why;
   return success();
 }
 
