@@ -9,6 +9,8 @@
 #      toolkit's ptxas made of its PTX (TILEC_GPU_LOAD=cubin), not the PTX;
 #   2. the unit tests that need a GPU (TilecRuntimeTests, TilecJITTests);
 #   2b. the Python package's GPU tests (test/python/gpu, the bundle's wheel);
+#   2c. the conformance corpus (test/conformance/run_gpu.py, the bundle's
+#       wheel): real Triton kernels as written, ours vs Triton, one process;
 #   3. the example host programs (JIT, and the AOT one);
 #   4. the benchmark: tile-bench (our kernels, compiled by the JIT) one
 #      process per family, then the peers (cuBLAS, cuDNN, torch, Triton:
@@ -25,7 +27,7 @@
 #
 # Results go to $OUT (the device tool's folder) else BUNDLE_DIR/logs:
 # summary.txt, bench.json (every row, merged), results.png, logs.tar.xz
-# (all logs). SKIP=suite,memcheck,racecheck,cubins,unit,python,examples,bench leaves steps
+# (all logs). SKIP=suite,memcheck,racecheck,cubins,unit,python,conformance,examples,bench leaves steps
 # out (default racecheck: it takes minutes);
 # BENCH_ONLY=softmax,gelu limits the benchmark (default
 # copy,softmax,gelu,conv2d,matmul; the same-source families only when named:
@@ -172,6 +174,27 @@ if ! skip python && compgen -G "$B/python/*.whl" >/dev/null && [ -d "$PYTESTS" ]
   [ -n "$ran" ] || bad=1 # no unittest summary: it crashed or timed out
   record "Python package (unittest)" "$((${ran:-0} - ${bad:-0}))" "${bad:-0}" \
     "$(grep -E 'launch overhead|median' "$LOGS/python.log" | tail -2 | tr '\n' ' ')"
+fi
+
+CORPUS=$(dirname "$0")/../test/conformance # in the repository, beside this script
+if ! skip conformance && compgen -G "$B/python/*.whl" >/dev/null && [ -d "$CORPUS" ]; then
+  step "2c. conformance corpus (test/conformance: real Triton kernels, ours vs Triton)"
+  if [ ! -d "$WORK/site/tilec" ]; then
+    rm -rf "$WORK/site" && mkdir -p "$WORK/site"
+    python3 -m zipfile -e "$B"/python/*.whl "$WORK/site"
+  fi
+  # shellcheck disable=SC2086
+  PYTHONPATH=$WORK/site TILEC_CACHE_DIR=$WORK/conformance-cache \
+    timeout -k 10 "${CONFORMANCE_TIMEOUT:-400}" python3 "$CORPUS/run_gpu.py" \
+    --rounds "${CONFORMANCE_ROUNDS:-3}" ${CONFORMANCE_ONLY:+--only "$CONFORMANCE_ONLY"} \
+    --json "$OUT_DIR/conformance.json" >"$LOGS/conformance.log" 2>&1
+  tail -3 "$LOGS/conformance.log"
+  line=$(grep -E '^compiled [0-9]+/[0-9]+, correct' "$LOGS/conformance.log" | tail -1)
+  total=$(sed -E 's#^compiled [0-9]+/([0-9]+).*#\1#' <<<"$line")
+  good=$(sed -E 's#^.*correct ([0-9]+)/.*#\1#' <<<"$line")
+  [ -n "$line" ] || total=1 good=0 # no summary: it crashed or timed out
+  record "conformance corpus (correct of cases)" "${good:-0}" "$((${total:-1} - ${good:-0}))" \
+    "$line"
 fi
 
 if ! skip examples; then
