@@ -137,8 +137,16 @@ def run_case(case, rounds, torch, triton, tilec):
     kwargs = bind(case, fn, theirs)
     poison(torch, theirs)
 
+    # Launch options, unless the kernel has a constexpr of that name (tutorial
+    # 02's `num_stages`): Triton reads one keyword as both.
+    options = {
+        k: v
+        for k, v in (("num_warps", case.num_warps), ("num_stages", case.num_stages))
+        if k not in kwargs
+    }
+
     def run_triton():
-        fn[theirs.grid](**kwargs, num_warps=case.num_warps, num_stages=case.num_stages)
+        fn[theirs.grid](**kwargs, **options)
 
     run_triton()
     torch.cuda.synchronize()
