@@ -261,6 +261,48 @@ void Sema::applyTritonDecorators(const ast::Function &kernel,
   }
 }
 
+/// A kernel parameter that is a host tensor descriptor: its run-time
+/// parameters (TensorDescParam: `NAME_base`, `NAME_shape0`, ...,
+/// `NAME_stride0`, ...; an underscore more while one is the name of another
+/// parameter) and the descriptor value the kernel body sees, as
+/// `tl.make_tensor_descriptor` of them would give.
+Value Sema::declareDescriptorParam(const ast::Function &kernel,
+                                   const ast::Param &p,
+                                   const DescriptorParamType &type,
+                                   ck::CheckedKernel &result) {
+  TensorDescParam &record = result.descriptors.emplace_back();
+  record.name = p.name;
+  record.elem = type.elem;
+  record.blockShape = type.blockShape;
+  record.firstParam = result.params.size();
+  Value desc;
+  desc.kind = Value::Kind::TensorDesc;
+  desc.dtype = type.elem;
+  desc.dtypeShape = type.blockShape;
+  desc.str = "zero";
+  auto addParam = [&](const std::string &suffix, TType paramType) {
+    std::string name = p.name + "_" + suffix;
+    while (usedNames.count(name) ||
+           llvm::any_of(kernel.params,
+                        [&](const ast::Param &q) { return q.name == name; }))
+      name += "_";
+    usedNames.insert(name);
+    result.params.push_back({name, paramType, p.loc});
+    desc.elements.push_back(Value::ofExpr(
+        std::make_unique<ck::VarRefExpr>(paramType, p.loc, name)));
+  };
+  size_t rank = type.blockShape.size();
+  addParam("base", TType(type.elem, /*isPointer=*/true));
+  for (size_t d = 0; d < rank; ++d)
+    addParam("shape" + std::to_string(d), TType(ScalarType::I32, false));
+  for (size_t d = 0; d + 1 < rank; ++d)
+    addParam("stride" + std::to_string(d), TType(ScalarType::I64, false));
+  desc.elements.push_back(
+      Value::ofExpr(castTo(makeConst(ConstexprValue::ofInt(1), p.loc).expr,
+                           ScalarType::I64, p.loc)));
+  return desc;
+}
+
 std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
                                            const ConstexprBindings &bindings) {
   unsigned errorsBefore = diags.getNumErrors();
@@ -315,7 +357,9 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
   // A `@triton.jit` kernel's untyped parameters are reported together.
   std::vector<std::string> untyped;
   for (const ast::Param &p : kernel.params)
-    if (getKernelParamType(p, bindings).kind == ast::TypeAnnotation::Kind::None)
+    if (getKernelParamType(p, bindings).kind ==
+            ast::TypeAnnotation::Kind::None &&
+        !bindings.descriptorTypes.count(p.name))
       untyped.push_back(p.name);
   if (kernel.isTritonJit && !untyped.empty())
     error(kernel.loc, "the parameters of '@triton.jit' kernel '" + kernel.name +
@@ -325,6 +369,12 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
   for (const ast::Param &p : kernel.params) {
     usedNames.insert(p.name);
     kernelFrame.checkedNames[p.name] = p.name;
+    auto descriptor = bindings.descriptorTypes.find(p.name);
+    if (descriptor != bindings.descriptorTypes.end()) {
+      kernelFrame.env[p.name].value =
+          declareDescriptorParam(kernel, p, descriptor->second, result);
+      continue;
+    }
     ast::TypeAnnotation type = getKernelParamType(p, bindings);
     switch (type.kind) {
     case ast::TypeAnnotation::Kind::None:
@@ -345,6 +395,8 @@ std::optional<ck::CheckedKernel> Sema::run(const ast::Function &kernel,
         v = Value::ofString(str->second);
       } else if (dtype != bindings.dtypes.end()) {
         v = Value::ofDType(dtype->second);
+      } else if (bindings.nones.count(p.name)) {
+        v = Value::none();
       } else if (p.defaultValue) {
         if (ExprPtr def = evalConstDefault(*p.defaultValue))
           v = Value::ofExpr(std::move(def), /*weak=*/true);

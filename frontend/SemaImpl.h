@@ -352,6 +352,10 @@ public:
   Value builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc);
 
   // --- SemaDescriptors.cpp: tensor descriptors and block pointers -------
+  /// A kernel parameter given a `tensordesc<...>` type by the signature.
+  Value declareDescriptorParam(const ast::Function &kernel, const ast::Param &p,
+                               const DescriptorParamType &type,
+                               checked::CheckedKernel &result);
   /// `make_tensor_descriptor`, `make_block_ptr`, `advance`.
   Value builtinDescriptor(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   /// `desc.load(offsets)`, `desc.store(offsets, value)`.

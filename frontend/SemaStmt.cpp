@@ -82,6 +82,25 @@ void Sema::elabStmt(const ast::Stmt &stmt) {
   }
 }
 
+/// Whether `v` is known at compile time, as `x: tl.constexpr = v` needs: a
+/// constant, a string, a dtype, None, a function, or a tuple of those
+/// (`order: tl.constexpr = (0, 1) if ... else (1, 0)`).
+static bool isCompileTime(const Value &v) {
+  switch (v.kind) {
+  case Value::Kind::Expr:
+    return v.getConst() != nullptr;
+  case Value::Kind::DType:
+  case Value::Kind::String:
+  case Value::Kind::None:
+  case Value::Kind::Function:
+    return true;
+  case Value::Kind::Tuple:
+    return llvm::all_of(v.elements, isCompileTime);
+  default:
+    return false;
+  }
+}
+
 void Sema::elabAssign(const ast::AssignStmt &s) {
   Value value = elabExpr(*s.value);
   if (s.isConstexpr) {
@@ -92,7 +111,7 @@ void Sema::elabAssign(const ast::AssignStmt &s) {
                                     "' is already defined; a constexpr "
                                     "cannot be reassigned");
       value = Value::invalid();
-    } else if (!value.isInvalid() && !value.getConst()) {
+    } else if (!value.isInvalid() && !isCompileTime(value)) {
       error(s.value->getLoc(), "'" + name.name +
                                    "' is annotated constexpr, but its value "
                                    "is not a compile-time constant");

@@ -16,6 +16,71 @@
 using namespace tilec;
 
 namespace {
+/// Parses the rest of a `tensordesc<` entry, `fp16[64, 64]>`, into
+/// `entry.descriptor`; false with `error` set.
+bool parseDescriptor(llvm::StringRef text, llvm::StringRef body,
+                     SignatureEntry &entry, std::string &error) {
+  auto fail = [&](const std::string &why) {
+    error = "'" + text.str() + "': " + why;
+    return false;
+  };
+  if (!body.consume_back(">"))
+    return fail("expected 'tensordesc<TYPE[BLOCK, ...]>'");
+  size_t open = body.find('['), close = body.find(']');
+  if (open == llvm::StringRef::npos || close == llvm::StringRef::npos ||
+      close < open)
+    return fail("expected 'tensordesc<TYPE[BLOCK, ...]>'");
+  if (!body.drop_front(close + 1).trim().empty())
+    return fail("a tensor descriptor with a layout (Gluon's) is not "
+                "supported; write 'tensordesc<TYPE[BLOCK, ...]>'");
+  llvm::StringRef elemName = body.take_front(open).trim();
+  std::optional<ScalarType> elem = parseDTypeName(elemName.str());
+  if (!elem)
+    return fail("unknown element type '" + elemName.str() + "'");
+  DescriptorParamType type;
+  type.elem = *elem;
+  llvm::SmallVector<llvm::StringRef> dims;
+  body.slice(open + 1, close).split(dims, ',');
+  for (llvm::StringRef dim : dims) {
+    int64_t size = 0;
+    if (dim.trim().getAsInteger(10, size) || size < 1)
+      return fail("the block shape holds positive integers; got '" +
+                  dim.trim().str() + "'");
+    type.blockShape.push_back(size);
+  }
+  if (type.blockShape.size() > 5)
+    return fail("a tensor descriptor has 1 to 5 dimensions");
+  entry.descriptor = std::move(type);
+  return true;
+}
+
+/// The entries of a signature: split at the commas outside brackets and
+/// quotes (`tensordesc<fp16[64, 64]>` is one entry).
+llvm::SmallVector<llvm::StringRef> splitEntries(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  int depth = 0;
+  char quote = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '[' || c == '<' || c == '(') {
+      ++depth;
+    } else if ((c == ']' || c == '>' || c == ')') && depth > 0) {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      parts.push_back(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push_back(text.drop_front(start));
+  return parts;
+}
+
 /// Parses one entry; false with `error` set.
 bool parseEntry(llvm::StringRef text, SignatureEntry &entry,
                 std::string &error) {
@@ -46,6 +111,14 @@ bool parseEntry(llvm::StringRef text, SignatureEntry &entry,
     entry.isValue = true;
     return true;
   };
+  // `None`: what Triton's JIT makes of a None argument (an optional
+  // pointer such as a bias): a constexpr `is None` tests fold on.
+  if (body == "None") {
+    if (!takeValue())
+      return false;
+    entry.isNone = true;
+    return true;
+  }
   // A string constexpr, `"leaky_relu"` or `''`, or a dtype, `tl.bfloat16`.
   if (body.size() >= 2 && (body.front() == '"' || body.front() == '\'') &&
       body.back() == body.front()) {
@@ -68,6 +141,14 @@ bool parseEntry(llvm::StringRef text, SignatureEntry &entry,
       return false;
     entry.value = *value;
     return true;
+  }
+  // A host tensor descriptor: `tensordesc<fp16[64, 64]>`.
+  if (body.consume_front("tensordesc<")) {
+    if (entry.hint) {
+      error = "'" + text.str() + "': a tensor descriptor takes no ':' hint";
+      return false;
+    }
+    return parseDescriptor(text, body, entry, error);
   }
   entry.type.isPointer = body.consume_front("*");
   body = body.ltrim();
@@ -109,8 +190,7 @@ void addName(std::vector<std::string> &names, const std::string &name) {
 
 std::optional<std::vector<SignatureEntry>>
 tilec::parseTritonSignature(llvm::StringRef text, std::string &error) {
-  llvm::SmallVector<llvm::StringRef> parts;
-  text.split(parts, ',');
+  llvm::SmallVector<llvm::StringRef> parts = splitEntries(text);
   std::vector<SignatureEntry> entries;
   if (text.trim().empty())
     return entries;
@@ -159,12 +239,14 @@ bool tilec::applyTritonSignature(const ast::Function &kernel,
         ok = false;
         continue;
       }
-      if (entry.stringValue || entry.dtypeValue) {
+      if (entry.stringValue || entry.dtypeValue || entry.isNone) {
         if (bindings.values.count(param.name)) {
           diags.error(param.loc, "-D " + param.name + " and --signature (" +
                                      entry.text + ") give '" + param.name +
                                      "' different values");
           ok = false;
+        } else if (entry.isNone) {
+          bindings.nones.insert(param.name);
         } else if (entry.stringValue) {
           bindings.strings[param.name] = *entry.stringValue;
         } else {
@@ -193,6 +275,18 @@ bool tilec::applyTritonSignature(const ast::Function &kernel,
                                  "the type '" +
                                  entry.text + "'");
       ok = false;
+      continue;
+    }
+    if (entry.descriptor) {
+      if (declared != Kind::None) {
+        diags.error(param.loc,
+                    "'" + param.name + "' is declared '" + param.type.str() +
+                        "' but --signature entry " + llvm::Twine(i + 1) +
+                        " says '" + entry.text + "'");
+        ok = false;
+        continue;
+      }
+      bindings.descriptorTypes[param.name] = *entry.descriptor;
       continue;
     }
     if (declared != Kind::None &&

@@ -72,6 +72,7 @@ public:
     meta.sharedBytes = static_cast<std::uint64_t>(
         integer("shared_bytes", true, 0, std::int64_t(1) << 32, 0));
     readParams(meta);
+    readDescriptors(meta);
     readConstexprs(meta);
     meta.sourceHash = string("source_hash", false);
     meta.compilerVersion = string("compiler_version", false);
@@ -177,6 +178,68 @@ private:
     }
   }
 
+  /// The optional "descriptors": [{"name", "dtype", "block_shape",
+  /// "first_param"}], each naming the run-time parameters it is passed as.
+  void readDescriptors(KernelMetadata &meta) const {
+    const json::Value *descriptors = member("descriptors", false);
+    if (!descriptors)
+      return;
+    if (descriptors->kind != json::Value::Kind::Array)
+      fail(std::string("\"descriptors\" must be an array, not ") +
+           descriptors->kindName());
+    for (std::size_t i = 0; i < descriptors->array.size(); ++i) {
+      const json::Value &d = descriptors->array[i];
+      std::string where = "\"descriptors\"[" + std::to_string(i) + "]";
+      if (d.kind != json::Value::Kind::Object)
+        fail(where + " must be an object, not " + d.kindName());
+      const json::Value *name = d.find("name"), *dtype = d.find("dtype"),
+                        *block = d.find("block_shape"),
+                        *first = d.find("first_param");
+      if (!name || name->kind != json::Value::Kind::String ||
+          !isIdentifier(name->string))
+        fail(where + " needs a \"name\" that is a valid name");
+      TensorDescParam desc;
+      desc.name = name->string;
+      std::optional<ScalarType> elem =
+          dtype && dtype->kind == json::Value::Kind::String
+              ? parseScalarType(dtype->string)
+              : std::nullopt;
+      if (!elem)
+        fail(where + " needs a \"dtype\" that is a scalar type (\"f16\")");
+      desc.elem = *elem;
+      if (!block || block->kind != json::Value::Kind::Array ||
+          block->array.empty() || block->array.size() > 5)
+        fail(where + " needs a \"block_shape\" of 1 to 5 sizes");
+      for (const json::Value &dim : block->array) {
+        if (dim.kind != json::Value::Kind::Number || !dim.isInteger ||
+            dim.integer < 1 || dim.integer > (std::int64_t(1) << 20))
+          fail(where + ": \"block_shape\" holds sizes from 1 to 2^20");
+        desc.blockShape.push_back(dim.integer);
+      }
+      if (!first || first->kind != json::Value::Kind::Number ||
+          !first->isInteger || first->integer < 0 ||
+          static_cast<std::size_t>(first->integer) + desc.numParams() >
+              meta.params.size())
+        fail(where + " needs a \"first_param\" such that its " +
+             std::to_string(desc.numParams()) +
+             " parameters are in \"params\"");
+      desc.firstParam = static_cast<std::size_t>(first->integer);
+      // Its parameters: the base pointer, an i32 per dimension, an i64 per
+      // dimension but the last.
+      std::size_t rank = desc.blockShape.size();
+      for (std::size_t k = 0; k < desc.numParams(); ++k) {
+        ParamType expected{k == 0, k == 0      ? desc.elem
+                                   : k <= rank ? ScalarType::I32
+                                               : ScalarType::I64};
+        if (!(meta.params[desc.firstParam + k].type == expected))
+          fail(where + ": parameter " + std::to_string(desc.firstParam + k) +
+               " is " + meta.params[desc.firstParam + k].type.str() +
+               "; the descriptor passes " + expected.str() + " there");
+      }
+      meta.descriptors.push_back(std::move(desc));
+    }
+  }
+
   void readConstexprs(KernelMetadata &meta) const {
     const json::Value *constexprs = member("constexprs", false);
     if (!constexprs)
@@ -240,6 +303,19 @@ std::string KernelMetadata::toJson() const {
     os << "}";
   }
   os << (params.empty() ? "],\n" : "\n  ],\n");
+  if (!descriptors.empty()) {
+    os << "  \"descriptors\": [";
+    for (std::size_t i = 0; i < descriptors.size(); ++i) {
+      const TensorDescParam &d = descriptors[i];
+      os << (i ? ",\n    " : "\n    ") << "{\"name\": " << json::quote(d.name)
+         << ", \"dtype\": " << json::quote(scalarTypeName(d.elem))
+         << ", \"block_shape\": [";
+      for (std::size_t k = 0; k < d.blockShape.size(); ++k)
+        os << (k ? ", " : "") << d.blockShape[k];
+      os << "], \"first_param\": " << d.firstParam << "}";
+    }
+    os << "\n  ],\n";
+  }
   os << "  \"constexprs\": {";
   bool first = true;
   for (const auto &[name, value] : constexprs) {
@@ -290,7 +366,8 @@ bool KernelMetadata::operator==(const KernelMetadata &other) const {
          numWarps == other.numWarps && numStages == other.numStages &&
          threadsPerBlock == other.threadsPerBlock &&
          sharedBytes == other.sharedBytes && params == other.params &&
-         constexprs == other.constexprs && sourceHash == other.sourceHash &&
+         descriptors == other.descriptors && constexprs == other.constexprs &&
+         sourceHash == other.sourceHash &&
          compilerVersion == other.compilerVersion;
 }
 

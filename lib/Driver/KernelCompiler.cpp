@@ -200,6 +200,7 @@ void describeKernel(const checked::CheckedKernel &checked,
       out.divisibility =
           static_cast<uint32_t>(getAssumedDivisibility(options, param));
   }
+  meta.descriptors = checked.descriptors;
   for (const checked::ConstexprParam &param : checked.constexprs)
     meta.constexprs[param.name] = param.value;
 }

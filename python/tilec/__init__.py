@@ -10,6 +10,7 @@ docs/python.md). Compiling needs no GPU; launching needs the CUDA driver.
 
 from ._autotune import Config, autotune
 from ._kernel import Grid, Kernel, compile, interpret
+from ._launcher import TensorDescriptor
 from ._lib import path as library_path
 from ._program import Program, cuda_available, device_arch
 from .errors import CompileError, CudaError, TilecError
@@ -24,6 +25,7 @@ __all__ = [
     "Grid",
     "Kernel",
     "Program",
+    "TensorDescriptor",
     "TilecError",
     "autotune",
     "compile",

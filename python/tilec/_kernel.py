@@ -50,7 +50,12 @@ class Kernel:
         self.constexprs: Dict[str, Any] = dict(program.metadata.get("constexprs", {}))
         self.constexprs.update(constexprs)
         self._launch = _launcher.make_launcher(
-            self.name, program.params, self._variants, self._miss, self.constexprs
+            self.name,
+            program.params,
+            self._variants,
+            self._miss,
+            self.constexprs,
+            program.metadata.get("descriptors", ()),
         )
 
     # The generic variant's description.

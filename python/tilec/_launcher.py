@@ -152,20 +152,115 @@ def _identifier(name: str, index: int, taken: set) -> str:
     return ident
 
 
+class TensorDescriptor:
+    """A host tensor descriptor, as Triton's
+    ``triton.tools.tensor_descriptor.TensorDescriptor``: a kernel parameter
+    compiled as ``tensordesc<fp16[64, 64]>`` takes one of these (or Triton's
+    own) and reads ``block_shape`` blocks of ``base`` (a CUDA tensor, or
+    anything with a device address) viewed with ``shape`` and ``strides``
+    (in elements; the last stride must be 1)."""
+
+    def __init__(
+        self,
+        base: Any,
+        shape: Sequence[int],
+        strides: Sequence[int],
+        block_shape: Sequence[int],
+        padding: str = "zero",
+    ) -> None:
+        self.base = base
+        self.shape = list(shape)
+        self.strides = list(strides)
+        self.block_shape = list(block_shape)
+        self.padding = padding
+
+    @staticmethod
+    def from_tensor(tensor: Any, block_shape: Sequence[int]) -> "TensorDescriptor":
+        return TensorDescriptor(tensor, tensor.shape, tensor.stride(), block_shape)
+
+    def __repr__(self) -> str:
+        return "TensorDescriptor(shape=%s, strides=%s, block_shape=%s)" % (
+            self.shape,
+            self.strides,
+            self.block_shape,
+        )
+
+
+def unpack_descriptor(value: Any, spec: Dict[str, Any], kernel_name: str) -> Tuple[Any, ...]:
+    """The run-time arguments a descriptor parameter is passed as (its
+    base, its shape, its strides but the last), checked against what the
+    kernel was compiled for (``spec``: the metadata's "descriptors" entry)."""
+    name = spec["name"]
+    block = list(spec["block_shape"])
+    rank = len(block)
+    try:
+        base, shape, strides = value.base, list(value.shape), list(value.strides)
+        value_block = [int(b) for b in value.block_shape]
+    except AttributeError:
+        raise TypeError(
+            "tilec: kernel '%s': argument %s is a tensor descriptor parameter; pass a "
+            "TensorDescriptor (tilec's or Triton's), not %r" % (kernel_name, name, value)
+        ) from None
+    if len(shape) != rank or len(strides) != rank or value_block != block:
+        raise TypeError(
+            "tilec: kernel '%s': argument %s: the kernel was compiled for blocks of %s "
+            "(rank %d); this descriptor has shape %s, strides %s, block_shape %s"
+            % (kernel_name, name, block, rank, shape, strides, value_block)
+        )
+    if strides[-1] != 1:
+        raise TypeError(
+            "tilec: kernel '%s': argument %s: the last stride of a tensor descriptor "
+            "must be 1, not %r" % (kernel_name, name, strides[-1])
+        )
+    if getattr(value, "padding", "zero") != "zero":
+        raise TypeError(
+            "tilec: kernel '%s': argument %s: padding=%r; tilec compiles host "
+            "descriptors with padding 'zero' (build a 'nan' one in the kernel "
+            "with tl.make_tensor_descriptor(..., padding_option='nan'))"
+            % (kernel_name, name, value.padding)
+        )
+    return (base, *[int(d) for d in shape], *[int(d) for d in strides[:-1]])
+
+
 def make_launcher(
     kernel_name: str,
     params: Sequence[Tuple[str, str]],
     variants: Dict[int, int],
     miss: Callable[[int, int], int],
     constexprs: Dict[str, Any],
+    descriptors: Sequence[Dict[str, Any]] = (),
 ) -> Callable[..., None]:
     """The launch function of a kernel with runtime ``params`` ((name, type)
     pairs): ``launch(grid, *args, stream=None)``. ``variants`` maps
     ``key * 256 + device`` to a loaded tilec_kernel address; ``miss(key,
-    device)`` compiles, loads and records a missing one and returns it."""
+    device)`` compiles, loads and records a missing one and returns it.
+    ``descriptors`` (the metadata's "descriptors") name the parameters that
+    are host tensor descriptors: each takes one argument, unpacked into its
+    run-time parameters."""
     taken: set = {"stream"}
     names = [_identifier(name, i, taken) for i, (name, _) in enumerate(params)]
     body: List[str] = []
+    # The arguments the caller passes: one per parameter, one per descriptor.
+    by_first = {int(d["first_param"]): (k, d) for k, d in enumerate(descriptors)}
+    user_names: List[str] = []
+    user_params: List[str] = []
+    i = 0
+    while i < len(params):
+        if i in by_first:
+            k, spec = by_first[i]
+            arg = _identifier(spec["name"], len(params) + k, taken)
+            count = 2 * len(spec["block_shape"])
+            body.append(
+                "    %s, = _unpack_desc(%s, _descs[%d], %r)"
+                % (", ".join(names[i : i + count]), arg, k, kernel_name)
+            )
+            user_names.append(arg)
+            user_params.append(spec["name"])
+            i += count
+        else:
+            user_names.append(names[i])
+            user_params.append(params[i][0])
+            i += 1
     key_terms: List[str] = []
     pack_args: List[str] = []
     fmt = "<"
@@ -198,7 +293,7 @@ def make_launcher(
             key_terms.append("((%s %% 16 == 0) << %d)" % (arg, bit + 1))
             bit += 2
     nbytes = 8 * len(params)
-    signature = ", ".join(["_grid"] + names + ["*", "stream=None"])
+    signature = ", ".join(["_grid"] + user_names + ["*", "stream=None"])
     lines = ["def %s(%s):" % ("launch", signature)]
     lines += body
     lines.append("    _k = (%s) * 256" % (" | ".join(key_terms) or "0"))
@@ -213,7 +308,7 @@ def make_launcher(
         "        _gx = _grid; _gy = 1; _gz = 1",
         "    else:",
         "        if callable(_grid):",
-        "            _grid = _grid(_meta(%s))" % ", ".join(names),
+        "            _grid = _grid(_meta(%s))" % ", ".join(user_names),
         "        _gx, _gy, _gz = _grid3(_grid)",
         "    try:",
         "        _buf = _pack(%s)" % ", ".join(pack_args),
@@ -228,7 +323,7 @@ def make_launcher(
 
     def meta(*args: Any) -> Dict[str, Any]:
         values = dict(constexprs)
-        values.update(zip([p[0] for p in params], args))
+        values.update(zip(user_params, args))
         return values
 
     def bad_args(error: Exception, args: Tuple[Any, ...]) -> None:
@@ -269,6 +364,8 @@ def make_launcher(
         "_stream_handle": stream_handle,
         "_launch": _lib.lib.tilec_kernel_launch,
         "_check": check,
+        "_unpack_desc": unpack_descriptor,
+        "_descs": list(descriptors),
     }
     exec(compile(source, "<tilec launcher %s>" % kernel_name, "exec"), namespace)
     launcher = namespace["launch"]

@@ -136,6 +136,45 @@ class FakeLaunchTest(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "is not a CUDA stream"):
             k[(1,)](0x10000, 0x20000, 1.0, 16, False, 0, stream="s")
 
+    def test_tensor_descriptor(self):
+        # A @triton.jit kernel whose parameters are host tensor descriptors:
+        # each takes a TensorDescriptor (tilec's or Triton's), passed as
+        # its base, shape and strides but the last.
+        source = (
+            "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+            "def copy(out_desc, in_desc, n, BM: tl.constexpr, BN: tl.constexpr):\n"
+            "    t = in_desc.load([tl.program_id(0) * BM, 0])\n"
+            "    out_desc.store([tl.program_id(0) * BM, 0], t)\n"
+        )
+        k = tilec.compile(
+            source,
+            kernel="copy",
+            language="python",
+            signature="tensordesc<fp16[64, 32]>, tensordesc<fp16[64, 32]>, i32, 64, 32",
+            cache_dir="",
+        )
+        self.assertEqual(len(k.params), 9)
+        seen = {}
+
+        def grid(meta):
+            seen.update(meta)
+            return (meta["n"] // meta["BM"],)
+
+        out = tilec.TensorDescriptor(0x10000, [256, 32], [48, 1], [64, 32])
+        src = tilec.TensorDescriptor(CudaArray(0x20000), [256, 30], [32, 1], [64, 32])
+        k[grid](out, src, 256)
+        self.assertEqual(self.last()[1], (4, 1, 1))
+        self.assertIs(seen["in_desc"], src)
+        self.assertEqual(self.last()[2], [0x10000, 256, 32, 48, 0x20000, 256, 30, 32, 256])
+        with self.assertRaisesRegex(TypeError, "compiled for blocks of \\[64, 32\\]"):
+            k[(1,)](out, tilec.TensorDescriptor(0x20000, [256, 30], [32, 1], [32, 32]), 1)
+        with self.assertRaisesRegex(TypeError, "last stride of a tensor descriptor must be 1"):
+            k[(1,)](out, tilec.TensorDescriptor(0x20000, [256, 30], [32, 2], [64, 32]), 1)
+        with self.assertRaisesRegex(TypeError, "pass a TensorDescriptor"):
+            k[(1,)](out, 0x20000, 1)
+        with self.assertRaisesRegex(TypeError, "padding='nan'"):
+            k[(1,)](out, tilec.TensorDescriptor(0x20000, [8, 8], [8, 1], [64, 32], "nan"), 1)
+
     def test_autotune(self):
         import tempfile
 

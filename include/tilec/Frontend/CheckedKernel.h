@@ -593,6 +593,9 @@ public:
   SourceLoc loc;
   std::vector<KernelParam> params;
   std::vector<ConstexprParam> constexprs;
+  /// Parameters that are host tensor descriptors, each passed as several
+  /// of `params` (TensorDescParam).
+  std::vector<TensorDescParam> descriptors;
   int64_t numWarps = CompileOptions::kDefaultNumWarps;
   int64_t numStages = CompileOptions::kDefaultNumStages;
   Block body;

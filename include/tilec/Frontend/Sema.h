@@ -20,6 +20,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,14 @@ namespace tilec {
 
 /// Values for constexpr parameters (`-D NAME=VALUE`, host API) and launch
 /// option overrides (`--num-warps`, `--num-stages`).
+/// The type of a `@triton.jit` kernel parameter that is a host tensor
+/// descriptor (Triton's `TensorDescriptor`; `--signature` entry
+/// `tensordesc<fp16[64, 64]>`): its element type and block shape.
+struct DescriptorParamType {
+  ScalarType elem = ScalarType::F32;
+  std::vector<int64_t> blockShape;
+};
+
 struct ConstexprBindings {
   Constexprs values;
   std::optional<int64_t> numWarps;
@@ -41,15 +50,21 @@ struct ConstexprBindings {
   /// kernel's, from `--signature`: TritonSignature.h). An untyped parameter
   /// with a value in `values` is a constexpr.
   std::map<std::string, ParamType> paramTypes;
+  /// Parameters that are host tensor descriptors (from `--signature`).
+  std::map<std::string, DescriptorParamType> descriptorTypes;
   /// Constexpr values that are not numbers (from `--signature`): strings
   /// (`"leaky_relu"`, compared with `==` in the kernel) and dtypes
   /// (`tl.bfloat16`).
   std::map<std::string, std::string> strings;
   std::map<std::string, ScalarType> dtypes;
+  /// Constexprs that are `None` (from `--signature`: an optional pointer
+  /// passed as None).
+  std::set<std::string> nones;
 
   /// Whether `name` has a constexpr value of any kind.
   bool hasValue(const std::string &name) const {
-    return values.count(name) || strings.count(name) || dtypes.count(name);
+    return values.count(name) || strings.count(name) || dtypes.count(name) ||
+           nones.count(name);
   }
 };
 

@@ -37,6 +37,11 @@ struct SignatureEntry {
   /// quotes here) or a dtype (`tl.bfloat16`).
   std::optional<std::string> stringValue;
   std::optional<ScalarType> dtypeValue;
+  /// The value `None` (a constexpr None, as Triton's JIT makes a None
+  /// argument).
+  bool isNone = false;
+  /// A host tensor descriptor, `tensordesc<fp16[64, 64]>`.
+  std::optional<DescriptorParamType> descriptor;
   /// The hint after ':': 16 (divisible by 16, or a 16-byte aligned
   /// pointer), 1 (equal to 1) or 0 (none).
   unsigned hint = 0;
@@ -44,8 +49,10 @@ struct SignatureEntry {
 
 /// Parses a signature ("*fp16:16, *fp16, i32:16, 1024"). Types take
 /// tilec's and Triton's spellings (`f16`/`fp16`, `i32`, `u8`, `bf16`, ...;
-/// SPEC §1.3); values are integers, floats, True or False. std::nullopt with
-/// `error` set on a malformed entry, an unknown type or a hint that does
+/// SPEC §1.3), and `tensordesc<fp16[64, 64]>` is a host tensor descriptor
+/// (the entries are split at the commas outside brackets); values are
+/// integers, floats, True or False, quoted strings and dtypes. std::nullopt
+/// with `error` set on a malformed entry, an unknown type or a hint that does
 /// not fit its type.
 std::optional<std::vector<SignatureEntry>>
 parseTritonSignature(llvm::StringRef text, std::string &error);
@@ -53,7 +60,8 @@ parseTritonSignature(llvm::StringRef text, std::string &error);
 /// Gives the parameters of `kernel` the types and values of `signature`,
 /// one entry per parameter in order: a type goes to `bindings.paramTypes`
 /// (checked against the parameter's annotation when it has one), a value
-/// to `bindings.values` (the parameter becomes a constexpr, as in Triton);
+/// to `bindings.values` (the parameter becomes a constexpr, as in Triton), a
+/// tensor descriptor to `bindings.descriptorTypes`;
 /// `:16` on an integer adds it to `options.divisibleParams`, `:1` to
 /// `options.unitParams`; a pointer without `:16` goes to
 /// `options.unalignedParams` (no alignment is assumed, as in Triton),

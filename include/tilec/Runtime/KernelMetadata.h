@@ -38,6 +38,10 @@ struct KernelMetadata {
   /// Dynamic shared memory per block, in bytes.
   std::uint64_t sharedBytes = 0;
   std::vector<KernelParam> params;
+  /// Parameters of the source that are host tensor descriptors, each
+  /// passed as several of `params` (TensorDescParam); JSON "descriptors",
+  /// written only when there are some.
+  std::vector<TensorDescParam> descriptors;
   /// The constexpr values the kernel was specialized with.
   Constexprs constexprs;
   /// Hex hash of the `.tile` source the kernel came from.

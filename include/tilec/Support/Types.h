@@ -13,6 +13,7 @@
 #ifndef TILEC_SUPPORT_TYPES_H
 #define TILEC_SUPPORT_TYPES_H
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -106,6 +107,25 @@ struct KernelParam {
   bool operator==(const KernelParam &other) const {
     return name == other.name && type == other.type &&
            divisibility == other.divisibility && equalToOne == other.equalToOne;
+  }
+};
+
+/// A kernel parameter that is a host tensor descriptor (Triton's
+/// `TensorDescriptor(base, shape, strides, block_shape)`): it is passed as
+/// run-time parameters, from `firstParam` on: the base pointer, one `i32`
+/// per dimension (the shape), one `i64` per dimension but the last (the
+/// strides; the last stride is 1, as Triton requires).
+struct TensorDescParam {
+  std::string name;
+  ScalarType elem = ScalarType::F32;
+  std::vector<std::int64_t> blockShape;
+  std::size_t firstParam = 0;
+
+  /// How many run-time parameters it takes: 2 * rank.
+  std::size_t numParams() const { return 2 * blockShape.size(); }
+  bool operator==(const TensorDescParam &other) const {
+    return name == other.name && elem == other.elem &&
+           blockShape == other.blockShape && firstParam == other.firstParam;
   }
 };
 
