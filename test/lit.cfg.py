@@ -27,6 +27,9 @@ config.substitutions.append(("%tilec_src_root", config.tilec_src_root))
 config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# conformance/conformance.test compiles every Nth case of the corpus when
+# set (scripts/sanitize.sh: its instrumented tilec is slow).
+llvm_config.with_system_environment(["TILEC_CONFORMANCE_SAMPLE"])
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

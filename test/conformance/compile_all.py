@@ -3,7 +3,7 @@
 Triton-source input (`tilec FILE.py -k KERNEL --signature ...`), for each of
 its targets, and assembles the PTX with ptxas when one is given.
 
-    compile_all.py --tilec build/bin/tilec [--ptxas ptxas] [--only a,b] [-j N]
+    compile_all.py --tilec build/bin/tilec [--ptxas ptxas] [--only a,b] [-j N] [--sample N]
 
 Prints one line per case (PASS, FAIL, XFAIL: fails as its `xfail` says,
 XPASS: compiles although marked xfail) and "compiles as-is: N/M". Exit
@@ -66,12 +66,20 @@ def main():
     parser.add_argument("--ptxas", default="")
     parser.add_argument("--only", default="")
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--sample",
+        type=int,
+        default=int(os.environ.get("TILEC_CONFORMANCE_SAMPLE", "1")),
+        help="compile every Nth case only (default $TILEC_CONFORMANCE_SAMPLE or 1: all); "
+        "scripts/sanitize.sh samples, its instrumented tilec being slow",
+    )
     args = parser.parse_args()
 
     cases = corpus.load_cases()
     if args.only:
         wanted = set(args.only.split(","))
         cases = [c for c in cases if c.name in wanted]
+    cases = cases[:: max(args.sample, 1)]
     failed = 0
     compiled = 0
     with tempfile.TemporaryDirectory() as workdir:
