@@ -184,6 +184,12 @@ struct Frame {
   Value returnValue;
   /// Number of enclosing run-time regions (if/for/while) in this frame.
   int runtimeDepth = 0;
+  /// Number of enclosing loops (run-time or unrolled) in this frame: a
+  /// `return` in one has no continuation to drop.
+  int loopDepth = 0;
+  /// Set by a bare `return` in a branch of an `if` elaborated with the
+  /// rest of the function (elabIfThenRest): the branch ends there.
+  bool branchReturned = false;
 };
 
 /// A run-time value carried by a loop: the source name it is bound to and,
@@ -245,6 +251,14 @@ public:
 
   // --- SemaStmt.cpp: statements --------------------------------------------
   void elabBlock(const ast::Block &block);
+  /// Elaborates statements in order; an `if` holding a bare `return` (not
+  /// in a loop) takes the statements after it along (elabIfThenRest).
+  void elabSequence(llvm::ArrayRef<const ast::Stmt *> stmts);
+  /// `if c: ... return ...` followed by `rest` (the statements after the
+  /// `if`, to the end of the function): each branch is elaborated followed
+  /// by `rest`, up to a `return` in it, as Triton's early exits behave.
+  void elabIfThenRest(const ast::IfStmt &s,
+                      llvm::ArrayRef<const ast::Stmt *> rest);
   void elabStmt(const ast::Stmt &stmt);
   void elabAssign(const ast::AssignStmt &s);
   void elabAugAssign(const ast::AugAssignStmt &s);

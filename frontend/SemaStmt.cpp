@@ -46,12 +46,91 @@ void sema::collectAssignedNames(const ast::Block &block,
   }
 }
 
-void Sema::elabBlock(const ast::Block &block) {
+/// Whether `block` holds a bare `return` outside loops (in it, or in the
+/// branches of its `if`s).
+static bool containsBareReturn(const ast::Block &block) {
   for (const auto &stmt : block) {
-    if (frame->returned || diags.reachedErrorLimit())
-      return;
-    elabStmt(*stmt);
+    if (auto *ret = llvm::dyn_cast<ast::ReturnStmt>(stmt.get()))
+      if (!ret->value)
+        return true;
+    if (auto *ifStmt = llvm::dyn_cast<ast::IfStmt>(stmt.get()))
+      if (containsBareReturn(ifStmt->thenBody) ||
+          containsBareReturn(ifStmt->elseBody))
+        return true;
   }
+  return false;
+}
+
+static std::vector<const ast::Stmt *> statementsOf(const ast::Block &block) {
+  std::vector<const ast::Stmt *> stmts;
+  for (const auto &stmt : block)
+    stmts.push_back(stmt.get());
+  return stmts;
+}
+
+void Sema::elabBlock(const ast::Block &block) {
+  elabSequence(statementsOf(block));
+}
+
+void Sema::elabSequence(llvm::ArrayRef<const ast::Stmt *> stmts) {
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    if (frame->returned || frame->branchReturned || diags.reachedErrorLimit())
+      return;
+    auto *ifStmt = llvm::dyn_cast<ast::IfStmt>(stmts[i]);
+    if (ifStmt && frame->loopDepth == 0 &&
+        (containsBareReturn(ifStmt->thenBody) ||
+         containsBareReturn(ifStmt->elseBody))) {
+      elabIfThenRest(*ifStmt, stmts.drop_front(i + 1));
+      return;
+    }
+    elabStmt(*stmts[i]);
+  }
+}
+
+void Sema::elabIfThenRest(const ast::IfStmt &s,
+                          llvm::ArrayRef<const ast::Stmt *> rest) {
+  auto branchThenRest = [&](const ast::Block &branch) {
+    std::vector<const ast::Stmt *> stmts = statementsOf(branch);
+    stmts.insert(stmts.end(), rest.begin(), rest.end());
+    return stmts;
+  };
+  Value cond = elabExpr(*s.cond);
+  if (cond.isInvalid())
+    return;
+  if (std::optional<bool> constCond = cond.getConstTruth()) {
+    elabSequence(branchThenRest(*constCond ? s.thenBody : s.elseBody));
+    return;
+  }
+  if (!requireExpr(cond, s.cond->getLoc(), "'if' condition"))
+    return;
+  if (cond.type().isBlock()) {
+    error(s.cond->getLoc(), "the condition of 'if' must be a scalar; got " +
+                                cond.type().str() +
+                                " (use where(...) to select elementwise)");
+    return;
+  }
+  if (!checkRegionDepth(s.getLoc()))
+    return;
+  // Nothing runs after this `if` (the rest is in its branches): no name
+  // is merged or yielded, as for an `if` that ends the function.
+  auto ifStmt = std::make_unique<ck::IfStmt>(
+      s.getLoc(), toBool(std::move(cond.expr), s.cond->getLoc()));
+  std::map<std::string, Binding> before = frame->env;
+  ck::Block *outer = curBlock;
+  ++frame->runtimeDepth;
+  ++regionDepth;
+  for (auto [branch, target] : {std::pair(&s.thenBody, &ifStmt->thenBody),
+                                std::pair(&s.elseBody, &ifStmt->elseBody)}) {
+    frame->env = before;
+    curBlock = target;
+    elabSequence(branchThenRest(*branch));
+    frame->branchReturned = false;
+  }
+  frame->env = std::move(before);
+  --frame->runtimeDepth;
+  --regionDepth;
+  curBlock = outer;
+  emit(std::move(ifStmt));
 }
 
 void Sema::elabStmt(const ast::Stmt &stmt) {
@@ -172,6 +251,12 @@ void Sema::elabAugAssign(const ast::AugAssignStmt &s) {
 }
 
 void Sema::elabReturn(const ast::ReturnStmt &s) {
+  if (frame->runtimeDepth > 0 && !s.value && frame->loopDepth == 0) {
+    // A bare return in a branch that carries the rest of the function
+    // (elabIfThenRest): the branch ends here.
+    frame->branchReturned = true;
+    return;
+  }
   if (frame->runtimeDepth > 0) {
     error(s.getLoc(), "'return' inside a run-time 'if', 'for' or 'while' is "
                       "not supported; assign to a variable and return it at "
@@ -445,11 +530,13 @@ Sema::elabLoopBody(const ast::Block &astBody, ck::Block &body,
   ck::Block *outer = curBlock;
   curBlock = &body;
   ++frame->runtimeDepth;
+  ++frame->loopDepth;
   if (checkRegionDepth(loc)) {
     ++regionDepth;
     elabBlock(astBody);
     --regionDepth;
   }
+  --frame->loopDepth;
   --frame->runtimeDepth;
   curBlock = outer;
   std::map<std::string, Binding> bodyEnv = std::move(frame->env);
@@ -595,7 +682,9 @@ void Sema::elabStaticFor(const ast::ForStmt &s, CallArgs &args) {
     if (frame->returned || diags.reachedErrorLimit())
       return;
     bind(s.var, makeConst(ConstexprValue::ofInt(i), s.varLoc), s.varLoc);
+    ++frame->loopDepth;
     elabBlock(s.body);
+    --frame->loopDepth;
   }
 }
 

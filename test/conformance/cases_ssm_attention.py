@@ -1662,10 +1662,6 @@ SOFTPLUS_XFAIL = (
     "softplus is defined in a module-level `if TRITON3:` / else (mamba's softplus.py), "
     "which tilec does not run: unknown function 'softplus'"
 )
-RETURN_XFAIL = (
-    "an early `return` in a run-time `if` nested in a constexpr `if` (`if HAS_X: if c: return`); "
-    "tilec takes only a top-level one"
-)
 BLOCK_PTR_DTYPE_XFAIL = (
     "`p.dtype.element_ty` of a block pointer (Triton: a pointer to a block type, "
     "so .to() of it works); tilec gives the scalar element type"
@@ -1673,9 +1669,7 @@ BLOCK_PTR_DTYPE_XFAIL = (
 
 
 def ssu_xfail(c):
-    if c["softplus"]:
-        return SOFTPLUS_XFAIL
-    return RETURN_XFAIL if c["indices"] is not None else None
+    return SOFTPLUS_XFAIL if c["softplus"] else None
 
 
 CASES = (
@@ -1744,7 +1738,6 @@ CASES = (
             num_warps=c["warps"],
             num_stages=c["stages"],
             setup=bmm_setup(c),
-            xfail=RETURN_XFAIL if c["causal"] else None,
         )
         for c in BMM
     ]
