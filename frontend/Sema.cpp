@@ -44,6 +44,7 @@ Value Value::clone() const {
   v.dtype = dtype;
   v.dtypeIsPointer = dtypeIsPointer;
   v.dtypeShape = dtypeShape;
+  v.dtypePointsToBlock = dtypePointsToBlock;
   v.str = str;
   v.function = function;
   for (const Value &el : elements)
@@ -60,6 +61,9 @@ std::string Value::describe() const {
   case Kind::DType: {
     std::string name =
         std::string(dtypeIsPointer ? "*" : "") + scalarTypeName(dtype);
+    if (dtypeShape && dtypePointsToBlock)
+      return "pointer type to the block type " +
+             TType(dtype, dtypeIsPointer, *dtypeShape).str();
     if (dtypeShape)
       return "block type " + TType(dtype, dtypeIsPointer, *dtypeShape).str();
     return (dtypeIsPointer ? "pointer type " : "dtype ") + name;

@@ -420,6 +420,13 @@ Value Sema::callMethod(Value self, llvm::StringRef name, CallArgs &args,
     if (slots[0].kind == Value::Kind::DType && slots[0].dtypeIsPointer &&
         !slots[0].dtypeShape)
       return castToPointer(std::move(self), slots[0].dtype, loc);
+    // A block converted to a block type (a block pointer's
+    // `.dtype.element_ty`): to its element type, as Triton casts a block
+    // to the scalar of a block type.
+    if (slots[0].kind == Value::Kind::DType && slots[0].dtypeShape &&
+        !slots[0].dtypePointsToBlock && !slots[0].dtypeIsPointer &&
+        self.isExpr() && self.type().isBlock())
+      return castValue(std::move(self), slots[0].dtype, loc);
     auto kind = requireDType(slots[0], args.loc, "'.to'");
     if (!kind)
       return Value::invalid();

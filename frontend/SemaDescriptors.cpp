@@ -445,6 +445,14 @@ Value Sema::descriptorAttribute(const Value &self, llvm::StringRef attr,
     return Value::ofTuple(std::move(elements));
   };
   BlockParts parts = getParts(self);
+  if (attr == "dtype" && self.kind == Value::Kind::BlockPtr) {
+    // A pointer to the block type, as in Triton (`p.dtype.element_ty` is
+    // the block type, which `.to()` takes for its element type).
+    Value t = Value::ofDType(self.dtype);
+    t.dtypeShape = std::vector<int64_t>(parts.block);
+    t.dtypePointsToBlock = true;
+    return t;
+  }
   if (attr == "dtype")
     return Value::ofDType(self.dtype);
   if (attr == "block_shape") {

@@ -499,6 +499,12 @@ Value Sema::elabAttribute(const ast::AttributeExpr &e) {
 Value Sema::dtypeAttribute(const Value &type, llvm::StringRef attr,
                            SourceLoc loc) {
   bool isScalar = type.isScalarDType();
+  if (attr == "element_ty" && type.dtypePointsToBlock) {
+    // A block pointer's pointee: the block type.
+    Value block = type.clone();
+    block.dtypePointsToBlock = false;
+    return block;
+  }
   if (attr == "element_ty" || attr == "scalar") {
     // A block type's element; a pointer type's pointee.
     if (type.dtypeShape)

@@ -60,6 +60,9 @@ struct Value {
   /// A DType that is a block type: its shape (its element is `dtype`, a
   /// pointer when dtypeIsPointer).
   std::optional<std::vector<int64_t>> dtypeShape;
+  /// A DType that is a pointer to the block type (dtype, dtypeShape): a
+  /// block pointer's `.dtype`, as Triton's `pointer_type(block_type(...))`.
+  bool dtypePointsToBlock = false;
   std::string str;
   std::vector<Value> elements;
   /// A Function: the helper named `str` (null for a function of the file's
@@ -102,7 +105,8 @@ struct Value {
   /// Whether two DType values name the same type.
   bool sameDType(const Value &other) const {
     return dtype == other.dtype && dtypeIsPointer == other.dtypeIsPointer &&
-           dtypeShape == other.dtypeShape;
+           dtypeShape == other.dtypeShape &&
+           dtypePointsToBlock == other.dtypePointsToBlock;
   }
   /// A DType that is a plain scalar type (neither pointer nor block).
   bool isScalarDType() const {
