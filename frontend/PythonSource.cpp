@@ -331,11 +331,16 @@ std::string tilec::extractTritonCode(llvm::StringRef text,
       i = j;
       continue;
     }
-    if (isConstexprGlobal(s.head))
+    if (isConstexprGlobal(s.head)) {
       for (size_t line = s.first; line <= s.last; ++line)
         keep[line] = true;
-    else if (hostNames)
+    } else if (hostNames) {
       addDefinedName(s.head, *hostNames);
+      // Names a compound statement defines (`if FAST: def exp(x): ...`,
+      // `try: ... except: ...`): host code decides them too.
+      for (size_t line = s.first + 1; line <= s.last; ++line)
+        addDefinedName(lines[line].trim(), *hostNames);
+    }
   }
   std::vector<bool> keptDecorator(lines.size(), false);
   for (size_t f : selectFunctions(functions, lines, kernel)) {

@@ -348,18 +348,21 @@ Value Sema::elabCall(const ast::CallExpr &e) {
     if (const ast::ConstexprGlobal *g = module.lookupGlobal(n->name))
       if (auto *target = llvm::dyn_cast<ast::AttributeExpr>(g->value.get()))
         return callBuiltinNamed(target->attr, loc);
-    if (isBuiltinName(n->name)) {
-      CallArgs args;
-      if (!evalArgs(e, args, isCombineName(n->name)))
-        return Value::invalid();
-      return callBuiltin(n->name, args, loc);
-    }
+    // (Before the built-ins: a Python source's host code may define a
+    // function of a built-in's name, `def exp(x)` under a module-level
+    // `if`, and the kernel means that one.)
     if (llvm::is_contained(module.hostNames, n->name)) {
       error(loc, "'" + n->name +
                      "' is defined by the file's host code, which tilec "
                      "does not compile; a kernel can call '@triton.jit' "
                      "functions and built-ins");
       return Value::invalid();
+    }
+    if (isBuiltinName(n->name)) {
+      CallArgs args;
+      if (!evalArgs(e, args, isCombineName(n->name)))
+        return Value::invalid();
+      return callBuiltin(n->name, args, loc);
     }
     std::vector<std::string> names = visibleNames();
     std::string hint = findClosestName(n->name, names);
