@@ -194,6 +194,9 @@ struct Frame {
   /// Set by a bare `return` in a branch of an `if` elaborated with the
   /// rest of the function (elabIfThenRest): the branch ends there.
   bool branchReturned = false;
+  /// Statements elabIfThenRest has copied into branches so far (bounded:
+  /// nested early exits copy the rest of the function repeatedly).
+  size_t copiedStatements = 0;
 };
 
 /// A run-time value carried by a loop: the source name it is bound to and,

@@ -111,6 +111,19 @@ void Sema::elabIfThenRest(const ast::IfStmt &s,
   }
   if (!checkRegionDepth(s.getLoc()))
     return;
+  // Each branch gets its own copy of the rest; early exits nested in
+  // sequence multiply the copies, so they are bounded.
+  constexpr size_t kMaxCopiedStatements = 100000;
+  frame->copiedStatements += 2 * rest.size();
+  if (frame->copiedStatements > kMaxCopiedStatements) {
+    error(s.getLoc(),
+          "too many early exits: the statements after an 'if' that returns "
+          "are compiled into each of its branches, and this function would "
+          "need more than " +
+              llvm::Twine(kMaxCopiedStatements) +
+              " such statements; merge the exits into fewer 'if's");
+    return;
+  }
   // Nothing runs after this `if` (the rest is in its branches): no name
   // is merged or yielded, as for an `if` that ends the function.
   auto ifStmt = std::make_unique<ck::IfStmt>(
