@@ -185,7 +185,7 @@ if ! skip conformance && compgen -G "$B/python/*.whl" >/dev/null && [ -d "$CORPU
   fi
   # shellcheck disable=SC2086
   PYTHONPATH=$WORK/site TILEC_CACHE_DIR=$WORK/conformance-cache \
-    timeout -k 10 "${CONFORMANCE_TIMEOUT:-400}" python3 "$CORPUS/run_gpu.py" \
+    timeout -k 10 "${CONFORMANCE_TIMEOUT:-540}" python3 "$CORPUS/run_gpu.py" \
     --rounds "${CONFORMANCE_ROUNDS:-3}" ${CONFORMANCE_ONLY:+--only "$CONFORMANCE_ONLY"} \
     --json "$OUT_DIR/conformance.json" >"$LOGS/conformance.log" 2>&1
   tail -3 "$LOGS/conformance.log"

@@ -223,6 +223,9 @@ def main():
             row = dict(name=case.name, file=case.file, kernel=case.kernel, harness_error=repr(e))
             traceback.print_exc()
         rows.append(row)
+        if args.json:  # after every case: a run cut short keeps its rows
+            with open(args.json, "w") as f:
+                json.dump(dict(rows=rows, complete=False), f, indent=1)
         if "harness_error" in row:
             print("HARNESS %-34s %s" % (case.name, row["harness_error"]), flush=True)
         elif not row.get("compiled"):
@@ -261,7 +264,7 @@ def main():
     )
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(dict(rows=rows, geomean=geomean), f, indent=1)
+            json.dump(dict(rows=rows, geomean=geomean, complete=True), f, indent=1)
     return 1 if len(correct) != len(compiled) else 0
 
 
