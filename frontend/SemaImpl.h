@@ -208,6 +208,14 @@ struct CarriedValue {
   checked::NamedType named;
 };
 
+/// The condition of an `if`, elaborated (Sema::startIf): a compile-time
+/// truth (only the taken branch exists), or the run-time `if` to fill;
+/// neither after an error.
+struct IfStart {
+  std::optional<bool> taken;
+  std::unique_ptr<checked::IfStmt> runtime;
+};
+
 /// Evaluated arguments of a call.
 struct CallArgs {
   SourceLoc loc;
@@ -266,6 +274,8 @@ public:
   /// by `rest`, up to a `return` in it, as Triton's early exits behave.
   void elabIfThenRest(const ast::IfStmt &s,
                       llvm::ArrayRef<const ast::Stmt *> rest);
+  /// Elaborates and checks the condition of `s` (elabIf, elabIfThenRest).
+  IfStart startIf(const ast::IfStmt &s);
   void elabStmt(const ast::Stmt &stmt);
   void elabAssign(const ast::AssignStmt &s);
   void elabAugAssign(const ast::AugAssignStmt &s);

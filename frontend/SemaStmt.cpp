@@ -94,22 +94,12 @@ void Sema::elabIfThenRest(const ast::IfStmt &s,
     stmts.insert(stmts.end(), rest.begin(), rest.end());
     return stmts;
   };
-  Value cond = elabExpr(*s.cond);
-  if (cond.isInvalid())
-    return;
-  if (std::optional<bool> constCond = cond.getConstTruth()) {
-    elabSequence(branchThenRest(*constCond ? s.thenBody : s.elseBody));
+  IfStart start = startIf(s);
+  if (start.taken) {
+    elabSequence(branchThenRest(*start.taken ? s.thenBody : s.elseBody));
     return;
   }
-  if (!requireExpr(cond, s.cond->getLoc(), "'if' condition"))
-    return;
-  if (cond.type().isBlock()) {
-    error(s.cond->getLoc(), "the condition of 'if' must be a scalar; got " +
-                                cond.type().str() +
-                                " (use where(...) to select elementwise)");
-    return;
-  }
-  if (!checkRegionDepth(s.getLoc()))
+  if (!start.runtime)
     return;
   // Each branch gets its own copy of the rest; early exits nested in
   // sequence multiply the copies, so they are bounded.
@@ -126,8 +116,7 @@ void Sema::elabIfThenRest(const ast::IfStmt &s,
   }
   // Nothing runs after this `if` (the rest is in its branches): no name
   // is merged or yielded, as for an `if` that ends the function.
-  auto ifStmt = std::make_unique<ck::IfStmt>(
-      s.getLoc(), toBool(std::move(cond.expr), s.cond->getLoc()));
+  std::unique_ptr<ck::IfStmt> ifStmt = std::move(start.runtime);
   std::map<std::string, Binding> before = frame->env;
   ck::Block *outer = curBlock;
   ++frame->runtimeDepth;
@@ -318,27 +307,38 @@ static void yieldBranchValues(ck::IfStmt &ifStmt, Value &thenValue,
   ifStmt.yields.push_back({checkedName, type});
 }
 
-void Sema::elabIf(const ast::IfStmt &s) {
+IfStart Sema::startIf(const ast::IfStmt &s) {
+  IfStart start;
   Value cond = elabExpr(*s.cond);
   if (cond.isInvalid())
-    return;
-  if (std::optional<bool> constCond = cond.getConstTruth()) {
-    // A compile-time condition: only the taken branch exists.
-    elabBlock(*constCond ? s.thenBody : s.elseBody);
-    return;
-  }
+    return start;
+  if ((start.taken = cond.getConstTruth()))
+    return start;
   if (!requireExpr(cond, s.cond->getLoc(), "'if' condition"))
-    return;
+    return start;
   if (cond.type().isBlock()) {
     error(s.cond->getLoc(), "the condition of 'if' must be a scalar; got " +
                                 cond.type().str() +
                                 " (use where(...) to select elementwise)");
-    return;
+    return start;
   }
   if (!checkRegionDepth(s.getLoc()))
-    return;
-  auto ifStmt = std::make_unique<ck::IfStmt>(
+    return start;
+  start.runtime = std::make_unique<ck::IfStmt>(
       s.getLoc(), toBool(std::move(cond.expr), s.cond->getLoc()));
+  return start;
+}
+
+void Sema::elabIf(const ast::IfStmt &s) {
+  IfStart start = startIf(s);
+  if (start.taken) {
+    // A compile-time condition: only the taken branch exists.
+    elabBlock(*start.taken ? s.thenBody : s.elseBody);
+    return;
+  }
+  if (!start.runtime)
+    return;
+  std::unique_ptr<ck::IfStmt> ifStmt = std::move(start.runtime);
   std::vector<std::string> assigned;
   collectAssignedNames(s.thenBody, assigned);
   collectAssignedNames(s.elseBody, assigned);

@@ -277,26 +277,21 @@ bool tilec::applyTritonSignature(const ast::Function &kernel,
       ok = false;
       continue;
     }
-    if (entry.descriptor) {
-      if (declared != Kind::None) {
-        diags.error(param.loc,
-                    "'" + param.name + "' is declared '" + param.type.str() +
-                        "' but --signature entry " + llvm::Twine(i + 1) +
-                        " says '" + entry.text + "'");
-        ok = false;
-        continue;
-      }
-      bindings.descriptorTypes[param.name] = *entry.descriptor;
+    // A declared type must be the signature's (a tensor descriptor has no
+    // annotation that could declare it).
+    if (declared != Kind::None &&
+        (entry.descriptor || param.type.elem != entry.type.elem ||
+         (declared == Kind::Pointer) != entry.type.isPointer)) {
+      diags.error(param.loc,
+                  "'" + param.name + "' is declared '" + param.type.str() +
+                      "' but --signature entry " + llvm::Twine(i + 1) +
+                      " says '" +
+                      (entry.descriptor ? entry.text : entry.type.str()) + "'");
+      ok = false;
       continue;
     }
-    if (declared != Kind::None &&
-        (param.type.elem != entry.type.elem ||
-         (declared == Kind::Pointer) != entry.type.isPointer)) {
-      diags.error(param.loc, "'" + param.name + "' is declared '" +
-                                 param.type.str() + "' but --signature entry " +
-                                 llvm::Twine(i + 1) + " says '" +
-                                 entry.type.str() + "'");
-      ok = false;
+    if (entry.descriptor) {
+      bindings.descriptorTypes[param.name] = *entry.descriptor;
       continue;
     }
     bindings.paramTypes[param.name] = entry.type;
