@@ -48,6 +48,7 @@ public:
     if (failed(genBlock(kernel.body)))
       return nullptr;
     func::ReturnOp::create(builder, loc(kernel.loc));
+    anchorHintsAtDefinitions(func);
     if (failed(verify(*module)))
       return nullptr;
     return module;
@@ -55,6 +56,28 @@ public:
 
 private:
   using Env = llvm::StringMap<Value>;
+
+  /// `multiple_of` / `max_contiguous` annotate the value itself, as in
+  /// Triton (which sets the attribute on the defining op, or on the loop for
+  /// a loop-carried value): the promise holds for every use of the value,
+  /// before the call or after it, also when the call's result is discarded.
+  /// Each hint moves right after its operand's definition (to the start of
+  /// the block for a block argument) and every other use reads it.
+  static void anchorHintsAtDefinitions(func::FuncOp func) {
+    SmallVector<tile::HintOp> hints;
+    func.walk([&](tile::HintOp hint) { hints.push_back(hint); });
+    for (tile::HintOp hint : hints) {
+      Value src = hint.getSrc();
+      if (auto arg = dyn_cast<BlockArgument>(src)) {
+        Operation *first = &arg.getOwner()->front();
+        if (first != hint.getOperation())
+          hint->moveBefore(first);
+      } else {
+        hint->moveAfter(src.getDefiningOp());
+      }
+      src.replaceAllUsesExcept(hint.getResult(), hint);
+    }
+  }
 
   Location loc(SourceLoc sourceLoc) {
     return FileLineColLoc::get(&context, kernel.filename, sourceLoc.line,

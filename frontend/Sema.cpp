@@ -304,6 +304,7 @@ Value Sema::declareDescriptorParam(const ast::Function &kernel,
   desc.elements.push_back(
       Value::ofExpr(castTo(makeConst(ConstexprValue::ofInt(1), p.loc).expr,
                            ScalarType::I64, p.loc)));
+  assumeDescriptorAlignment(desc, p.loc);
   return desc;
 }
 

@@ -89,6 +89,24 @@ static bool checkUnitLastStride(Sema &sema, const std::vector<Value> &strides,
   return false;
 }
 
+void Sema::assumeDescriptorAlignment(Value &desc, SourceLoc loc) {
+  constexpr int64_t kAlignBytes = 16;
+  auto assumeMultipleOf = [&](Value &v, int64_t n) {
+    if (n <= 1 || !v.isExpr() || v.getConst())
+      return;
+    TType type = v.type();
+    v = Value::ofExpr(std::make_unique<ck::HintExpr>(
+        type, loc, ck::HintKind::MultipleOf, std::vector<int64_t>{n},
+        std::move(v.expr)));
+  };
+  size_t rank = desc.dtypeShape->size();
+  assumeMultipleOf(desc.elements[0], kAlignBytes); // bytes, as for pointers
+  int64_t elemBytes = std::max<int64_t>(1, scalarTypeBytes(desc.dtype));
+  for (size_t d = 0; d + 1 < rank; ++d)
+    assumeMultipleOf(desc.elements[1 + rank + d],
+                     std::max<int64_t>(1, kAlignBytes / elemBytes));
+}
+
 Value Sema::builtinDescriptor(llvm::StringRef name, CallArgs &args,
                               SourceLoc loc) {
   std::vector<Value> slots;
@@ -141,6 +159,7 @@ Value Sema::builtinDescriptor(llvm::StringRef name, CallArgs &args,
       desc.elements.push_back(std::move(v));
     for (Value &v : *strides)
       desc.elements.push_back(std::move(v));
+    assumeDescriptorAlignment(desc, loc);
     return desc;
   }
   if (name == "make_block_ptr") {

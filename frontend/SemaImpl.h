@@ -387,6 +387,10 @@ public:
   Value declareDescriptorParam(const ast::Function &kernel, const ast::Param &p,
                                const DescriptorParamType &type,
                                checked::CheckedKernel &result);
+  /// Marks what every tensor descriptor promises (TMA needs it, Triton's
+  /// TensorDescriptor checks it on the host): a 16-byte aligned base and
+  /// strides but the last that are multiples of 16 bytes.
+  void assumeDescriptorAlignment(Value &desc, SourceLoc loc);
   /// `make_tensor_descriptor`, `make_block_ptr`, `advance`.
   Value builtinDescriptor(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   /// `desc.load(offsets)`, `desc.store(offsets, value)`.

@@ -144,7 +144,11 @@ void Sema::elabStmt(const ast::Stmt &stmt) {
     if (llvm::isa<ast::StringLiteral>(e))
       return; // A docstring.
     Value v = elabExpr(e);
-    if (v.isExpr() && llvm::isa<ck::AtomicRMWExpr, ck::AtomicCASExpr>(*v.expr))
+    // Atomics for their effect; hints because they annotate their operand
+    // (`tl.multiple_of(ptrs, 16)` alone is Triton's idiom: MLIRGen anchors
+    // it at the value's definition).
+    if (v.isExpr() &&
+        llvm::isa<ck::AtomicRMWExpr, ck::AtomicCASExpr, ck::HintExpr>(*v.expr))
       emit(std::make_unique<ck::ExprStmt>(stmt.getLoc(), std::move(v.expr)));
     return;
   }

@@ -33,7 +33,10 @@
 # copy,softmax,gelu,conv2d,matmul; the same-source families only when named:
 # BENCH_ONLY=attention,mmsweep,transpose,layernorm, BENCH_ROUNDS rounds each,
 # default 5, SAME_TIMEOUT seconds in all, default 540); WORK (default
-# /tmp/tilec-gpu-run) is where the bundle is unpacked. Exit status 1 when
+# /tmp/tilec-gpu-run) is where the bundle is unpacked. Conformance:
+# CONFORMANCE_ONLY=a,b (cases), CONFORMANCE_ROUNDS (default 3),
+# CONFORMANCE_TIMEOUT (s, default 540), CONFORMANCE_DUMP=1 (both compilers'
+# PTX and Triton's TTGIR under conformance-code/). Exit status 1 when
 # anything failed.
 set -uo pipefail
 BUNDLE=$(cd "${1:-.device/all}" && pwd)
@@ -187,11 +190,12 @@ if ! skip conformance && compgen -G "$B/python/*.whl" >/dev/null && [ -d "$CORPU
   PYTHONPATH=$WORK/site TILEC_CACHE_DIR=$WORK/conformance-cache \
     timeout -k 10 "${CONFORMANCE_TIMEOUT:-540}" python3 "$CORPUS/run_gpu.py" \
     --rounds "${CONFORMANCE_ROUNDS:-3}" ${CONFORMANCE_ONLY:+--only "$CONFORMANCE_ONLY"} \
+    ${CONFORMANCE_DUMP:+--dump "$OUT_DIR/conformance-code"} \
     --json "$OUT_DIR/conformance.json" >"$LOGS/conformance.log" 2>&1
   tail -3 "$LOGS/conformance.log"
   line=$(grep -E '^compiled [0-9]+/[0-9]+, correct' "$LOGS/conformance.log" | tail -1)
   total=$(sed -E 's#^compiled [0-9]+/([0-9]+).*#\1#' <<<"$line")
-  good=$(sed -E 's#^.*correct ([0-9]+)/.*#\1#' <<<"$line")
+  good=$(sed -E 's#^compiled [0-9]+/[0-9]+, correct ([0-9]+)/.*#\1#' <<<"$line")
   [ -n "$line" ] || total=1 good=0 # no summary: it crashed or timed out
   record "conformance corpus (correct of cases)" "${good:-0}" "$((${total:-1} - ${good:-0}))" \
     "$line"

@@ -299,19 +299,25 @@ std::optional<Symbol> Evaluator::compare(arith::CmpIOp op, unsigned depth) {
   auto rhs = tensor(op.getRhs(), depth + 1);
   if (!lhs || !rhs || lhs->base || rhs->base || lhs->isMask || rhs->isMask)
     return std::nullopt;
-  // Normalize to `small < large`.
+  // Normalize to `small < large`. An unsigned comparison (tensor
+  // descriptors' `0 <= x < R` in one) also excludes negative coordinates,
+  // which the copy engine zero-fills too.
   const Symbol *small = &*lhs, *large = &*rhs;
   int64_t bias = 0; // small < large + bias
   switch (op.getPredicate()) {
   case arith::CmpIPredicate::slt:
+  case arith::CmpIPredicate::ult:
     break;
   case arith::CmpIPredicate::sle:
+  case arith::CmpIPredicate::ule:
     bias = 1;
     break;
   case arith::CmpIPredicate::sgt:
+  case arith::CmpIPredicate::ugt:
     std::swap(small, large);
     break;
   case arith::CmpIPredicate::sge:
+  case arith::CmpIPredicate::uge:
     std::swap(small, large);
     bias = 1;
     break;

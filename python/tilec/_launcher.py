@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ctypes
 import keyword
+import re
 import struct
 import sys
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
@@ -211,6 +212,21 @@ def unpack_descriptor(value: Any, spec: Dict[str, Any], kernel_name: str) -> Tup
         raise TypeError(
             "tilec: kernel '%s': argument %s: the last stride of a tensor descriptor "
             "must be 1, not %r" % (kernel_name, name, strides[-1])
+        )
+    # What the kernel assumes of every descriptor (TMA needs it; Triton's
+    # TensorDescriptor asserts it): a 16-byte aligned base, strides but the
+    # last in multiples of 16 bytes.
+    element_bytes = max(1, int(re.search(r"\d+", spec["dtype"]).group()) // 8)
+    try:
+        address = base.data_ptr()
+    except AttributeError:
+        address = pointer_of(base, name)
+    if address % 16 or any((int(s) * element_bytes) % 16 for s in strides[:-1]):
+        raise TypeError(
+            "tilec: kernel '%s': argument %s: a tensor descriptor needs a 16-byte aligned "
+            "base and strides (but the last) that are multiples of 16 bytes; this one has "
+            "base %#x and strides %s of %d-byte elements"
+            % (kernel_name, name, address, strides, element_bytes)
         )
     if getattr(value, "padding", "zero") != "zero":
         raise TypeError(

@@ -6,6 +6,7 @@ in one process; both checked against the case's reference, then timed
 against each other (interleaved rounds, median).
 
     PYTHONPATH=<tilec package> run_gpu.py [--rounds 3] [--only a,b] [--json OUT]
+                                          [--dump DIR]
 
 Needs torch, triton and the tilec Python package. Prints one row per case
 and a summary: compiled N/M, correct N/M (ours and Triton), the geometric
@@ -128,7 +129,30 @@ def check(torch, launch):
     return None
 
 
-def run_case(case, rounds, torch, triton, tilec):
+def dump_kernels(dump, case, theirs, ours):
+    """Writes both compilers' code of the case under `dump` (Triton's TTGIR
+    and PTX, ours PTX) and returns Triton's register and spill counts."""
+    info = {}
+    if theirs is not None:
+        info["triton_regs"] = getattr(theirs, "n_regs", None)
+        info["triton_spills"] = getattr(theirs, "n_spills", None)
+    if not dump:
+        return info
+    os.makedirs(dump, exist_ok=True)
+    texts = {}
+    if theirs is not None:
+        for key in ("ttgir", "ptx"):
+            if key in getattr(theirs, "asm", {}):
+                texts["triton." + key] = theirs.asm[key]
+    if ours is not None:
+        texts["tilec.ptx"] = ours.ptx
+    for suffix, text in texts.items():
+        with open(os.path.join(dump, "%s.%s" % (case.name, suffix)), "w") as f:
+            f.write(text)
+    return info
+
+
+def run_case(case, rounds, torch, triton, tilec, dump=""):
     row = dict(name=case.name, file=case.file, kernel=case.kernel)
     fn = load_kernel(case)
 
@@ -146,9 +170,9 @@ def run_case(case, rounds, torch, triton, tilec):
     }
 
     def run_triton():
-        fn[theirs.grid](**kwargs, **options)
+        return fn[theirs.grid](**kwargs, **options)
 
-    run_triton()
+    compiled = run_triton()
     torch.cuda.synchronize()
     row["triton_error"] = check(torch, theirs)
 
@@ -163,9 +187,12 @@ def run_case(case, rounds, torch, triton, tilec):
         )
     except Exception as e:  # a compile error is a row, not the end of the run
         row["compiled"] = False
-        row["error"] = "%s: %s" % (type(e).__name__, str(e).splitlines()[0] if str(e) else "")
+        lines = str(e).splitlines()
+        first = next((line for line in lines if "error:" in line), lines[0] if lines else "")
+        row["error"] = "%s: %s" % (type(e).__name__, first)
         return row
     row["compiled"] = True
+    row.update(dump_kernels(dump, case, compiled, kernel))
     ours = case.setup(torch)
     poison(torch, ours)
     launcher = kernel[ours.grid]
@@ -198,6 +225,9 @@ def main():
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--only", default="")
     parser.add_argument("--json", default="")
+    parser.add_argument(
+        "--dump", default="", help="a folder for both compilers' code of each case (PTX, TTGIR)"
+    )
     args = parser.parse_args()
 
     import torch
@@ -218,7 +248,7 @@ def main():
     rows = []
     for case in cases:
         try:
-            row = run_case(case, args.rounds, torch, triton, tilec)
+            row = run_case(case, args.rounds, torch, triton, tilec, args.dump)
         except Exception as e:
             row = dict(name=case.name, file=case.file, kernel=case.kernel, harness_error=repr(e))
             traceback.print_exc()

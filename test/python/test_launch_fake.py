@@ -170,6 +170,10 @@ class FakeLaunchTest(unittest.TestCase):
             k[(1,)](out, tilec.TensorDescriptor(0x20000, [256, 30], [32, 1], [32, 32]), 1)
         with self.assertRaisesRegex(TypeError, "last stride of a tensor descriptor must be 1"):
             k[(1,)](out, tilec.TensorDescriptor(0x20000, [256, 30], [32, 2], [64, 32]), 1)
+        with self.assertRaisesRegex(TypeError, "16-byte aligned base"):
+            k[(1,)](out, tilec.TensorDescriptor(0x20000, [256, 30], [30, 1], [64, 32]), 1)
+        with self.assertRaisesRegex(TypeError, "base 0x20002"):
+            k[(1,)](out, tilec.TensorDescriptor(0x20002, [256, 30], [32, 1], [64, 32]), 1)
         with self.assertRaisesRegex(TypeError, "pass a TensorDescriptor"):
             k[(1,)](out, 0x20000, 1)
         with self.assertRaisesRegex(TypeError, "padding='nan'"):

@@ -811,3 +811,50 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return %res#0 : tensor<64x64xf32, #mma>
   }
 }
+
+// -----
+
+// Loads that cannot be copied asynchronously (one unaligned f16 at a time)
+// beside a 128x128 accumulator: the loop carries 128 registers of
+// accumulator and 128 of pointers per thread, and prefetching would keep a
+// second block of 64 f16 live, past the 255 registers a thread has (ptxas
+// would spill in the loop). The loads stay where they are.
+#a = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 128, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @registers_full
+  // CHECK-NOT: tile.load
+  // CHECK: scf.for {{.*}} -> (tensor<128x128xf32, #{{.*}}>, tensor<128x64x!tile.ptr<f16>, #{{.*}}>)
+  // CHECK-NEXT: %[[X:.*]] = tile.load
+  // CHECK-NEXT: tilegpu.local_alloc %[[X]]
+  // CHECK-NOT: tilegpu.async
+  // CHECK: return
+  func.func @registers_full(%pa: !tile.ptr<f16>, %sa: i32, %n: i32, %bs: !tilegpu.memdesc<64x128xf16, #s>) -> tensor<128x128xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x128xf32, #mma>
+    %step_a = arith.constant dense<64> : tensor<128x64xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %ra = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %lda = tile.splat %sa : tensor<128x1xi32, #a>
+    %ra2 = arith.muli %ra1, %lda : tensor<128x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ca = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+    %oa = arith.addi %ra3, %ca : tensor<128x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %oa : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+    %res:2 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0) -> (tensor<128x128xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>) : i32 {
+      %x = tile.load %pa_k : tensor<128x64x!tile.ptr<f16>, #a>
+      %xs = tilegpu.local_alloc %x : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %xs, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x128xf16, #s> -> tensor<128x128xf32, #mma>
+      %na = tile.addptr %pa_k, %step_a : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      scf.yield %d, %na : tensor<128x128xf32, #mma>, tensor<128x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<128x128xf32, #mma>
+  }
+}

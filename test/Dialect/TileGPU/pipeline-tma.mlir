@@ -375,6 +375,75 @@ module attributes {tilegpu.num_warps = 4 : i32} {
 
 // -----
 
+// What a tensor descriptor's load gives (frontend/SemaDescriptors.cpp):
+// masks `0 <= x < R` as one unsigned comparison, a row stride known only
+// from the descriptor's promise (a hint: a multiple of 8 f16 elements), and
+// the program id read inside the loop. The copy engine zero-fills negative
+// coordinates as the unsigned mask does; the program id moves before the
+// loop, so the box's first row is loop-invariant.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @descriptor_box
+  // CHECK: tile.program_id 0
+  // CHECK: tilegpu.create_tensor_map
+  // CHECK: scf.for
+  // CHECK-NOT: async_copy_global_to_local
+  // CHECK: tilegpu.async_tma_copy_global_to_local
+  // CHECK-NOT: async_copy_global_to_local
+  func.func @descriptor_box(%pa: !tile.ptr<f16>, %m: i32, %k: i32, %lda: i32) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %c128 = arith.constant 128 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero_a = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %base = tile.hint %pa {divisibility = array<i64: 16>} : !tile.ptr<f16>
+    %lda64 = arith.extsi %lda : i32 to i64
+    %stride = tile.hint %lda64 {divisibility = array<i64: 8>} : i64
+    %ri = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %ci = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %pas = tile.splat %base : tensor<128x64x!tile.ptr<f16>, #a>
+    %res = scf.for %iv = %c0 to %k step %c1 iter_args(%acc = %z) -> (tensor<128x64xf32, #mma>) : i32 {
+      %pid = tile.program_id 0 : i32
+      %row0 = arith.muli %pid, %c128 : i32
+      %row0s = tile.splat %row0 : tensor<128xi32, #rows>
+      %r = arith.addi %row0s, %ri : tensor<128xi32, #rows>
+      %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+      %r64 = arith.extsi %r1 : tensor<128x1xi32, #a> to tensor<128x1xi64, #a>
+      %strides = tile.splat %stride : tensor<128x1xi64, #a>
+      %r2 = arith.muli %r64, %strides : tensor<128x1xi64, #a>
+      %r3 = tile.broadcast %r2 : tensor<128x1xi64, #a> -> tensor<128x64xi64, #a>
+      %kk = arith.muli %iv, %c64 : i32
+      %kks = tile.splat %kk : tensor<64xi32, #cols>
+      %col1 = arith.addi %kks, %ci : tensor<64xi32, #cols>
+      %col = tile.expand_dims %col1 {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+      %col64 = arith.extsi %col : tensor<1x64xi32, #a> to tensor<1x64xi64, #a>
+      %c2d = tile.broadcast %col64 : tensor<1x64xi64, #a> -> tensor<128x64xi64, #a>
+      %off = arith.addi %r3, %c2d : tensor<128x64xi64, #a>
+      %p = tile.addptr %pas, %off : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi64, #a>
+      %ms = tile.splat %m : tensor<128x1xi32, #a>
+      %rm = arith.cmpi ult, %r1, %ms : tensor<128x1xi32, #a>
+      %rmask = tile.broadcast %rm : tensor<128x1xi1, #a> -> tensor<128x64xi1, #a>
+      %ks = tile.splat %k : tensor<1x64xi32, #a>
+      %cm = arith.cmpi ult, %col, %ks : tensor<1x64xi32, #a>
+      %cmask = tile.broadcast %cm : tensor<1x64xi1, #a> -> tensor<128x64xi1, #a>
+      %mask = arith.andi %rmask, %cmask : tensor<128x64xi1, #a>
+      %at = tile.load %p, %mask, %zero_a : tensor<128x64x!tile.ptr<f16>, #a>
+      %as = tilegpu.local_alloc %at : (tensor<128x64xf16, #a>) -> !tilegpu.memdesc<128x64xf16, #s>
+      %bs = tilegpu.local_alloc : () -> !tilegpu.memdesc<64x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %as, %bs, %acc : !tilegpu.memdesc<128x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<128x64xf32, #mma>
+      scf.yield %d : tensor<128x64xf32, #mma>
+    }
+    return %res : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
 // The box's first row moved into a scalar base (what tile-promote-offsets
 // makes of `(pid * 64 + arange)[:, None] * lda`): the tensor map is still
 // the kernel argument's, the base's scalar offsets go into the coordinates.

@@ -11,8 +11,11 @@
 
 #include "Pipeliner.h"
 
+#include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tilegpu-pipeline"
@@ -59,6 +62,55 @@ LogicalResult planAdvance(PrefetchPlan &plan) {
   return success();
 }
 
+/// 32-bit registers a thread holds a value of `type` in: a block's
+/// elements, two for 64-bit elements and pointers, narrower elements packed
+/// (an estimate from below).
+int64_t get32BitRegisters(Type type) {
+  auto block = dyn_cast<RankedTensorType>(type);
+  if (block && !hasRegisterLayout(block.getEncoding()))
+    return 0;
+  Type element = block ? block.getElementType() : type;
+  int64_t bits =
+      isa<tile::PointerType>(element) ? 64 : element.getIntOrFloatBitWidth();
+  return llvm::divideCeil(int64_t(getNumRegisters(type)) * bits, 32);
+}
+
+/// Registers a thread has (sm_80 and sm_90).
+constexpr int64_t kMaxRegistersPerThread = 255;
+
+/// Whether the prefetched blocks fit beside what the loop carries: with
+/// them, the loop keeps two iterations' loads live. Where the carried
+/// blocks (accumulators, blocks of pointers) and the prefetched ones pass a
+/// thread's registers, ptxas spills inside the loop (a 128x128 wgmma
+/// accumulator and 128x64 blocks loaded one unaligned element at a time:
+/// 4.6 KB of spills with the prefetch, 1.2 KB without), which costs more
+/// than the prefetch hides.
+bool prefetchFitsRegisters(PrefetchPlan &plan) {
+  int64_t registers = 0;
+  for (Value arg : plan.loop.getRegionIterArgs())
+    registers += get32BitRegisters(arg.getType());
+  // Blocks defined before the loop and read in it (a persistent kernel's
+  // row offsets) stay live through it too; constants and splats are
+  // immediates or one register.
+  llvm::SmallPtrSet<Value, 8> liveIn;
+  plan.loop.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands()) {
+      if (!isa<RankedTensorType>(operand.getType()) ||
+          plan.loop->isAncestor(operand.getParentBlock()->getParentOp()) ||
+          operand.getDefiningOp<arith::ConstantOp>() ||
+          operand.getDefiningOp<tile::SplatOp>())
+        continue;
+      if (liveIn.insert(operand).second)
+        registers += get32BitRegisters(operand.getType());
+    }
+  });
+  for (tile::LoadOp load : plan.loads)
+    registers += get32BitRegisters(load.getType());
+  LLVM_DEBUG(llvm::dbgs() << "register prefetch: " << registers
+                          << " registers carried\n");
+  return registers <= kMaxRegistersPerThread;
+}
+
 /// The loads to prefetch and how to compute their operands ahead, or
 /// failure.
 FailureOr<PrefetchPlan> planPrefetch(scf::ForOp loop) {
@@ -76,7 +128,7 @@ FailureOr<PrefetchPlan> planPrefetch(scf::ForOp loop) {
   if (failed(slice))
     return failure();
   plan.slice = std::move(*slice);
-  if (failed(planAdvance(plan)))
+  if (failed(planAdvance(plan)) || !prefetchFitsRegisters(plan))
     return failure();
   return plan;
 }

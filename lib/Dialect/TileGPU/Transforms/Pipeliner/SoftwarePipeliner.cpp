@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tilegpu-pipeline"
@@ -39,6 +40,23 @@ int64_t getNumStages(scf::ForOp loop) {
   return 3;
 }
 
+/// Moves the operand-free pure ops of `loop`'s body (`program_id`,
+/// `num_programs`, scalar constants: a kernel that reads its program id in
+/// the loop) before the loop, so the pipeliner sees the values computed
+/// from them as the loop invariants they are. Nothing else is hoisted: a
+/// hoisted block would stay live, in registers, through the loop.
+void hoistOperandFreeOps(scf::ForOp loop) {
+  SmallVector<Operation *> leaves;
+  loop.getBody()->walk([&](Operation *op) {
+    if (op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
+        op->getNumResults() == 1 &&
+        !isa<RankedTensorType>(op->getResult(0).getType()) && isPure(op))
+      leaves.push_back(op);
+  });
+  for (Operation *op : leaves)
+    op->moveBefore(loop);
+}
+
 struct SoftwarePipelinerPass
     : mlir::tilegpu::impl::TileGPUPipelineBase<SoftwarePipelinerPass> {
   using TileGPUPipelineBase::TileGPUPipelineBase;
@@ -51,9 +69,11 @@ struct SoftwarePipelinerPass
         loops.push_back(loop);
     });
     LLVM_DEBUG(llvm::dbgs() << loops.size() << " loops to pipeline\n");
-    for (scf::ForOp loop : loops)
+    for (scf::ForOp loop : loops) {
+      hoistOperandFreeOps(loop);
       if (!pipeliner::pipelineThroughRings(loop, getNumStages(loop), tma))
         pipeliner::prefetchIntoRegisters(loop);
+    }
   }
 };
 } // namespace
