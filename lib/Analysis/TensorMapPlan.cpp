@@ -197,6 +197,8 @@ public:
 private:
   std::optional<Symbol> evaluate(Operation *op, Value value, unsigned depth);
   std::optional<Symbol> carried(BlockArgument arg, unsigned depth);
+  std::optional<IndexPolynomial> carriedScalar(BlockArgument arg,
+                                               unsigned depth);
   std::optional<Symbol> compare(arith::CmpIOp op, unsigned depth);
 
   scf::ForOp loop;
@@ -212,6 +214,10 @@ std::optional<IndexPolynomial> Evaluator::scalar(Value value, unsigned depth) {
   APInt constant;
   if (matchPattern(value, m_ConstantInt(&constant)))
     return IndexPolynomial::constant(constant.getSExtValue());
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    if (arg.getOwner() == loop.getBody() && arg.getArgNumber() > 0)
+      if (auto poly = carriedScalar(arg, depth))
+        return poly;
   Operation *op = value.getDefiningOp();
   // (A hinted value stays an atom: its divisibility is the hint's.)
   if (op && isa<arith::ExtSIOp>(op))
@@ -266,6 +272,39 @@ std::optional<Symbol> Evaluator::tensor(Value value, unsigned depth) {
   }
   cache[value] = result;
   return result;
+}
+
+/// A loop-carried integer the loop advances by the same constant every
+/// iteration, a multiple of the loop's constant step (attention's
+/// `offsetk_y += BLOCK_N` in `for start_n in range(lo, hi, BLOCK_N)`):
+/// init + (advance / step) * (iv - lb).
+std::optional<IndexPolynomial> Evaluator::carriedScalar(BlockArgument arg,
+                                                        unsigned depth) {
+  APInt step, advance;
+  if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) || step.isZero())
+    return std::nullopt;
+  unsigned index = arg.getArgNumber() - 1;
+  auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  auto add = yield.getOperand(index).getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return std::nullopt;
+  Value other = add.getLhs() == arg   ? add.getRhs()
+                : add.getRhs() == arg ? add.getLhs()
+                                      : Value();
+  if (!other || !matchPattern(other, m_ConstantInt(&advance)))
+    return std::nullopt;
+  int64_t perIteration = advance.getSExtValue(), by = step.getSExtValue();
+  if (perIteration % by != 0)
+    return std::nullopt;
+  auto init = scalar(loop.getInitArgs()[index], depth + 1);
+  auto lb = scalar(loop.getLowerBound(), depth + 1);
+  if (!init || !lb)
+    return std::nullopt;
+  auto scaled = (IndexPolynomial::atom(loop.getInductionVar()) - *lb) *
+                IndexPolynomial::constant(perIteration / by);
+  if (!scaled)
+    return std::nullopt;
+  return *init + *scaled;
 }
 
 /// A loop-carried block of pointers the loop advances by the same amount
@@ -540,52 +579,66 @@ mlir::tilegpu::planTensorMapLoad(tile::LoadOp load, scf::ForOp loop,
   plan.base = ptr->base;
   plan.stride = factor[other];
   // Split the start into coordinates: the terms that are multiples of the
-  // stride address rows, the rest columns. (Any split gives the same
-  // addresses; the mask check below decides whether it gives the same
-  // bounds.)
+  // stride address rows, the rest columns. With a constant stride (a
+  // descriptor's `strides=[HEAD_DIM, 1]`) every term is a column first;
+  // if the mask then does not bound the box, the terms whose coefficient
+  // the stride divides become rows. (Any split gives the same addresses;
+  // the mask check decides whether it gives the same bounds.)
   const auto &[strideMonomial, strideCoefficient] =
       *plan.stride.getTerms().begin();
-  for (const auto &[monomial, coefficient] : start.getTerms()) {
-    IndexPolynomial::Monomial rest(monomial);
-    bool divides = coefficient % strideCoefficient == 0;
-    for (uintptr_t key : strideMonomial) {
-      auto *it = llvm::find(rest, key);
-      if (it == rest.end()) {
-        divides = false;
-        break;
+  auto splitAndBound = [&](TensorMapPlan &box, bool rowsByCoefficient) {
+    for (const auto &[monomial, coefficient] : start.getTerms()) {
+      IndexPolynomial::Monomial rest(monomial);
+      bool divides = coefficient % strideCoefficient == 0 &&
+                     (rowsByCoefficient || !strideMonomial.empty());
+      for (uintptr_t key : strideMonomial) {
+        auto *it = llvm::find(rest, key);
+        if (it == rest.end()) {
+          divides = false;
+          break;
+        }
+        rest.erase(it);
       }
-      rest.erase(it);
+      if (divides)
+        box.coord[other].addTerm(rest, coefficient / strideCoefficient);
+      else
+        box.coord[contig].addTerm(monomial, coefficient);
     }
-    if (divides && !strideMonomial.empty())
-      plan.coord[other].addTerm(rest, coefficient / strideCoefficient);
-    else
-      plan.coord[contig].addTerm(monomial, coefficient);
-  }
-  for (unsigned d = 0; d < 2; ++d)
-    if (!isLoopInvariant(plan.coord[d], loop, /*allowIv=*/true))
-      return std::nullopt;
-
-  // The mask must be exactly "coordinate + index < extent" per bounded
-  // dimension, with loop-invariant extents.
-  if (Value mask = load.getMask()) {
+    for (unsigned d = 0; d < 2; ++d)
+      if (!isLoopInvariant(box.coord[d], loop, /*allowIv=*/true))
+        return false;
+    // The mask must be exactly "coordinate + index < extent" per bounded
+    // dimension, with loop-invariant extents.
+    Value mask = load.getMask();
+    if (!mask)
+      return true;
     auto symbol = evaluator.tensor(mask);
     if (!symbol || !symbol->isMask)
-      return std::nullopt;
+      return false;
     for (const Condition &condition : symbol->conditions) {
       auto dims = condition.poly.getIndexDims();
       if (dims.size() != 1 || dims[0] > 1)
-        return std::nullopt;
+        return false;
       unsigned d = dims[0];
       IndexPolynomial rest = condition.poly - IndexPolynomial::index(d);
       if (!rest.getIndexDims().empty())
-        return std::nullopt;
-      IndexPolynomial extent = plan.coord[d] - rest;
+        return false;
+      IndexPolynomial extent = box.coord[d] - rest;
       if (!isLoopInvariant(extent, loop, /*allowIv=*/false) ||
-          (plan.extent[d] && !(*plan.extent[d] == extent)))
-        return std::nullopt;
-      plan.extent[d] = extent;
+          (box.extent[d] && !(*box.extent[d] == extent)))
+        return false;
+      box.extent[d] = extent;
     }
+    return true;
+  };
+  TensorMapPlan box = plan;
+  if (!splitAndBound(box, /*rowsByCoefficient=*/false)) {
+    box = plan;
+    if (!strideMonomial.empty() ||
+        !splitAndBound(box, /*rowsByCoefficient=*/true))
+      return std::nullopt;
   }
+  plan = std::move(box);
 
   // What the copy engine needs: a 16-byte aligned base and row stride.
   int64_t bytes = getSharedElementBytes(element);

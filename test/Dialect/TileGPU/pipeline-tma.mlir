@@ -444,6 +444,57 @@ module attributes {tilegpu.num_warps = 4 : i32} {
 
 // -----
 
+// Attention's K blocks through a descriptor (tutorial 06): the loop from a
+// run-time `lo` carries the row offset, advanced by the loop's step (64)
+// every iteration (so it is init + iv - lo), and the row stride is the
+// constant head dimension (128): the rows are the start's terms that 128
+// divides, bounded by the unsigned row mask.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#s = #tilegpu.nvmma_shared<{swizzle = 128, order = [1, 0]}>
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [64, 64, 16]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @carried_offset
+  // CHECK: tilegpu.create_tensor_map
+  // CHECK-NOT: async_copy_global_to_local
+  // CHECK: tilegpu.async_tma_copy_global_to_local
+  // CHECK-NOT: async_copy_global_to_local
+  func.func @carried_offset(%pk: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %rows_total: i32, %off0: i32, %lo: i32, %hi: i32, %qs: !tilegpu.memdesc<128x128xf16, #s>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma>
+    %zero = arith.constant dense<0.0> : tensor<64x128xf16, #a>
+    %head = arith.constant dense<128> : tensor<64x1xi64, #a>
+    %ri = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #rows>
+    %cols = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #tilegpu.slice<{dim = 0, parent = #a}>>
+    %cols64 = arith.extsi %cols : tensor<128xi32, #tilegpu.slice<{dim = 0, parent = #a}>> to tensor<128xi64, #tilegpu.slice<{dim = 0, parent = #a}>>
+    %c1d = tile.expand_dims %cols64 {axis = 0 : i32} : tensor<128xi64, #tilegpu.slice<{dim = 0, parent = #a}>> -> tensor<1x128xi64, #a>
+    %c2d = tile.broadcast %c1d : tensor<1x128xi64, #a> -> tensor<64x128xi64, #a>
+    %pks = tile.splat %pk : tensor<64x128x!tile.ptr<f16>, #a>
+    %totals = tile.splat %rows_total : tensor<64x1xi32, #a>
+    %res:2 = scf.for %iv = %lo to %hi step %c64 iter_args(%acc = %z, %off = %off0) -> (tensor<128x64xf32, #mma>, i32) : i32 {
+      %offs = tile.splat %off : tensor<64xi32, #rows>
+      %r = arith.addi %offs, %ri : tensor<64xi32, #rows>
+      %r1 = tile.expand_dims %r {axis = 1 : i32} : tensor<64xi32, #rows> -> tensor<64x1xi32, #a>
+      %r64 = arith.extsi %r1 : tensor<64x1xi32, #a> to tensor<64x1xi64, #a>
+      %r2 = arith.muli %r64, %head : tensor<64x1xi64, #a>
+      %r3 = tile.broadcast %r2 : tensor<64x1xi64, #a> -> tensor<64x128xi64, #a>
+      %o = arith.addi %r3, %c2d : tensor<64x128xi64, #a>
+      %p = tile.addptr %pks, %o : tensor<64x128x!tile.ptr<f16>, #a>, tensor<64x128xi64, #a>
+      %rm = arith.cmpi ult, %r1, %totals : tensor<64x1xi32, #a>
+      %mask = tile.broadcast %rm : tensor<64x1xi1, #a> -> tensor<64x128xi1, #a>
+      %k = tile.load %p, %mask, %zero : tensor<64x128x!tile.ptr<f16>, #a>
+      %ks = tilegpu.local_alloc %k : (tensor<64x128xf16, #a>) -> !tilegpu.memdesc<64x128xf16, #s>
+      %kt = tilegpu.memdesc_trans %ks : !tilegpu.memdesc<64x128xf16, #s> -> !tilegpu.memdesc<128x64xf16, #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>>
+      %d = tilegpu.warpgroup_dot %qs, %kt, %acc : !tilegpu.memdesc<128x128xf16, #s>, !tilegpu.memdesc<128x64xf16, #tilegpu.nvmma_shared<{swizzle = 128, order = [0, 1]}>> -> tensor<128x64xf32, #mma>
+      %next = arith.addi %off, %c64 : i32
+      scf.yield %d, %next : tensor<128x64xf32, #mma>, i32
+    }
+    return %res#0 : tensor<128x64xf32, #mma>
+  }
+}
+
+// -----
+
 // The box's first row moved into a scalar base (what tile-promote-offsets
 // makes of `(pid * 64 + arange)[:, None] * lda`): the tensor map is still
 // the kernel argument's, the base's scalar offsets go into the coordinates.
