@@ -130,3 +130,38 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return
   }
 }
+
+// -----
+
+// A dot operand of unaligned rows (a run-time row stride, nothing known
+// of it): each element is its own access, yet each thread takes runs of 8
+// f16 along the rows, so that a run shares one address (fewer pointer
+// registers in the loops that carry them).
+#b = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
+#s0 = #tilegpu.slice<{dim = 0, parent = #b}>
+#s1 = #tilegpu.slice<{dim = 1, parent = #b}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-DAG: #[[$ROW8:.*]] = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+  // CHECK-LABEL: func.func @dot_operand_runs
+  // CHECK: tile.load %{{.*}} : tensor<64x64x!tile.ptr<f16>, #[[$ROW8]]>
+  func.func @dot_operand_runs(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %lda: i32) {
+    %zero = arith.constant dense<0.0> : tensor<64x64xf32, #b>
+    %r0 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #s1>
+    %r1 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #s0>
+    %rows = tile.expand_dims %r0 {axis = 1 : i32} : tensor<64xi32, #s1> -> tensor<64x1xi32, #b>
+    %cols = tile.expand_dims %r1 {axis = 0 : i32} : tensor<64xi32, #s0> -> tensor<1x64xi32, #b>
+    %ldas = tile.splat %lda : tensor<64x1xi32, #b>
+    %ro = arith.muli %rows, %ldas : tensor<64x1xi32, #b>
+    %rob = tile.broadcast %ro : tensor<64x1xi32, #b> -> tensor<64x64xi32, #b>
+    %cob = tile.broadcast %cols : tensor<1x64xi32, #b> -> tensor<64x64xi32, #b>
+    %off = arith.addi %rob, %cob : tensor<64x64xi32, #b>
+    %ps = tile.splat %p : tensor<64x64x!tile.ptr<f16>, #b>
+    %a = tile.addptr %ps, %off : tensor<64x64x!tile.ptr<f16>, #b>, tensor<64x64xi32, #b>
+    %x = tile.load %a : tensor<64x64x!tile.ptr<f16>, #b>
+    %d = tile.dot %x, %x, %zero : tensor<64x64xf16, #b> * tensor<64x64xf16, #b> -> tensor<64x64xf32, #b>
+    %os = tile.splat %out : tensor<64x64x!tile.ptr<f32>, #b>
+    %o = tile.addptr %os, %off : tensor<64x64x!tile.ptr<f32>, #b>, tensor<64x64xi32, #b>
+    tile.store %o, %d : tensor<64x64x!tile.ptr<f32>, #b>
+    return
+  }
+}
