@@ -213,17 +213,24 @@ def run_case(case, rounds, torch, triton, tilec, dump=""):
     from triton.testing import do_bench, do_bench_cudagraph
 
     def graph(fn):
-        return do_bench_cudagraph(fn, rep=100)
+        return do_bench_cudagraph(fn, rep=25)
 
     def events(fn):
         return do_bench(fn, warmup=25, rep=100)
 
-    bench = graph
-    try:
-        graph(run_ours)
-        graph(run_triton)
-    except Exception:
-        bench = events
+    def capturable(fn):
+        try:
+            stream = torch.cuda.Stream()
+            with torch.cuda.stream(stream):
+                fn()
+            torch.cuda.synchronize()
+            with torch.cuda.graph(torch.cuda.CUDAGraph()):
+                fn()
+            return True
+        except Exception:
+            return False
+
+    bench = graph if capturable(run_ours) and capturable(run_triton) else events
     row["timing"] = bench.__name__
     ours_ms, theirs_ms = [], []
     for _ in range(rounds):
