@@ -584,8 +584,11 @@ mlir::tilegpu::planTensorMapLoad(tile::LoadOp load, scf::ForOp loop,
   // if the mask then does not bound the box, the terms whose coefficient
   // the stride divides become rows. (Any split gives the same addresses;
   // the mask check decides whether it gives the same bounds.)
-  const auto &[strideMonomial, strideCoefficient] =
-      *plan.stride.getTerms().begin();
+  // Plain variables, not a structured binding: C++17 lambdas cannot
+  // capture bindings (clang rejects it; the sanitizer build uses clang).
+  const IndexPolynomial::Monomial &strideMonomial =
+      plan.stride.getTerms().begin()->first;
+  int64_t strideCoefficient = plan.stride.getTerms().begin()->second;
   auto splitAndBound = [&](TensorMapPlan &box, bool rowsByCoefficient) {
     for (const auto &[monomial, coefficient] : start.getTerms()) {
       IndexPolynomial::Monomial rest(monomial);
