@@ -39,6 +39,7 @@ static const char *const kBuiltins[] = {
     "atomic_xchg",
     "atomic_cas",
     "dot",
+    "dot_scaled",
     "sum",
     "max",
     "min",
@@ -149,8 +150,7 @@ static const char *const kBuiltins[] = {
 
 /// Names of triton.language (3.6) that tilec does not have: a call says so
 /// instead of guessing a similar name.
-static constexpr const char *kUnsupportedTriton[] = {"dot_scaled",
-                                                     "map_elementwise"};
+static constexpr const char *kUnsupportedTriton[] = {"map_elementwise"};
 
 bool tilec::sema::isUnsupportedTritonName(llvm::StringRef name) {
   return llvm::is_contained(kUnsupportedTriton, name);
@@ -574,6 +574,8 @@ Value Sema::callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     return builtinAtomicRMW(name, args, loc);
   if (name == "dot")
     return builtinDot(args, loc);
+  if (name == "dot_scaled")
+    return builtinDotScaled(args, loc);
   if ((name == "max" || name == "min") && args.args.size() >= 2 &&
       args.args[0].isExpr() && args.args[0].type().isScalar()) {
     // Python's max(a, b, ...) on scalars.

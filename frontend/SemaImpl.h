@@ -364,6 +364,17 @@ public:
                 std::vector<Value> &slots,
                 llvm::ArrayRef<const char *> ignoredKeywords = {});
   Value callBuiltin(llvm::StringRef name, CallArgs &args, SourceLoc loc);
+  /// callBuiltin of positional \p values, all located at \p argLoc (the
+  /// built-ins that elaborate into others: tl.rand, tl.dot_scaled).
+  template <typename... Values>
+  Value callBuiltinOn(llvm::StringRef name, SourceLoc argLoc, SourceLoc loc,
+                      Values... values) {
+    CallArgs inner;
+    inner.loc = argLoc;
+    (inner.args.push_back(std::move(values)), ...);
+    inner.argLocs.assign(inner.args.size(), argLoc);
+    return callBuiltin(name, inner, loc);
+  }
   Value callMethod(Value self, llvm::StringRef name, CallArgs &args,
                    SourceLoc loc);
   Value builtinLoad(CallArgs &args, SourceLoc loc);
@@ -378,6 +389,9 @@ public:
                           checked::MemSemantic &sem,
                           checked::MemSyncScope &scope);
   Value builtinDot(CallArgs &args, SourceLoc loc);
+  /// tl.dot_scaled: operands upcast and scaled, then a dot
+  /// (SemaDotScaled.cpp).
+  Value builtinDotScaled(CallArgs &args, SourceLoc loc);
   /// tl.rand and its family (SemaRandom.cpp).
   Value builtinRandom(llvm::StringRef name, CallArgs &args, SourceLoc loc);
   Value builtinReduce(llvm::StringRef name, CallArgs &args, SourceLoc loc);

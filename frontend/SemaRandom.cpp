@@ -31,11 +31,7 @@ bool isRandomName(llvm::StringRef name) {
 Value Sema::builtinRandom(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
   using ast::BinaryOp;
   auto call = [&](llvm::StringRef fn, auto... values) {
-    CallArgs inner;
-    inner.loc = args.loc;
-    (inner.args.push_back(std::move(values)), ...);
-    inner.argLocs.assign(inner.args.size(), args.loc);
-    return callBuiltin(fn, inner, loc);
+    return callBuiltinOn(fn, args.loc, loc, std::move(values)...);
   };
   auto op = [&](BinaryOp o, Value a, Value b) {
     return binaryOp(o, std::move(a), std::move(b), loc);

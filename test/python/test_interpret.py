@@ -14,6 +14,32 @@ except ImportError:  # pragma: no cover
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 VECTOR_ADD_PY = ROOT / "test" / "Frontend" / "Inputs" / "python" / "vector_add.py"
+DOT_SCALED_PY = Path(__file__).resolve().parent / "Inputs" / "dot_scaled.py"
+
+
+def decode_e2m1(nibbles):
+    """OCP e2m1 (fp4) codes 0..15 as float64."""
+    magnitude = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6], np.float64)[nibbles & 7]
+    return np.where(nibbles & 8, -magnitude, magnitude)
+
+
+def decode_fp8(bits, exponent_bits, mantissa_bits):
+    """OCP e4m3 (fn) / e5m2 bytes as float64 (finite codes only)."""
+    bits = bits.astype(np.int64)
+    bias = (1 << (exponent_bits - 1)) - 1
+    e = (bits >> mantissa_bits) & ((1 << exponent_bits) - 1)
+    m = (bits & ((1 << mantissa_bits) - 1)).astype(np.float64) / (1 << mantissa_bits)
+    value = np.where(e == 0, m * 2.0 ** (1 - bias), (1 + m) * 2.0 ** (e - bias))
+    return np.where(bits & 0x80, -value, value)
+
+
+def finite_fp8(rng, shape, exponent_bits):
+    """Random fp8 bytes of finite, moderate values (exponent field 2..max-1)."""
+    mantissa_bits = 7 - exponent_bits
+    e = rng.integers(2, (1 << exponent_bits) - 1, shape)
+    m = rng.integers(0, 1 << mantissa_bits, shape)
+    s = rng.integers(0, 2, shape)
+    return ((s << 7) | (e << mantissa_bits) | m).astype(np.uint8)
 
 
 @unittest.skipIf(np is None, "needs numpy")
@@ -62,6 +88,133 @@ class InterpretTest(unittest.TestCase):
             )
         with self.assertRaisesRegex(ValueError, "takes 3 runtime arguments, got 2"):
             tilec.interpret(EXAMPLES / "gelu.tile", x, x, grid=1, constexprs={"BLOCK": 16})
+
+
+@unittest.skipIf(np is None, "needs numpy")
+class DotScaledTest(unittest.TestCase):
+    """tl.dot_scaled in every operand format, packing and scale form,
+    against float64 NumPy: the operands upcast to bf16 (fp16 when a format
+    is fp16), times 2^(scale - 127) per group of K, then a dot."""
+
+    M, N, K, GROUP = 32, 16, 64, 32
+
+    def operand(self, rng, fmt, rows, cols, pack_axis):
+        """(storage array, pointer type, float64 values [rows, cols])."""
+        if fmt == "e2m1":
+            codes = rng.integers(0, 16, (rows, cols)).astype(np.uint8)
+            low = np.take(codes, range(0, codes.shape[pack_axis], 2), axis=pack_axis)
+            high = np.take(codes, range(1, codes.shape[pack_axis], 2), axis=pack_axis)
+            return low | (high << 4), "*u8", decode_e2m1(codes)
+        if fmt in ("e4m3", "e5m2"):
+            exponent_bits = 4 if fmt == "e4m3" else 5
+            bits = finite_fp8(rng, (rows, cols), exponent_bits)
+            return bits, "*u8", decode_fp8(bits, exponent_bits, 7 - exponent_bits)
+        values = rng.standard_normal((rows, cols))
+        if fmt == "fp16":
+            stored = values.astype(np.float16)
+            return stored, "*fp16", stored.astype(np.float64)
+        # bf16 as its uint16 bits: f32 values with 7 mantissa bits.
+        f32 = (values.astype(np.float32).view(np.uint32) & 0xFFFF0000).view(np.float32)
+        return (f32.view(np.uint32) >> 16).astype(np.uint16), "*u16", f32.astype(np.float64)
+
+    def run_case(
+        self,
+        a_fmt,
+        b_fmt,
+        a_k_pack=True,
+        b_k_pack=True,
+        b_scaled=True,
+        a_scale=None,
+        fast_math=False,
+    ):
+        M, N, K, G = self.M, self.N, self.K, self.GROUP
+        rng = np.random.default_rng(hash((a_fmt, b_fmt, a_k_pack, b_k_pack)) % 2**32)
+        a, a_type, a_val = self.operand(rng, a_fmt, M, K, 1 if a_k_pack else 0)
+        b, b_type, b_val = self.operand(rng, b_fmt, K, N, 0 if b_k_pack else 1)
+        if a_scale is None:
+            a_scale = rng.integers(124, 131, (M, K // G)).astype(np.uint8)
+        b_scale = rng.integers(124, 131, (N, K // G)).astype(np.uint8)
+        acc = rng.standard_normal((M, N)).astype(np.float32)
+        c = np.full((M, N), 7.0, np.float32)
+        sig = ", ".join(
+            [a_type, "*u8", b_type, "*u8", "*fp32", "*fp32", '"%s"' % a_fmt, '"%s"' % b_fmt]
+            + [str(d) for d in (a.shape + b.shape + (M, N, K // G))]
+            + [str(bool(v)) for v in (a_k_pack, b_k_pack, b_scaled, fast_math)]
+        )
+        tilec.interpret(DOT_SCALED_PY, a, a_scale, b, b_scale, acc, c, grid=1, signature=sig)
+
+        def factor(scale):
+            scale = np.repeat(scale.astype(np.float64), G, axis=1)
+            f = np.where(scale == 0, 0.0, 2.0 ** (scale - 127))
+            return np.where(scale == 255, np.nan, f)
+
+        a_ref = a_val * factor(a_scale)
+        b_ref = b_val * factor(b_scale).T if b_scaled else b_val
+        ref = a_ref @ b_ref + acc
+        np.testing.assert_allclose(c, ref, rtol=1e-5, atol=1e-5 * np.abs(ref[~np.isnan(ref)]).max())
+        return c
+
+    def test_fp4_k_packed(self):
+        self.run_case("e2m1", "e2m1")
+        # One side alone: a swapped nibble order would not cancel out.
+        self.run_case("e2m1", "e4m3")
+        self.run_case("e5m2", "e2m1")
+
+    def test_fp8_formats(self):
+        self.run_case("e4m3", "e5m2")
+
+    def test_bf16_bits_and_fp4_packed_along_n_unscaled(self):
+        self.run_case("bf16", "e2m1", b_k_pack=False, b_scaled=False)
+
+    def test_fp4_packed_along_m_with_fp16(self):
+        # fp16 on either side makes fp16 the compute type.
+        self.run_case("e2m1", "fp16", a_k_pack=False)
+
+    def test_nan_and_zero_scales(self):
+        scale = np.full((self.M, self.K // self.GROUP), 127, np.uint8)
+        scale[3, 1] = 255  # row 3: NaN
+        scale[5, 0] = 0  # row 5: its first group contributes nothing
+        c = self.run_case("e4m3", "e4m3", a_scale=scale)
+        self.assertTrue(np.isnan(c[3]).all())
+        self.assertFalse(np.isnan(np.delete(c, 3, axis=0)).any())
+
+    def test_errors(self):
+        def compile_error(signature):
+            with self.assertRaises(tilec.CompileError) as caught:
+                tilec.compile(DOT_SCALED_PY, signature=signature, cache_dir="")
+            return str(caught.exception)
+
+        head = "*u8, *u8, *u8, *u8, *fp32, *fp32, "
+        self.assertIn(
+            "'lhs_format' of 'dot_scaled' must be one of",
+            compile_error(
+                head + '"e3m2", "e2m1", 32, 32, 32, 16, 32, 16, 2, True, True, True, False'
+            ),
+        )
+        self.assertIn(
+            "only e2m1 operands of 'dot_scaled' can be packed along a dimension other than K",
+            compile_error(
+                head + '"e4m3", "e4m3", 32, 64, 64, 16, 32, 16, 2, False, True, True, False'
+            ),
+        )
+        self.assertIn(
+            "'dot_scaled' operands must hold the same K",
+            compile_error(
+                head + '"e2m1", "e4m3", 32, 32, 32, 16, 32, 16, 2, True, True, True, False'
+            ),
+        )
+        self.assertIn(
+            "'lhs_scale' of 'dot_scaled' must be [M, K / group] = [32, 64 / group]; got [32, 128]",
+            compile_error(
+                head + '"e4m3", "e4m3", 32, 64, 64, 16, 32, 16, 128, True, True, True, False'
+            ),
+        )
+        self.assertIn(
+            "the lhs of 'dot_scaled' in bf16 format must hold bf16 or its bits as u16; got u8",
+            compile_error(
+                head + '"bf16", "e4m3", 32, 64, 64, 16, 32, 16, 2, True, True, True, False'
+            ),
+        )
 
 
 if __name__ == "__main__":

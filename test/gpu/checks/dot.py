@@ -70,6 +70,42 @@ for _t in DOT_TYPES:
     test("dot", "dot " + _t)(make_dot_test(_t))
 
 
+@test("dot", "dot_scaled: e2m1 x e4m3 with e8m0 scales, looped, ragged M/N")
+def t_dot_scaled(t):
+    from checks.fp8 import fp8_decode
+
+    for var in ("mm_mxfp", "mm_mxfp_sm80"):
+        M, N, K = 133, 70, 192
+        codes = t.rng.integers(0, 16, (M, K)).astype(np.uint8)
+        a = (codes[:, 0::2] | (codes[:, 1::2] << 4)).astype(np.uint8)
+        magnitude = np.array([0, 0.5, 1, 1.5, 2, 3, 4, 6])[codes & 7]
+        a64 = np.where(codes & 8, -magnitude, magnitude)
+        # e4m3 bytes of finite values (exponent field 2..14)
+        b = (
+            (t.rng.integers(0, 2, (K, N)) << 7)
+            | (t.rng.integers(2, 15, (K, N)) << 3)
+            | t.rng.integers(0, 8, (K, N))
+        ).astype(np.uint8)
+        b64 = fp8_decode(b, "e4m3")
+        sa = t.rng.integers(120, 135, (M, K // 32)).astype(np.uint8)
+        sb = t.rng.integers(120, 135, (N, K // 32)).astype(np.uint8)
+        fa = np.repeat(np.exp2(sa - 127.0), 32, axis=1)
+        fb = np.repeat(np.exp2(sb - 127.0), 32, axis=1).T
+        c = t.out((M, N), np.float32)
+        t.k(var)(
+            (cdiv(M, 64), cdiv(N, 64)),
+            c=c,
+            a=t.inp(a),
+            sa=t.inp(sa),
+            b=t.inp(b),
+            sb=t.inp(sb),
+            M=M,
+            N=N,
+            K=K,
+        )
+        t.close("%s M,N,K=%d,%d,%d" % (var, M, N, K), c, (a64 * fa) @ (b64 * fb), 1e-5)
+
+
 @test("dot", "dot with 1/2/8 warps")
 def t_dot_warps(t):
     for dt, sz, nw in DOT_WARPS:

@@ -92,6 +92,9 @@ for _tile in ASYNC_TILES:
     kern_tile("mm_f16_async", "mm_f16_async", _tile)
     kern_tile("mm_f16_cpasync", "mm_f16_cpasync", _tile)
 kern("mm_tf32_w2", DOT, "mm_tf32", nw=2)
+# tl.dot_scaled (e2m1 x e4m3, e8m0 scales) in a K loop, both targets.
+kern("mm_mxfp", DOT)
+kern("mm_mxfp_sm80", DOT, "mm_mxfp", flags=("--arch=sm_80",))
 # Bulk tensor copies (TMA, sm_90a; on sm_90 the same kernels use cp.async or
 # registers). Which operand takes which path on sm_90a (tilec --emit=tilegpu:
 # async_tma_copy_global_to_local vs async_copy_global_to_local):
