@@ -228,6 +228,8 @@ bool tilec::applyTritonSignature(const ast::Function &kernel,
   for (size_t i = 0; i < signature.size(); ++i) {
     const SignatureEntry &entry = signature[i];
     const ast::Param &param = kernel.params[i];
+    if (entry.fromBindings)
+      continue;
     using Kind = ast::TypeAnnotation::Kind;
     Kind declared = param.type.kind;
     if (entry.isValue) {
@@ -304,4 +306,39 @@ bool tilec::applyTritonSignature(const ast::Function &kernel,
       addName(options.unitParams, param.name);
   }
   return ok;
+}
+
+std::optional<std::vector<SignatureEntry>> tilec::withConstexprParams(
+    const ast::Function &kernel, llvm::ArrayRef<SignatureEntry> runtimeEntries,
+    const ConstexprBindings &bindings, DiagnosticEngine &diags) {
+  std::vector<SignatureEntry> entries;
+  std::vector<std::string> runtimeNames;
+  for (const ast::Param &param : kernel.params) {
+    if (param.type.kind == ast::TypeAnnotation::Kind::Constexpr ||
+        bindings.values.count(param.name)) {
+      SignatureEntry constant;
+      constant.isValue = true;
+      constant.fromBindings = true;
+      entries.push_back(constant);
+      continue;
+    }
+    if (runtimeNames.size() < runtimeEntries.size())
+      entries.push_back(runtimeEntries[runtimeNames.size()]);
+    runtimeNames.push_back(param.name);
+  }
+  if (runtimeNames.size() != runtimeEntries.size()) {
+    diags.error(
+        kernel.loc,
+        "'" + kernel.name + "' takes " + llvm::Twine(runtimeNames.size()) +
+            " run-time argument" + (runtimeNames.size() == 1 ? "" : "s") +
+            " (" + llvm::join(runtimeNames, ", ") + "), the launch passed " +
+            llvm::Twine(runtimeEntries.size()) + " (" +
+            llvm::join(
+                llvm::map_range(runtimeEntries,
+                                [](const SignatureEntry &e) { return e.text; }),
+                ", ") +
+            ")");
+    return std::nullopt;
+  }
+  return entries;
 }

@@ -14,7 +14,9 @@
 
 #include "tilec/Runtime/Error.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -341,4 +343,73 @@ std::string tilec::specializationKey(const KernelMetadata &meta,
       key[i] = 'D';
   }
   return key;
+}
+
+std::vector<ParamType> tilec::inferParamTypes(const std::vector<HostArg> &args,
+                                              const std::string &kernel) {
+  std::vector<ParamType> types;
+  types.reserve(args.size());
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const HostArg &arg = args[i];
+    ParamType type;
+    switch (arg.kind) {
+    case HostArg::Kind::Pointer:
+      if (arg.isUntyped)
+        throw Error("kernel '" + kernel +
+                    "' takes its parameter types from "
+                    "its launch arguments, but argument " +
+                    std::to_string(i + 1) + " is " + arg.describe() +
+                    ", whose element type is unknown; pass a Buffer<T> or "
+                    "a DevicePtr<T>");
+      type.isPointer = true;
+      type.elem = arg.elem;
+      break;
+    case HostArg::Kind::Signed:
+      type.elem = arg.i >= INT32_MIN && arg.i <= INT32_MAX ? ScalarType::I32
+                                                           : ScalarType::I64;
+      break;
+    case HostArg::Kind::Unsigned:
+      type.elem = arg.u <= INT32_MAX                  ? ScalarType::I32
+                  : arg.u <= std::uint64_t(INT64_MAX) ? ScalarType::I64
+                                                      : ScalarType::U64;
+      break;
+    case HostArg::Kind::Float:
+      type.elem = ScalarType::F32;
+      break;
+    case HostArg::Kind::Half:
+      type.elem = arg.elem;
+      break;
+    case HostArg::Kind::Bool:
+      type.elem = ScalarType::I1;
+      break;
+    }
+    types.push_back(type);
+  }
+  return types;
+}
+
+std::string tilec::launchSignature(const std::vector<HostArg> &args,
+                                   const std::string &kernel, bool hints) {
+  KernelMetadata meta;
+  meta.kernel = kernel;
+  for (const ParamType &type : inferParamTypes(args, kernel))
+    meta.params.push_back({"", type});
+  std::string key = hints ? specializationKey(meta, args) : "";
+  std::string signature;
+  for (std::size_t i = 0; i < meta.params.size(); ++i) {
+    if (i)
+      signature += ", ";
+    signature += meta.params[i].type.str();
+    if (hints && key[i] == 'D')
+      signature += ":16";
+    else if (hints && key[i] == 'U')
+      signature += ":1";
+  }
+  return signature;
+}
+
+bool tilec::pointersAligned(const std::vector<HostArg> &args) {
+  return std::all_of(args.begin(), args.end(), [](const HostArg &arg) {
+    return arg.kind != HostArg::Kind::Pointer || arg.u % 16 == 0;
+  });
 }

@@ -233,21 +233,16 @@ Kernel Kernel::loadFiles(Device &device, const std::string &binaryPath) {
   });
 }
 
-const KernelMetadata &Kernel::info() const {
-  if (!state_)
-    throw Error("tilec: use of an empty Kernel (load or compile one first)");
-  return state_->meta;
-}
-
-int Kernel::numRegisters() const {
-  info();
-  return state_->numRegisters;
-}
-
 namespace tilec::detail {
 /// The variants of a specializing kernel.
 struct KernelSpecializer {
   std::function<Kernel(const std::string &key)> compile;
+  /// For a kernel typed at launch (typedAtLaunch): the key of a launch and
+  /// the compile of its variant; `compile` is then unset.
+  std::function<std::string(const std::vector<HostArg> &)> keyOf;
+  std::function<Kernel(const std::vector<HostArg> &)> compileFor;
+  /// The kernel's name, for messages before it has a variant.
+  std::string kernelName;
   std::mutex mutex;
   /// (key, variant), the generic one first. Few: one per kind of launch.
   std::vector<std::pair<std::string, Kernel>> variants;
@@ -261,6 +256,31 @@ struct KernelSpecializer {
   }
 };
 } // namespace tilec::detail
+
+const KernelMetadata &Kernel::info() const {
+  if (state_)
+    return state_->meta;
+  if (specializer_) {
+    // Typed at launch: the first variant, once there is one.
+    std::lock_guard<std::mutex> lock(specializer_->mutex);
+    if (!specializer_->variants.empty())
+      return specializer_->variants.front().second.info();
+    throw Error("tilec: kernel '" + specializer_->kernelName +
+                "' takes its parameter types from its launch arguments and "
+                "has no metadata before its first launch (specializedFor(" +
+                "args...) compiles the variant for them)");
+  }
+  throw Error("tilec: use of an empty Kernel (load or compile one first)");
+}
+
+int Kernel::numRegisters() const {
+  info();
+  if (!state_) { // typed at launch: its first variant, as info()
+    std::lock_guard<std::mutex> lock(specializer_->mutex);
+    return specializer_->variants.front().second.numRegisters();
+  }
+  return state_->numRegisters;
+}
 
 Kernel Kernel::specializing(
     Kernel generic, std::string genericKey,
@@ -277,18 +297,37 @@ Kernel Kernel::specializing(
   return kernel;
 }
 
+Kernel Kernel::typedAtLaunch(
+    std::string kernelName,
+    std::function<std::string(const std::vector<HostArg> &)> keyOf,
+    std::function<Kernel(const std::vector<HostArg> &)> compileFor) {
+  Kernel kernel;
+  kernel.specializer_ = std::make_shared<detail::KernelSpecializer>();
+  kernel.specializer_->keyOf = std::move(keyOf);
+  kernel.specializer_->compileFor = std::move(compileFor);
+  kernel.specializer_->kernelName = std::move(kernelName);
+  return kernel;
+}
+
 Kernel Kernel::specializedForArgs(const std::vector<HostArg> &args) const {
-  const KernelMetadata &meta = info();
-  if (!specializer_)
+  if (!specializer_) {
+    info();
     return *this;
-  detail::KernelSpecializer &spec = *specializer_;
-  // Arguments that do not match the signature: the generic variant's
-  // launch reports them.
-  if (args.size() != meta.params.size()) {
-    std::lock_guard<std::mutex> lock(spec.mutex);
-    return spec.variants.front().second;
   }
-  std::string key = specializationKey(meta, args);
+  detail::KernelSpecializer &spec = *specializer_;
+  std::string key;
+  if (spec.keyOf) {
+    key = spec.keyOf(args);
+  } else {
+    const KernelMetadata &meta = info();
+    // Arguments that do not match the signature: the generic variant's
+    // launch reports them.
+    if (args.size() != meta.params.size()) {
+      std::lock_guard<std::mutex> lock(spec.mutex);
+      return spec.variants.front().second;
+    }
+    key = specializationKey(meta, args);
+  }
   {
     std::lock_guard<std::mutex> lock(spec.mutex);
     if (const Kernel *found = spec.lookup(key))
@@ -296,7 +335,7 @@ Kernel Kernel::specializedForArgs(const std::vector<HostArg> &args) const {
   }
   // Compiled without the lock: another thread may compile the same key
   // meanwhile; the first one stored is kept.
-  Kernel variant = spec.compile(key);
+  Kernel variant = spec.keyOf ? spec.compileFor(args) : spec.compile(key);
   std::lock_guard<std::mutex> lock(spec.mutex);
   if (const Kernel *found = spec.lookup(key))
     return *found;
@@ -305,9 +344,10 @@ Kernel Kernel::specializedForArgs(const std::vector<HostArg> &args) const {
 }
 
 std::size_t Kernel::numVariants() const {
-  info();
-  if (!specializer_)
+  if (!specializer_) {
+    info();
     return 1;
+  }
   std::lock_guard<std::mutex> lock(specializer_->mutex);
   return specializer_->variants.size();
 }
@@ -323,6 +363,11 @@ void Kernel::launchArgs(const Grid &grid, const std::vector<HostArg> &args,
 void Kernel::launchPacked(const Grid &grid, const void *packed,
                           std::size_t packedBytes, void *cuStream) const {
   const KernelMetadata &meta = info();
+  if (!state_)
+    throw Error("tilec: kernel '" + meta.kernel +
+                "' takes its parameter types from its launch arguments: "
+                "pick the variant for them (specializedForArgs) and launch "
+                "that with packed arguments");
   std::size_t count = meta.params.size();
   if (packedBytes != 8 * count || (count && !packed))
     throw Error("kernel '" + meta.kernel + "' takes " + std::to_string(count) +

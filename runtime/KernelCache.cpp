@@ -124,6 +124,8 @@ std::string tilec::cacheKey(const CompileRequest &request,
   if (request.language == CompileRequest::Language::Python) {
     addField(hash, "language", "python");
     addField(hash, "signature", request.signature);
+    if (request.signatureOfRuntimeParams)
+      addField(hash, "signature-of", "runtime parameters");
   }
   // sourceName only labels diagnostics; it does not change the code.
   return hash.hexDigest();

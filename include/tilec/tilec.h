@@ -359,6 +359,18 @@ public:
   specializing(Kernel generic, std::string genericKey,
                std::function<Kernel(const std::string &key)> compileVariant);
 
+  /// A kernel whose parameter types come from its launch arguments, as a
+  /// `@triton.jit` kernel's do under Triton's JIT: each launch computes
+  /// \p keyOf(args) (its inferred signature: launchSignature(), Arguments.h)
+  /// and runs the variant compiled for that key, compiling it with
+  /// \p compileFor(args) on first use. It has no metadata before its first
+  /// launch: info() throws until then, and describes the first variant
+  /// after. Compiler::compileFile returns such kernels for Python sources.
+  static Kernel
+  typedAtLaunch(std::string kernelName,
+                std::function<std::string(const std::vector<HostArg> &)> keyOf,
+                std::function<Kernel(const std::vector<HostArg> &)> compileFor);
+
   /// The kernel that a launch with \p args runs: for a specializing kernel
   /// its variant for these arguments (compiled on first use; throws
   /// tilec::Error if that compile fails), else this kernel.
@@ -369,14 +381,14 @@ public:
   }
   Kernel specializedForArgs(const std::vector<HostArg> &args) const;
   /// How many variants a specializing kernel has compiled so far (1 for
-  /// any other kernel).
+  /// any other kernel; 0 for a kernel typed at launch before its first).
   std::size_t numVariants() const;
 
   /// The metadata the kernel was loaded with.
   const KernelMetadata &info() const;
   /// Registers per thread, as the driver reports them.
   int numRegisters() const;
-  explicit operator bool() const { return state_ != nullptr; }
+  explicit operator bool() const { return state_ || specializer_; }
 
   /// Launches on \p grid with blockDim = 32 * num_warps and shared_bytes of
   /// dynamic shared memory. \p args are the kernel's runtime parameters in

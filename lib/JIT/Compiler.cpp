@@ -93,7 +93,55 @@ struct Compiler::Impl {
     request.constexprs = constexprs;
     request.options = options;
     request.options.arch = arch;
+    // A Python file's `@triton.jit` kernels, as `tilec FILE.py` reads them.
+    const std::string &name = request.sourceName;
+    if (name.size() > 3 && name.compare(name.size() - 3, 3, ".py") == 0)
+      request.language = CompileRequest::Language::Python;
     return request;
+  }
+
+  /// A Python source's kernel has no types before a launch gives them
+  /// (compileAndLoadSpecializing); compiling it without one is an error.
+  static void requireTypes(const CompileRequest &request, const char *api) {
+    if (request.language == CompileRequest::Language::Python &&
+        request.signature.empty())
+      throw Error("tilec: kernel '" + request.kernel +
+                  "' of the Python source '" + request.sourceName +
+                  "' takes its parameter types from its launch arguments, "
+                  "which " +
+                  api +
+                  " does not have: compile it with compileFile (its launches "
+                  "type it) or give CompileRequest::signature to "
+                  "compileRequestToPTX");
+  }
+
+  /// A Python source's kernel, typed at each launch as Triton's JIT types
+  /// it: the variant for the launch's inferred signature (with the integer
+  /// hints and pointer alignment of argument specialization, unless the
+  /// options turn that off), compiled on first use. Errors in the source
+  /// surface at the first launch, as in Triton.
+  Kernel typedAtLaunch(const CompileRequest &request,
+                       const std::shared_ptr<Impl> &self) {
+    if (!hasDevice)
+      compileAndLoad(request); // throws: no device
+    bool hints = options.specialize;
+    std::string name = request.kernel;
+    auto keyOf = [name, hints](const std::vector<HostArg> &args) {
+      std::string key = launchSignature(args, name, hints);
+      if (hints)
+        key += pointersAligned(args) ? " @16" : " @1";
+      return key;
+    };
+    auto compileFor = [impl = self, request,
+                       hints](const std::vector<HostArg> &args) {
+      CompileRequest variant = request;
+      variant.signature = launchSignature(args, request.kernel, hints);
+      variant.signatureOfRuntimeParams = true;
+      if (hints)
+        variant.options.pointerAlignment = pointersAligned(args) ? 16 : 1;
+      return impl->compileAndLoad(variant);
+    };
+    return Kernel::typedAtLaunch(name, keyOf, compileFor);
   }
 
   /// compileAndLoad(), then, unless the options say not to, a kernel that
@@ -102,6 +150,8 @@ struct Compiler::Impl {
   /// pointers and nothing of integers.
   Kernel compileAndLoadSpecializing(const CompileRequest &request,
                                     const std::shared_ptr<Impl> &self) {
+    if (request.language == CompileRequest::Language::Python)
+      return typedAtLaunch(request, self);
     Kernel generic = compileAndLoad(request);
     if (!options.specialize)
       return generic;
@@ -123,6 +173,7 @@ struct Compiler::Impl {
   void warmUp(const WarmUpKernel &entry) {
     CompileRequest generic = request(readSourceFile(entry.path), entry.path,
                                      entry.kernel, entry.constexprs);
+    requireTypes(generic, "a warm-up entry");
     std::vector<KernelParam> params =
         hasDevice ? compileAndLoad(generic).info().params
                   : compile(generic).meta.params;
@@ -211,8 +262,10 @@ CompiledKernel Compiler::compileFileToPTX(const std::string &path,
                                           const std::string &kernel,
                                           const Constexprs &constexprs) {
   return reportAllocationFailure("compiling kernel '" + kernel + "'", [&] {
-    return impl_->compile(
-        impl_->request(readSourceFile(path), path, kernel, constexprs));
+    CompileRequest request =
+        impl_->request(readSourceFile(path), path, kernel, constexprs);
+    Impl::requireTypes(request, "compileFileToPTX");
+    return impl_->compile(request);
   });
 }
 
@@ -221,7 +274,10 @@ CompiledKernel Compiler::compileSourceToPTX(const std::string &text,
                                             const std::string &kernel,
                                             const Constexprs &constexprs) {
   return reportAllocationFailure("compiling kernel '" + kernel + "'", [&] {
-    return impl_->compile(impl_->request(text, sourceName, kernel, constexprs));
+    CompileRequest request =
+        impl_->request(text, sourceName, kernel, constexprs);
+    Impl::requireTypes(request, "compileSourceToPTX");
+    return impl_->compile(request);
   });
 }
 

@@ -62,6 +62,11 @@ void applySignature(TileSource &source, const CompileRequest &request,
   if (!fn) // The compile reports an unknown kernel.
     return;
   DiagnosticEngine diags(source.getSourceMgr(), diagOS);
+  if (request.signatureOfRuntimeParams) {
+    entries = withConstexprParams(*fn, *entries, bindings, diags);
+    if (!entries)
+      throw Error(failureMessage(diagOS.str(), request));
+  }
   if (!applyTritonSignature(*fn, *entries, bindings, options,
                             /*keepPointerAlignment=*/true, diags))
     throw Error(failureMessage(diagOS.str(), request));

@@ -45,6 +45,9 @@ struct SignatureEntry {
   /// The hint after ':': 16 (divisible by 16, or a 16-byte aligned
   /// pointer), 1 (equal to 1) or 0 (none).
   unsigned hint = 0;
+  /// Not written: the parameter is a constexpr whose value the bindings
+  /// (or its default) give (withConstexprParams).
+  bool fromBindings = false;
 };
 
 /// Parses a signature ("*fp16:16, *fp16, i32:16, 1024"). Types take
@@ -72,6 +75,16 @@ bool applyTritonSignature(const ast::Function &kernel,
                           llvm::ArrayRef<SignatureEntry> signature,
                           ConstexprBindings &bindings, CompileOptions &options,
                           bool keepPointerAlignment, DiagnosticEngine &diags);
+
+/// A signature of the runtime parameters of `kernel` only (a JIT's,
+/// inferred from launch arguments) made one of every parameter: the
+/// parameters annotated `tl.constexpr` or given a value by `bindings` take
+/// theirs from there. Reports (at the kernel) and returns std::nullopt when
+/// the runtime parameters and the entries differ in number.
+std::optional<std::vector<SignatureEntry>>
+withConstexprParams(const ast::Function &kernel,
+                    llvm::ArrayRef<SignatureEntry> runtimeEntries,
+                    const ConstexprBindings &bindings, DiagnosticEngine &diags);
 
 } // namespace tilec
 

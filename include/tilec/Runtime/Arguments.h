@@ -158,6 +158,25 @@ PackedArgs packArguments(const KernelMetadata &meta,
 std::string specializationKey(const KernelMetadata &meta,
                               const std::vector<HostArg> &args);
 
+/// The parameter types Triton's JIT gives launch arguments: a typed
+/// pointer `*T`; an integer i32 when it fits 32 signed bits, else u64 when
+/// it needs 64 unsigned ones, else i64 (by value, not by C++ type, as
+/// Triton types a Python int); a float or double f32; f16/bf16 themselves;
+/// bool i1. Throws tilec::Error naming kernel \p kernel and the argument for
+/// an untyped pointer (DevicePtr<void>), whose element type is unknown.
+std::vector<ParamType> inferParamTypes(const std::vector<HostArg> &args,
+                                       const std::string &kernel);
+
+/// The Triton signature of the runtime parameters of a launch with \p args
+/// ("*f32, *f32, i32:16"): inferParamTypes(), and with \p hints the
+/// integer hints of specializationKey() (`:16` a multiple of 16, `:1`
+/// equal to 1). Pointer alignment is not in it: pointersAligned().
+std::string launchSignature(const std::vector<HostArg> &args,
+                            const std::string &kernel, bool hints);
+
+/// Whether every pointer of \p args is 16-byte aligned.
+bool pointersAligned(const std::vector<HostArg> &args);
+
 } // namespace tilec
 
 #endif // TILEC_RUNTIME_ARGUMENTS_H

@@ -58,6 +58,11 @@ struct CompileRequest {
   /// unaligned, unlike `tilec --signature`). Empty: the parameters'
   /// annotations.
   std::string signature;
+  /// The signature types only the runtime parameters, in order: those
+  /// neither annotated `tl.constexpr` nor named in `constexprs`, whose
+  /// values come from `constexprs` and their defaults (the JIT's signatures,
+  /// inferred from launch arguments, as Triton's JIT does).
+  bool signatureOfRuntimeParams = false;
 };
 
 /// \p request specialized as the specializationKey() \p key (Arguments.h)

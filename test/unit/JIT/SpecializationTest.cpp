@@ -16,6 +16,7 @@
 
 #include "JITTestUtils.h"
 
+#include "TestSupport/Contains.h"
 #include "TestSupport/HostApi.h"
 #include "TestSupport/TimingBounds.h"
 
@@ -164,7 +165,112 @@ void checkSpecialization(Device &device, bool check) {
   }
 }
 
+/// Triton's tutorial 01 kernel, as a Python source (no types in it).
+constexpr const char *kTritonAdd = R"(import triton
+import triton.language as tl
+
+
+@triton.jit
+def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(output_ptr + offsets, x + y, mask=mask)
+)";
+
+/// A Python source's kernel takes its types from its launch arguments, as
+/// under Triton's JIT: one variant per inferred signature and
+/// specialization, compiled at first use.
+void checkTypedAtLaunch(Device &device, bool check) {
+  Compiler cc(device, memoryOnly());
+  Kernel k = cc.compileSource(kTritonAdd, "add.py", "add_kernel",
+                              {{"BLOCK_SIZE", 256}});
+  EXPECT_EQ(k.numVariants(), 0u);
+  EXPECT_TRUE(contains(messageOf([&] { k.info(); }),
+                       "kernel 'add_kernel' takes its parameter types from "
+                       "its launch arguments and has no metadata before its "
+                       "first launch"));
+  VectorAdd data(device);
+  auto run = [&](int n) {
+    data.out.poison();
+    k.launch({(n + 255) / 256}, data.x, data.y, data.out, n);
+    if (!check)
+      return;
+    std::vector<float> result = data.out.toVector();
+    for (int i = 0; i < n; ++i)
+      ASSERT_EQ(result[i], data.hx[i] + data.hy[i]) << "i=" << i;
+  };
+  run(4096);
+  ASSERT_EQ(k.numVariants(), 1u);
+  const KernelMetadata &meta = k.info();
+  ASSERT_EQ(meta.params.size(), 4u);
+  EXPECT_EQ(meta.params[0].type.str(), "*f32");
+  EXPECT_EQ(meta.params[0].divisibility, 16u);
+  EXPECT_EQ(meta.params[3].type.str(), "i32");
+  EXPECT_EQ(meta.params[3].divisibility, 16u);
+  run(4096 + 32); // the same variant
+  run(1000);      // a ragged n: another
+  EXPECT_EQ(k.numVariants(), 2u);
+  EXPECT_EQ(k.specializedFor(data.x, data.y, data.out, 1000)
+                .info()
+                .params[3]
+                .divisibility,
+            1u);
+  // Other element types, a 64-bit count, an unaligned pointer: variants
+  // of their own (compiled, not launched).
+  Buffer<f16> hx = device.alloc<f16>(64), hy = device.alloc<f16>(64);
+  EXPECT_EQ(k.specializedFor(hx, hy, hx, 64).info().params[2].type.str(),
+            "*f16");
+  EXPECT_EQ(k.specializedFor(data.x, data.y, data.out, std::int64_t(1) << 33)
+                .info()
+                .params[3]
+                .type.str(),
+            "i64");
+  EXPECT_EQ(k.specializedFor(data.x.data() + 1, data.y, data.out, 64)
+                .info()
+                .params[0]
+                .divisibility,
+            1u);
+  EXPECT_EQ(k.numVariants(), 5u);
+  // What cannot be typed, or does not fit the kernel, is an error at launch.
+  EXPECT_TRUE(contains(messageOf([&] {
+                         k.launch({1}, DevicePtr<void>(data.x.data()), data.y,
+                                  data.out, 16);
+                       }),
+                       "but argument 1 is DevicePtr"));
+  EXPECT_TRUE(contains(
+      messageOf([&] { k.launch({1}, data.x, data.y, 16); }),
+      "'add_kernel' takes 4 run-time arguments (x_ptr, y_ptr, output_ptr, "
+      "n_elements), the launch passed 3 (*f32, *f32, i32:16)"));
+  EXPECT_EQ(k.numVariants(), 5u);
+  // Without a launch there are no types to compile with.
+  EXPECT_TRUE(
+      contains(messageOf([&] {
+                 cc.compileSourceToPTX(kTritonAdd, "add.py", "add_kernel",
+                                       {{"BLOCK_SIZE", 256}});
+               }),
+               "takes its parameter types from its launch arguments, which "
+               "compileSourceToPTX does not have"));
+}
+
 } // namespace
+
+/// The child of Specialization.TypedAtLaunchOnAFakeGpu.
+TEST(SpecializationFakeGpuChild, TypedAtLaunch) {
+  onFakeGpu("Specialization.TypedAtLaunchOnAFakeGpu", [](Device &device) {
+    checkTypedAtLaunch(device, /*check=*/false);
+  });
+}
+
+TEST(Specialization, TypedAtLaunchOnAFakeGpu) {
+  expectPassOnFakeGpu("SpecializationFakeGpuChild.TypedAtLaunch");
+}
+
+TEST(Specialization, TypedAtLaunchOnTheGpu) {
+  onRealGpu([](Device &device) { checkTypedAtLaunch(device, /*check=*/true); });
+}
 
 /// The child of Specialization.OnAFakeGpu.
 TEST(SpecializationFakeGpuChild, Variants) {
@@ -174,7 +280,7 @@ TEST(SpecializationFakeGpuChild, Variants) {
 }
 
 TEST(Specialization, OnAFakeGpu) {
-  expectPassOnFakeGpu("SpecializationFakeGpuChild.*");
+  expectPassOnFakeGpu("SpecializationFakeGpuChild.Variants");
 }
 
 TEST(Specialization, OnTheGpu) {

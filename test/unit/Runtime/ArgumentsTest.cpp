@@ -309,3 +309,33 @@ TEST(Arguments, SpecializationKey) {
   EXPECT_EQ(specializationKey(meta, collect(fakeF32(), fakeF16(), -1)),
             "AA-----");
 }
+
+TEST(Arguments, InferredTypes) {
+  // Triton's JIT types: pointers by element, integers by value (i32 when
+  // 32 signed bits hold it, else i64, u64 beyond), floats f32, bools i1.
+  std::vector<HostArg> args =
+      collect(fakeF32(0x1000), fakeF16(0x2008), 4096, std::int64_t(1) << 40,
+              std::uint64_t(1) << 63, 7u, 0.5, true, f16::fromFloat(1.0f),
+              bf16::fromFloat(2.0f), std::int64_t(-1));
+  std::vector<std::string> types;
+  for (const ParamType &type : inferParamTypes(args, "k"))
+    types.push_back(type.str());
+  EXPECT_EQ(types, (std::vector<std::string>{"*f32", "*f16", "i32", "i64",
+                                             "u64", "i32", "f32", "i1", "f16",
+                                             "bf16", "i32"}));
+  // The signature adds argument specialization's integer hints.
+  EXPECT_EQ(launchSignature(collect(fakeF32(), 4096, 1, 17, 0.5f), "k",
+                            /*hints=*/true),
+            "*f32, i32:16, i32:1, i32, f32");
+  EXPECT_EQ(launchSignature(collect(fakeF32(), 4096, 1), "k", false),
+            "*f32, i32, i32");
+  EXPECT_TRUE(pointersAligned(collect(fakeF32(0x1000), 3, fakeF16(0x2010))));
+  EXPECT_FALSE(pointersAligned(collect(fakeF32(0x1000), fakeF16(0x2008))));
+  // An untyped pointer has no element type to infer.
+  EXPECT_TRUE(contains(
+      messageOf([&] {
+        inferParamTypes(collect(fakeF32(), DevicePtr<void>(0x3000)), "add");
+      }),
+      "kernel 'add' takes its parameter types from its launch arguments, "
+      "but argument 2 is DevicePtr"));
+}
