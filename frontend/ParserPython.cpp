@@ -11,16 +11,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Frontend/Parser.h"
+#include "tilec/Frontend/PythonSource.h"
 #include "tilec/Frontend/Types.h"
 
 using namespace tilec;
 using namespace tilec::ast;
 
 namespace {
-bool isJitDecorator(llvm::StringRef name) {
-  return name == "triton.jit" || name == "jit";
-}
-
 bool isTritonDecorator(llvm::StringRef name) {
   return name == "triton.autotune" || name == "autotune" ||
          name == "triton.heuristics" || name == "heuristics";
@@ -66,7 +63,7 @@ std::unique_ptr<Function> Parser::parseTritonFunction() {
     SourceLoc atLoc = tok().loc;
     consume(); // '@'
     std::optional<std::string> name = readDottedName();
-    if (name && isJitDecorator(*name)) {
+    if (name && isJitDecoratorName(*name)) {
       jit = true;
     } else if (name && isTritonDecorator(*name)) {
       decorators.push_back({*name, atLoc, std::nullopt});

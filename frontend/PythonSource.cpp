@@ -136,8 +136,7 @@ std::string readDottedName(llvm::StringRef text) {
 }
 
 bool isJitDecorator(llvm::StringRef head) {
-  std::string name = readDottedName(head.drop_front()); // '@'
-  return name == "triton.jit" || name == "jit";
+  return isJitDecoratorName(readDottedName(head.drop_front())); // '@'
 }
 
 /// A dotted name of a Triton function: `tl.X`, `tl.math.X`,
@@ -190,7 +189,7 @@ std::string readJitWrap(llvm::StringRef head) {
     return "";
   rest = rest.ltrim();
   std::string callee = readDottedName(rest);
-  if (callee != "triton.jit" && callee != "jit")
+  if (!isJitDecoratorName(callee))
     return "";
   size_t paren = rest.find('(');
   if (paren == llvm::StringRef::npos)
@@ -287,6 +286,10 @@ std::vector<size_t> selectFunctions(llvm::ArrayRef<JitFunction> functions,
   return selected;
 }
 } // namespace
+
+bool tilec::isJitDecoratorName(llvm::StringRef name) {
+  return name == "triton.jit" || name == "jit" || name == "tilec.jit";
+}
 
 std::string tilec::extractTritonCode(llvm::StringRef text,
                                      llvm::StringRef kernel,

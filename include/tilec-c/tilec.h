@@ -99,6 +99,10 @@ tilec_status tilec_request_set_constexpr_bool(tilec_request *request,
  *                'A' a 16-byte aligned pointer, 'D' an integer that is a
  *                multiple of 16, 'U' an integer equal to 1, '-' nothing
  *                (as tilec::specializationKey); "" the generic variant
+ *   "signature_of" "all" (default): the signature has an entry for every
+ *                parameter; "runtime": only for the runtime ones, the
+ *                constexprs taking their values from the constexprs set
+ *                (a JIT's signature, inferred from launch arguments)
  * Values are checked by tilec_compile. */
 tilec_status tilec_request_set_option(tilec_request *request, const char *name,
                                       const char *value);

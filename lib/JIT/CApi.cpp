@@ -232,11 +232,18 @@ tilec_status tilec_request_set_option(tilec_request *request, const char *name,
       request->cacheDir = value;
     else if (option == "specialize")
       request->specialization = value;
+    else if (option == "signature_of" &&
+             (std::string(value) == "all" || std::string(value) == "runtime"))
+      request->request.signatureOfRuntimeParams =
+          std::string(value) == "runtime";
+    else if (option == "signature_of")
+      throw Error("tilec: option signature_of = '" + std::string(value) +
+                  "' is not 'all' or 'runtime'");
     else
       throw Error(
           "tilec: unknown option '" + option +
           "' (arch, num_warps, num_stages, opt_level, fp_fusion, line_info, "
-          "cache_dir, specialize)");
+          "cache_dir, specialize, signature_of)");
   });
 }
 

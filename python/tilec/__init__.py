@@ -10,6 +10,7 @@ docs/python.md). Compiling needs no GPU; launching needs the CUDA driver.
 
 from ._autotune import Config, autotune
 from ._kernel import Grid, Kernel, compile, interpret
+from ._jit import JITFunction, jit
 from ._launcher import TensorDescriptor
 from ._lib import path as library_path
 from ._program import Program, cuda_available, device_arch
@@ -23,6 +24,7 @@ __all__ = [
     "Config",
     "CudaError",
     "Grid",
+    "JITFunction",
     "Kernel",
     "Program",
     "TensorDescriptor",
@@ -32,5 +34,6 @@ __all__ = [
     "cuda_available",
     "device_arch",
     "interpret",
+    "jit",
     "library_path",
 ]

@@ -157,6 +157,7 @@ def compile(
     arch: Optional[str] = None,
     *,
     signature: Optional[str] = None,
+    signature_of: Optional[str] = None,
     language: Optional[str] = None,
     name: Optional[str] = None,
     opt_level: Optional[int] = None,
@@ -174,7 +175,10 @@ def compile(
     ``arch`` defaults to GPU 0's target (sm_90a on an H100) when there is a
     GPU, else sm_90; ``num_warps``/``num_stages`` to the kernel's
     ``@kernel(...)``. ``line_info``: source lines in the PTX (``.loc``) for
-    Nsight Compute's source view and cuda-gdb. Raises ``tilec.CompileError`` (with ``file``,
+    Nsight Compute's source view and cuda-gdb. ``signature_of="runtime"``:
+    the signature types only the runtime parameters (those not annotated
+    ``tl.constexpr`` nor in ``constexprs``), as a launch does
+    (``tilec.jit``). Raises ``tilec.CompileError`` (with ``file``,
     ``line``, ``column``) when the source does not compile and
     ``ValueError`` for bad options. Needs no GPU.
     """
@@ -194,6 +198,7 @@ def compile(
             "fp_fusion": fp_fusion,
             "line_info": line_info,
             "cache_dir": cache_dir,
+            "signature_of": signature_of,
         },
     )
     return Kernel(request, request.compile(), constexprs)
@@ -206,6 +211,7 @@ def interpret(
     kernel: Optional[str] = None,
     constexprs: Optional[Mapping[str, Any]] = None,
     signature: Optional[str] = None,
+    signature_of: Optional[str] = None,
     language: Optional[str] = None,
     name: Optional[str] = None,
     max_ops: int = 0,
@@ -218,7 +224,13 @@ def interpret(
     or run error. Needs no GPU and compiles no PTX."""
     constexprs = dict(constexprs or {})
     request = _make_request(
-        source, kernel, constexprs, signature=signature, language=language, name=name, options={}
+        source,
+        kernel,
+        constexprs,
+        signature=signature,
+        language=language,
+        name=name,
+        options={"signature_of": signature_of},
     )
     if callable(grid):
         grid = grid(dict(constexprs))

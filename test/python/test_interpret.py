@@ -217,5 +217,55 @@ class DotScaledTest(unittest.TestCase):
         )
 
 
+@unittest.skipIf(np is None, "needs numpy")
+class JITInterpretTest(unittest.TestCase):
+    """@tilec.jit kernels typed by their arguments (Inputs/jit_kernels.py)."""
+
+    def test_typed_by_arguments(self):
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location(
+            "jit_kernels", Path(__file__).resolve().parent / "Inputs" / "jit_kernels.py"
+        )
+        kernels = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(kernels)
+        self.assertIsInstance(kernels.add_kernel, tilec.JITFunction)
+        x = np.arange(1000, dtype=np.float32)
+        y = np.ones(1000, dtype=np.float32)
+        out = np.zeros(1000, dtype=np.float32)
+        kernels.add_kernel.interpret((4,), x, y, out, 1000, BLOCK_SIZE=256)
+        np.testing.assert_array_equal(out, x + 2)
+        # Another dtype is another signature.
+        h = np.arange(100, dtype=np.float16)
+        out16 = np.zeros(100, dtype=np.float16)
+        kernels.add_kernel.interpret(lambda meta: (1,), h, h, out16, 100, BLOCK_SIZE=128)
+        np.testing.assert_array_equal(out16, h * 3)
+        # An int too big for i32 makes the scalar i64; a float is fp32.
+        i64 = np.zeros(8, dtype=np.int64)
+        kernels.fill.interpret((1,), i64, 2**40, 8, BLOCK=8)
+        np.testing.assert_array_equal(i64, np.full(8, 2**40))
+        f32 = np.zeros(8, dtype=np.float32)
+        kernels.fill.interpret((1,), f32, 0.5, 8, BLOCK=8)
+        np.testing.assert_array_equal(f32, np.full(8, 0.5, np.float32))
+        # Compiling (no GPU needed): one Kernel per signature and constexprs.
+        k = kernels.add_kernel.kernel(x, y, out, 4096, BLOCK_SIZE=1024)
+        self.assertEqual(
+            k.params,
+            [("x_ptr", "*f32"), ("y_ptr", "*f32"), ("output_ptr", "*f32"), ("n_elements", "i32")],
+        )
+        self.assertEqual(k.constexprs["BLOCK_SIZE"], 1024)
+        self.assertIs(kernels.add_kernel.kernel(x, y, out, 17, BLOCK_SIZE=1024), k)
+        self.assertEqual(kernels.fill.kernel(f32, 0.5, 8, BLOCK=8).num_warps, 2)
+        with self.assertRaisesRegex(TypeError, "cannot type argument 2"):
+            kernels.add_kernel.kernel(x, "y", out, 8, BLOCK_SIZE=8)
+        with self.assertRaises(tilec.CompileError) as caught:
+            kernels.add_kernel.kernel(x, y, 8, BLOCK_SIZE=8)
+        self.assertIn(
+            "'add_kernel' takes 4 run-time arguments (x_ptr, y_ptr, output_ptr, n_elements), "
+            "the launch passed 3 (*fp32, *fp32, i32)",
+            str(caught.exception),
+        )
+
+
 if __name__ == "__main__":
     unittest.main()

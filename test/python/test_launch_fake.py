@@ -63,6 +63,30 @@ class FakeLaunchTest(unittest.TestCase):
         s = self.state
         return s.kernel.decode(), tuple(s.grid), list(s.params[: s.numParams])
 
+    def test_jit_typed_at_launch(self):
+        import importlib.util
+        from pathlib import Path
+
+        spec = importlib.util.spec_from_file_location(
+            "jit_kernels", Path(__file__).resolve().parent / "Inputs" / "jit_kernels.py"
+        )
+        kernels = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(kernels)
+        add = kernels.add_kernel
+        x, y, out = CudaArray(0x10000), CudaArray(0x20000), CudaArray(0x30000)
+        add[(4,)](x, y, out, 4096, BLOCK_SIZE=1024)
+        name, grid, params = self.last()
+        self.assertEqual((name, grid), ("add_kernel", (4, 1, 1)))
+        self.assertEqual(params, [0x10000, 0x20000, 0x30000, 4096])
+        add[(1,)](x, y, out, 100, BLOCK_SIZE=1024)  # the same signature
+        self.assertEqual(add.num_kernels, 1)
+        self.assertEqual(self.last()[2][3], 100)
+        add[(2,)](x, y, out, 100, BLOCK_SIZE=64)  # other constexprs
+        self.assertEqual(add.num_kernels, 2)
+        self.assertEqual(tuple(self.state.block), (128, 1, 1))
+        kernels.fill[(1,)](out, 1.5, 16, BLOCK=16)  # @tilec.jit(num_warps=2)
+        self.assertEqual(tuple(self.state.block), (64, 1, 1))
+
     def test_arch_of_the_device(self):
         self.assertEqual(tilec.device_arch(0), "sm_90a")
         self.assertEqual(self.kernel.arch, "sm_90a")

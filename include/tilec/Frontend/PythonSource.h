@@ -41,6 +41,11 @@ namespace tilec {
 std::string extractTritonCode(llvm::StringRef text, llvm::StringRef kernel = "",
                               std::vector<std::string> *hostNames = nullptr);
 
+/// Whether the dotted name of a decorator (`triton.jit`, without the '@'
+/// and the arguments) makes a function one tilec compiles: `triton.jit`,
+/// `jit`, or `tilec.jit` (the Python package's decorator, docs/python.md).
+bool isJitDecoratorName(llvm::StringRef name);
+
 } // namespace tilec
 
 #endif // TILEC_FRONTEND_PYTHONSOURCE_H

@@ -1,10 +1,10 @@
 """The Python package on a GPU, against torch: the four flagship kernels of
 examples/ (matmul, softmax, gelu, conv2d) on torch tensors, argument
 specialization, other array producers, a Triton kernel from its Python
-source, non-default streams, CUDA graph capture with 100 replays equal to
-eager launches, a torch.library custom op under torch.compile, autotune
-over matmul configs, the interpreter on NumPy
-arrays against the GPU, and the Python launch overhead next to Triton's,
+source (given a signature, and typed by torch tensors), non-default
+streams, CUDA graph capture with 100 replays equal to eager launches, a
+torch.library custom op under torch.compile, autotune over matmul configs,
+the interpreter on NumPy arrays against the GPU, and the Python launch overhead next to Triton's,
 measured the same way in the same process (the medians are printed).
 
     pip install --no-deps --no-index dist/tilec-*.whl
@@ -160,6 +160,21 @@ class LaunchTest(unittest.TestCase):
         out = torch.empty_like(x)
         k[(cdiv(x.numel(), 1024),)](x, y, out, x.numel())
         torch.testing.assert_close(out, x + y)
+
+    def test_jit_typed_by_torch_tensors(self):
+        # The unmodified tutorial file, typed by its arguments (tilec.JITFunction),
+        # f32 then f16 (two signatures), ragged n (a specialization variant).
+        add = tilec.JITFunction(str(VECTOR_ADD_PY), "add_kernel")
+        for dtype in (torch.float32, torch.float16):
+            for n in (98_432, 1_000):
+                x = torch.rand(n, device="cuda", dtype=dtype)
+                y = torch.rand(n, device="cuda", dtype=dtype)
+                out = torch.empty_like(x)
+                add[lambda meta: (cdiv(meta["n_elements"], meta["BLOCK_SIZE"]),)](
+                    x, y, out, n, BLOCK_SIZE=1024
+                )
+                torch.testing.assert_close(out, x + y)
+        self.assertEqual(add.num_kernels, 2)
 
     def test_non_default_stream(self):
         s = torch.cuda.Stream()

@@ -1,0 +1,191 @@
+"""Triton-style kernels typed at launch: ``@tilec.jit`` and ``tilec.JITFunction``.
+
+    @tilec.jit
+    def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):
+        ...
+
+    add_kernel[grid](x, y, out, n, BLOCK=1024)
+
+A ``@triton.jit``-style function has no types; as Triton's JIT does, each
+launch types its parameters from the arguments (a tensor's pointer by its
+dtype, an int by its value, a float as fp32, a bool as i1), takes the
+constexprs (and ``num_warps``/``num_stages``) from the keyword arguments,
+and runs the kernel compiled for that signature -- compiled on first use
+through tilec's caches, and argument-specialized (16-byte aligned pointers,
+integers equal to 1 or multiples of 16) by the Kernel it compiles to.
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import threading
+from typing import Any, Callable, Dict, Mapping, Optional, Tuple
+
+from ._kernel import Grid, Kernel, compile, interpret
+
+# Element types of tensors, by dtype name (torch's without "torch.", NumPy's)
+# and by __cuda_array_interface__ typestr (without the byte order).
+_DTYPES = {
+    "float32": "fp32",
+    "float16": "fp16",
+    "bfloat16": "bf16",
+    "float64": "fp64",
+    "int8": "i8",
+    "int16": "i16",
+    "int32": "i32",
+    "int64": "i64",
+    "uint8": "u8",
+    "uint16": "u16",
+    "uint32": "u32",
+    "uint64": "u64",
+    "bool": "i1",
+    "float8_e4m3fn": "fp8e4nv",
+    "float8_e5m2": "fp8e5",
+}
+_TYPESTRS = {
+    "f2": "fp16",
+    "f4": "fp32",
+    "f8": "fp64",
+    "i1": "i8",
+    "i2": "i16",
+    "i4": "i32",
+    "i8": "i64",
+    "u1": "u8",
+    "u2": "u16",
+    "u4": "u32",
+    "u8": "u64",
+    "b1": "i1",
+}
+_LAUNCH_OPTIONS = ("num_warps", "num_stages")
+
+
+def signature_entry(value: Any, name: str) -> str:
+    """The Triton signature type of one launch argument, as Triton's JIT
+    types it: ``*fp16`` for a tensor of float16, ``i32`` for an int that
+    fits 32 signed bits (else ``i64``, or ``u64`` from 2**63 on), ``fp32``
+    for a float, ``i1`` for a bool. Raises TypeError for anything else."""
+    if isinstance(value, bool):
+        return "i1"
+    if isinstance(value, int):
+        if -(2**31) <= value < 2**31:
+            return "i32"
+        if 2**63 <= value < 2**64:
+            return "u64"
+        if -(2**63) <= value < 2**63:
+            return "i64"
+        raise TypeError("tilec: argument %s = %d does not fit 64 bits" % (name, value))
+    if isinstance(value, float):
+        return "fp32"
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None:
+        dtype_name = str(dtype).replace("torch.", "")
+        if dtype_name in _DTYPES:
+            return "*" + _DTYPES[dtype_name]
+    cai = getattr(value, "__cuda_array_interface__", None)
+    if cai is not None and cai.get("typestr", "")[1:] in _TYPESTRS:
+        return "*" + _TYPESTRS[cai["typestr"][1:]]
+    raise TypeError(
+        "tilec: cannot type argument %s (%s) from its value: a kernel typed at "
+        "launch takes tensors of a known dtype, ints, floats and bools (give "
+        "tilec.compile a signature for anything else)" % (name, type(value).__name__)
+    )
+
+
+class JITFunction:
+    """A Triton-style kernel of a Python source, typed at each launch.
+
+    ``fn[grid](*args, **constexprs)`` launches it: the positional arguments
+    are the runtime parameters (those not annotated ``tl.constexpr``), the
+    keyword arguments the constexprs, ``num_warps``, ``num_stages`` and
+    ``stream``. ``fn.interpret(grid, *args, **constexprs)`` runs it on the
+    CPU on NumPy arrays. ``fn.kernel(*args, **constexprs)`` is the compiled
+    ``tilec.Kernel`` those arguments launch."""
+
+    def __init__(
+        self,
+        source: str,
+        kernel: str,
+        constexprs: Optional[Mapping[str, Any]] = None,
+        **options: Any,
+    ) -> None:
+        self.source = source
+        self.name = kernel
+        self.constexprs = dict(constexprs or {})
+        self.options = options
+        self._lock = threading.Lock()
+        self._kernels: Dict[Tuple[Any, ...], Kernel] = {}
+
+    def _split(self, args: Tuple[Any, ...], kwargs: Dict[str, Any]):
+        constexprs = dict(self.constexprs)
+        options = dict(self.options)
+        for key, value in kwargs.items():
+            (options if key in _LAUNCH_OPTIONS else constexprs)[key] = value
+        signature = ", ".join(signature_entry(a, "%d" % (i + 1)) for i, a in enumerate(args))
+        return signature, constexprs, options
+
+    def kernel(self, *args: Any, **kwargs: Any) -> Kernel:
+        """The Kernel a launch with these arguments runs (compiled on first
+        use)."""
+        signature, constexprs, options = self._split(args, kwargs)
+        key = (signature, tuple(sorted(constexprs.items())), tuple(sorted(options.items())))
+        with self._lock:
+            found = self._kernels.get(key)
+        if found is not None:
+            return found
+        compiled = compile(
+            self.source,
+            kernel=self.name,
+            constexprs=constexprs,
+            signature=signature,
+            signature_of="runtime",
+            **options,
+        )
+        with self._lock:
+            return self._kernels.setdefault(key, compiled)
+
+    def __getitem__(self, grid: Grid) -> Callable[..., None]:
+        def launch(*args: Any, stream: Any = None, **kwargs: Any) -> None:
+            self.kernel(*args, **kwargs)[grid](*args, stream=stream)
+
+        return launch
+
+    def interpret(self, grid: Grid, *args: Any, max_ops: int = 0, **kwargs: Any) -> None:
+        """Runs the kernel on the CPU with the float64 reference interpreter
+        (NumPy arrays for pointers, typed by their dtype)."""
+        signature, constexprs, _ = self._split(args, kwargs)
+        interpret(
+            self.source,
+            *args,
+            grid=grid(dict(constexprs)) if callable(grid) else grid,
+            kernel=self.name,
+            constexprs=constexprs,
+            signature=signature,
+            signature_of="runtime",
+            max_ops=max_ops,
+        )
+
+    @property
+    def num_kernels(self) -> int:
+        """Signatures compiled so far."""
+        return len(self._kernels)
+
+    def __repr__(self) -> str:
+        return "<tilec.JITFunction %s of %s>" % (self.name, self.source)
+
+
+def jit(fn: Optional[Callable[..., Any]] = None, **options: Any) -> Any:
+    """Decorates a Triton-style kernel (``@tilec.jit``, or
+    ``@tilec.jit(num_warps=8)``): the function's file is compiled as tilec
+    reads Python sources (its ``@triton.jit`` / ``@tilec.jit`` functions and
+    module-level ``tl.constexpr`` globals; host code is not run), the
+    function typed at each launch (JITFunction). Options are those of
+    ``tilec.compile`` (``num_warps``, ``num_stages``, ``arch``, ...)."""
+
+    def wrap(f: Callable[..., Any]) -> JITFunction:
+        path = inspect.getsourcefile(f)
+        if path is None or not os.path.isfile(path):
+            raise TypeError("tilec.jit: the source file of %r cannot be found" % (f,))
+        return JITFunction(path, f.__name__, **options)
+
+    return wrap(fn) if fn is not None else wrap

@@ -1,0 +1,25 @@
+"""Triton-style kernels as a user writes them for tilec.jit: untyped, with
+`tl.constexpr` annotations, importable without Triton (tilec.language)."""
+
+import tilec
+import tilec.language as tl
+
+SCALE = tl.constexpr(2.0)
+
+
+@tilec.jit
+def add_kernel(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    pid = tl.program_id(axis=0)
+    offsets = pid * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.store(output_ptr + offsets, x + SCALE * y, mask=mask)
+
+
+@tilec.jit(num_warps=2)
+def fill(out_ptr, value, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(
+        out_ptr + offsets, tl.full((BLOCK,), value, out_ptr.dtype.element_ty), mask=offsets < n
+    )
