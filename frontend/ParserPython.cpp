@@ -18,9 +18,11 @@ using namespace tilec;
 using namespace tilec::ast;
 
 namespace {
+/// `@triton.autotune` / `@triton.heuristics`, also as the Python package
+/// spells them (`@tilec.autotune`, docs/python.md).
 bool isTritonDecorator(llvm::StringRef name) {
-  return name == "triton.autotune" || name == "autotune" ||
-         name == "triton.heuristics" || name == "heuristics";
+  name.consume_front("triton.") || name.consume_front("tilec.");
+  return name == "autotune" || name == "heuristics";
 }
 } // namespace
 
@@ -129,14 +131,17 @@ std::optional<std::vector<AutotuneConfig>> Parser::parseAutotuneConfigs() {
   return configs;
 }
 
-/// config := 'triton.Config' '(' '{' [STRING ':' literal (',' ...)* [',']]
+/// config := ('triton.Config' | 'tilec.Config' | 'Config') '(' '{' [STRING ':'
+/// literal (',' ...)* [',']]
 ///           '}' (',' ('num_warps' | 'num_stages' | 'num_ctas') '=' INT)*
 ///           [','] ')'
 /// literal := ['-'] (INT | FLOAT) | 'True' | 'False'
 bool Parser::parseAutotuneConfig(AutotuneConfig &config) {
   config.loc = tok().loc;
   std::optional<std::string> callee = readDottedName();
-  if (!callee || (*callee != "triton.Config" && *callee != "Config") ||
+  if (!callee ||
+      (*callee != "triton.Config" && *callee != "tilec.Config" &&
+       *callee != "Config") ||
       !consumeIf(TokKind::LParen) || !consumeIf(TokKind::LBrace))
     return false;
   while (tok().is(TokKind::String)) {

@@ -10,6 +10,7 @@ docs/python.md). Compiling needs no GPU; launching needs the CUDA driver.
 
 from ._autotune import Config, autotune
 from ._kernel import Grid, Kernel, compile, interpret
+from ._decorators import Autotuner, Heuristics, heuristics
 from ._jit import JITFunction, jit
 from ._launcher import TensorDescriptor
 from ._lib import path as library_path
@@ -20,6 +21,8 @@ from ._lib import lib as _lib_handle
 __version__: str = _lib_handle.tilec_version().decode().split()[1]
 
 __all__ = [
+    "Autotuner",
+    "Heuristics",
     "CompileError",
     "Config",
     "CudaError",
@@ -33,6 +36,7 @@ __all__ = [
     "compile",
     "cuda_available",
     "device_arch",
+    "heuristics",
     "interpret",
     "jit",
     "library_path",

@@ -23,10 +23,24 @@ class Config:
         constexprs: Optional[Mapping[str, Any]] = None,
         num_warps: Optional[int] = None,
         num_stages: Optional[int] = None,
+        num_ctas: int = 1,
+        maxnreg: Optional[int] = None,
+        pre_hook: Optional[Callable[..., Any]] = None,
     ) -> None:
+        # Triton's triton.Config takes these too; tilec has no clusters,
+        # register caps or hooks per config.
+        if num_ctas != 1 or maxnreg is not None or pre_hook is not None:
+            raise TypeError(
+                "tilec.Config: num_ctas other than 1, maxnreg and pre_hook are not supported"
+            )
         self.constexprs: Dict[str, Any] = dict(constexprs or {})
         self.num_warps = num_warps
         self.num_stages = num_stages
+
+    @property
+    def kwargs(self) -> Dict[str, Any]:
+        """The constexprs (Triton's name for them)."""
+        return self.constexprs
 
     def __repr__(self) -> str:
         parts = ["%s=%r" % kv for kv in sorted(self.constexprs.items())]
@@ -98,19 +112,26 @@ def _record_path(cache_dir: Optional[str], digest: str) -> Optional[str]:
 
 
 def autotune(
-    source: PathLike,
-    configs: Sequence[Config],
-    grid: Grid,
+    source: Any = None,
+    configs: Optional[Sequence[Config]] = None,
+    grid: Optional[Grid] = None,
     *args: Any,
     kernel: Optional[str] = None,
-    key: str = "",
+    key: Any = "",
     warmup: int = 2,
     reps: int = 10,
     timer: Optional[Callable[[Callable[[], None], int, int], float]] = None,
     cache_dir: Optional[str] = None,
     **options: Any,
-) -> Kernel:
-    """Compiles ``kernel`` of ``source`` once per config (``options`` are
+) -> Any:
+    """Two forms. As a decorator, Triton's: ``@tilec.autotune(configs=[...],
+    key=["n", ...])`` above ``@tilec.jit`` (also ``reset_to_zero=``,
+    ``restore_value=``, ``prune_configs_by={"early_config_prune": f}``):
+    the first launch with a new key (the values of the named arguments and
+    the dtypes of the tensors) times every config on its arguments and keeps
+    the fastest for that key (docs/python.md).
+
+    As a function: compiles ``kernel`` of ``source`` once per config (``options`` are
     ``tilec.compile``'s: arch, signature, ...), launches each on ``args``
     with ``grid`` (a function of the metadata dict, as for launches, gets
     each config's constexprs), and returns the fastest Kernel (median of
@@ -122,8 +143,19 @@ def autotune(
     that fail to compile or launch are skipped; if all fail, a TilecError
     lists why. The launches write the arguments: outputs a kernel
     accumulates into are not reset between them."""
-    if not configs:
-        raise ValueError("tilec.autotune: no configs given")
+    if source is None or isinstance(source, (list, tuple)):
+        from ._decorators import autotune_decorator
+
+        return autotune_decorator(
+            source if source is not None else configs or [],
+            key or [],
+            warmup=warmup,
+            reps=reps,
+            timer=timer,
+            **options,
+        )
+    if not configs or grid is None:
+        raise ValueError("tilec.autotune: no configs given" if not configs else "no grid given")
     time_it = timer or _torch_timer
 
     def build(config: Config) -> Kernel:

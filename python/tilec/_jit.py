@@ -17,10 +17,11 @@ integers equal to 1 or multiples of 16) by the Kernel it compiles to.
 
 from __future__ import annotations
 
+import ast
 import inspect
 import os
 import threading
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ._kernel import Grid, Kernel, compile, interpret
 
@@ -92,6 +93,24 @@ def signature_entry(value: Any, name: str) -> str:
     )
 
 
+def _parameters(path: str, name: str) -> List[Tuple[str, bool]]:
+    """The parameters of function ``name`` of the Python file ``path``, in
+    order: (name, annotated ``constexpr``). Read with ``ast``, not run."""
+    with open(path, encoding="utf-8") as f:
+        tree = ast.parse(f.read(), filename=path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            params = node.args.posonlyargs + node.args.args
+            return [
+                (
+                    a.arg,
+                    a.annotation is not None and ast.unparse(a.annotation).endswith("constexpr"),
+                )
+                for a in params
+            ]
+    raise ValueError("tilec: %s has no function %r" % (path, name))
+
+
 class JITFunction:
     """A Triton-style kernel of a Python source, typed at each launch.
 
@@ -113,21 +132,53 @@ class JITFunction:
         self.name = kernel
         self.constexprs = dict(constexprs or {})
         self.options = options
+        self.params = _parameters(source, kernel)
+        self.arg_names = [name for name, _ in self.params]
         self._lock = threading.Lock()
         self._kernels: Dict[Tuple[Any, ...], Kernel] = {}
 
-    def _split(self, args: Tuple[Any, ...], kwargs: Dict[str, Any]):
+    def bind(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Dict[str, Any]:
+        """The arguments of a launch by parameter name (positional ones in
+        order, then keywords), with ``num_warps``/``num_stages`` too: what
+        heuristics and autotune keys see, as Triton's ``args`` dict."""
+        if len(args) > len(self.params):
+            raise TypeError(
+                "tilec: %s takes %d arguments, got %d" % (self.name, len(self.params), len(args))
+            )
+        bound = dict(zip(self.arg_names, args))
+        for key, value in kwargs.items():
+            if key in bound:
+                raise TypeError("tilec: %s got argument %r twice" % (self.name, key))
+            if key not in self.arg_names and key not in _LAUNCH_OPTIONS:
+                raise TypeError("tilec: %s has no parameter %r" % (self.name, key))
+            bound[key] = value
+        return bound
+
+    def _split(self, args: Sequence[Any], kwargs: Mapping[str, Any]):
+        """(runtime arguments, their signature, constexprs, options)."""
+        bound = self.bind(args, kwargs)
         constexprs = dict(self.constexprs)
         options = dict(self.options)
-        for key, value in kwargs.items():
-            (options if key in _LAUNCH_OPTIONS else constexprs)[key] = value
-        signature = ", ".join(signature_entry(a, "%d" % (i + 1)) for i, a in enumerate(args))
-        return signature, constexprs, options
+        runtime = []
+        for name, is_constexpr in self.params:
+            if name not in bound:
+                if not is_constexpr and name not in constexprs:
+                    raise TypeError("tilec: %s: missing argument %r" % (self.name, name))
+                continue
+            if is_constexpr or name in self.constexprs:
+                constexprs[name] = bound[name]
+            else:
+                runtime.append(bound[name])
+        for key in _LAUNCH_OPTIONS:
+            if key in bound:
+                options[key] = bound[key]
+        signature = ", ".join(signature_entry(a, "%d" % (i + 1)) for i, a in enumerate(runtime))
+        return runtime, signature, constexprs, options
 
     def kernel(self, *args: Any, **kwargs: Any) -> Kernel:
         """The Kernel a launch with these arguments runs (compiled on first
         use)."""
-        signature, constexprs, options = self._split(args, kwargs)
+        _, signature, constexprs, options = self._split(args, kwargs)
         key = (signature, tuple(sorted(constexprs.items())), tuple(sorted(options.items())))
         with self._lock:
             found = self._kernels.get(key)
@@ -146,17 +197,18 @@ class JITFunction:
 
     def __getitem__(self, grid: Grid) -> Callable[..., None]:
         def launch(*args: Any, stream: Any = None, **kwargs: Any) -> None:
-            self.kernel(*args, **kwargs)[grid](*args, stream=stream)
+            runtime, _, _, _ = self._split(args, kwargs)
+            self.kernel(*args, **kwargs)[grid](*runtime, stream=stream)
 
         return launch
 
     def interpret(self, grid: Grid, *args: Any, max_ops: int = 0, **kwargs: Any) -> None:
         """Runs the kernel on the CPU with the float64 reference interpreter
         (NumPy arrays for pointers, typed by their dtype)."""
-        signature, constexprs, _ = self._split(args, kwargs)
+        runtime, signature, constexprs, _ = self._split(args, kwargs)
         interpret(
             self.source,
-            *args,
+            *runtime,
             grid=grid(dict(constexprs)) if callable(grid) else grid,
             kernel=self.name,
             constexprs=constexprs,

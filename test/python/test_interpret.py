@@ -258,8 +258,35 @@ class JITInterpretTest(unittest.TestCase):
         self.assertEqual(kernels.fill.kernel(f32, 0.5, 8, BLOCK=8).num_warps, 2)
         with self.assertRaisesRegex(TypeError, "cannot type argument 2"):
             kernels.add_kernel.kernel(x, "y", out, 8, BLOCK_SIZE=8)
-        with self.assertRaises(tilec.CompileError) as caught:
+        with self.assertRaisesRegex(TypeError, "add_kernel: missing argument 'n_elements'"):
             kernels.add_kernel.kernel(x, y, 8, BLOCK_SIZE=8)
+        with self.assertRaisesRegex(TypeError, "add_kernel has no parameter 'BLOCK'"):
+            kernels.add_kernel.kernel(x, y, out, 8, BLOCK=8)
+        # @tilec.autotune / @tilec.heuristics over it: the interpreter runs
+        # the first config, with the heuristic's constexpr.
+        self.assertIsInstance(kernels.scale, tilec.Autotuner)
+        for n in (1000, 1024):
+            xs = np.arange(n, dtype=np.float32)
+            ys = np.full(n + 64, -1, dtype=np.float32)
+            kernels.scale.interpret(
+                lambda meta: ((n + meta["BLOCK"] - 1) // meta["BLOCK"],), xs, ys, n, 0.5
+            )
+            np.testing.assert_array_equal(ys[:n], xs * 0.5)
+            np.testing.assert_array_equal(ys[n:], -1)
+        even = kernels.scale.kernel(xs, ys, 1024, 0.5)
+        self.assertEqual((even.constexprs["BLOCK"], even.constexprs["EVEN"]), (64, True))
+        self.assertEqual(even.num_warps, 2)
+        # Constexprs may be positional, as in Triton.
+        self.assertIs(kernels.add_kernel.kernel(x, y, out, 4096, 1024), k)
+        # The compile behind it: a signature of the runtime parameters only.
+        with self.assertRaises(tilec.CompileError) as caught:
+            tilec.compile(
+                kernels.add_kernel.source,
+                kernel="add_kernel",
+                constexprs={"BLOCK_SIZE": 8},
+                signature="*fp32, *fp32, i32",
+                signature_of="runtime",
+            )
         self.assertIn(
             "'add_kernel' takes 4 run-time arguments (x_ptr, y_ptr, output_ptr, n_elements), "
             "the launch passed 3 (*fp32, *fp32, i32)",

@@ -38,6 +38,19 @@ class FakeState(ctypes.Structure):
     ]
 
 
+def load_jit_kernels():
+    """A fresh import of Inputs/jit_kernels.py (its JITFunctions unused)."""
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location(
+        "jit_kernels", Path(__file__).resolve().parent / "Inputs" / "jit_kernels.py"
+    )
+    kernels = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(kernels)
+    return kernels
+
+
 class CudaArray:
     """A minimal __cuda_array_interface__ producer."""
 
@@ -64,14 +77,7 @@ class FakeLaunchTest(unittest.TestCase):
         return s.kernel.decode(), tuple(s.grid), list(s.params[: s.numParams])
 
     def test_jit_typed_at_launch(self):
-        import importlib.util
-        from pathlib import Path
-
-        spec = importlib.util.spec_from_file_location(
-            "jit_kernels", Path(__file__).resolve().parent / "Inputs" / "jit_kernels.py"
-        )
-        kernels = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(kernels)
+        kernels = load_jit_kernels()
         add = kernels.add_kernel
         x, y, out = CudaArray(0x10000), CudaArray(0x20000), CudaArray(0x30000)
         add[(4,)](x, y, out, 4096, BLOCK_SIZE=1024)
@@ -86,6 +92,34 @@ class FakeLaunchTest(unittest.TestCase):
         self.assertEqual(tuple(self.state.block), (128, 1, 1))
         kernels.fill[(1,)](out, 1.5, 16, BLOCK=16)  # @tilec.jit(num_warps=2)
         self.assertEqual(tuple(self.state.block), (64, 1, 1))
+
+    def test_jit_autotune_and_heuristics(self):
+        kernels = load_jit_kernels()
+        scale = kernels.scale
+        timed = []
+
+        def timer(run, warmup, reps):  # threads per block as the "time"
+            run()
+            timed.append(self.state.block[0])
+            return float(self.state.block[0])
+
+        scale.timer = timer
+        x, out = CudaArray(0x10000), CudaArray(0x20000)
+
+        def grid(meta):
+            return ((meta["n"] + meta["BLOCK"] - 1) // meta["BLOCK"],)
+
+        scale[grid](x, out, 1000, 2.0)
+        self.assertEqual(timed, [64, 128])  # both configs timed
+        self.assertEqual(scale.best_config.constexprs, {"BLOCK": 64})
+        self.assertEqual((tuple(self.state.grid), self.state.block[0]), ((16, 1, 1), 64))
+        scale[grid](x, out, 1000, 2.0)  # the same key: no timing
+        self.assertEqual(len(timed), 2)
+        scale[grid](x, out, 4096, 2.0)  # another n: timed again
+        self.assertEqual(len(timed), 4)
+        self.assertEqual(len(scale.cache), 2)
+        with self.assertRaisesRegex(TypeError, "BLOCK set both by the launch and by the configs"):
+            scale[grid](x, out, 8, 2.0, BLOCK=32)
 
     def test_arch_of_the_device(self):
         self.assertEqual(tilec.device_arch(0), "sm_90a")

@@ -23,3 +23,18 @@ def fill(out_ptr, value, n, BLOCK: tl.constexpr):
     tl.store(
         out_ptr + offsets, tl.full((BLOCK,), value, out_ptr.dtype.element_ty), mask=offsets < n
     )
+
+
+@tilec.autotune(
+    configs=[tilec.Config({"BLOCK": 64}, num_warps=2), tilec.Config({"BLOCK": 128}, num_warps=4)],
+    key=["n"],
+)
+@tilec.heuristics({"EVEN": lambda args: args["n"] % args["BLOCK"] == 0})
+@tilec.jit
+def scale(x_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if EVEN:
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs) * alpha)
+    else:
+        mask = offs < n
+        tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * alpha, mask=mask)

@@ -3,9 +3,10 @@ examples/ (matmul, softmax, gelu, conv2d) on torch tensors, argument
 specialization, other array producers, a Triton kernel from its Python
 source (given a signature, and typed by torch tensors), non-default
 streams, CUDA graph capture with 100 replays equal to eager launches, a
-torch.library custom op under torch.compile, autotune over matmul configs,
-the interpreter on NumPy arrays against the GPU, and the Python launch overhead next to Triton's,
-measured the same way in the same process (the medians are printed).
+torch.library custom op under torch.compile, autotune over matmul configs
+(the function and the decorators), the interpreter on NumPy arrays against
+the GPU, and the Python launch overhead next to Triton's, measured the same
+way in the same process (the medians are printed).
 
     pip install --no-deps --no-index dist/tilec-*.whl
     python3 -m pytest -s test/python/gpu
@@ -280,6 +281,23 @@ class AutotuneTest(unittest.TestCase):
             EXAMPLES / "matmul.tile", configs, grid, *args, kernel="matmul", key="1024^3"
         )
         self.assertEqual(again.constexprs, best.constexprs)
+
+    def test_decorators(self):
+        # @tilec.autotune + @tilec.heuristics + @tilec.jit (test/python/Inputs).
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location(
+            "jit_kernels", ROOT / "test" / "python" / "Inputs" / "jit_kernels.py"
+        )
+        kernels = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(kernels)
+        for n in (100_000, 65_536):
+            x = torch.randn(n, device="cuda")
+            out = torch.full((n + 128,), -1.0, device="cuda")
+            kernels.scale[lambda meta: (cdiv(n, meta["BLOCK"]),)](x, out, n, 0.5)
+            torch.testing.assert_close(out[:n], x * 0.5)
+            self.assertTrue(bool((out[n:] == -1).all()))
+        self.assertEqual(len(kernels.scale.cache), 2)
 
 
 @unittest.skipUnless(HAS_GPU, "needs torch with a CUDA GPU")
