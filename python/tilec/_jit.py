@@ -23,7 +23,9 @@ import os
 import threading
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from ._kernel import Grid, Kernel, compile, interpret
+from ._kernel import Grid, Kernel
+from ._kernel import compile as compile_kernel
+from ._kernel import interpret as interpret_kernel
 
 # Element types of tensors, by dtype name (torch's without "torch.", NumPy's)
 # and by __cuda_array_interface__ typestr (without the byte order).
@@ -65,7 +67,10 @@ def signature_entry(value: Any, name: str) -> str:
     """The Triton signature type of one launch argument, as Triton's JIT
     types it: ``*fp16`` for a tensor of float16, ``i32`` for an int that
     fits 32 signed bits (else ``i64``, or ``u64`` from 2**63 on), ``fp32``
-    for a float, ``i1`` for a bool. Raises TypeError for anything else."""
+    for a float, ``i1`` for a bool, the constexpr ``None`` for None. Raises
+    TypeError for anything else."""
+    if value is None:
+        return "None"  # a constexpr None, as Triton's JIT makes it
     if isinstance(value, bool):
         return "i1"
     if isinstance(value, int):
@@ -93,22 +98,97 @@ def signature_entry(value: Any, name: str) -> str:
     )
 
 
-def _parameters(path: str, name: str) -> List[Tuple[str, bool]]:
-    """The parameters of function ``name`` of the Python file ``path``, in
-    order: (name, annotated ``constexpr``). Read with ``ast``, not run."""
+def _function_def(path: str, name: str) -> ast.FunctionDef:
+    """The definition of function ``name`` of the Python file ``path``
+    (read with ``ast``, not run)."""
     with open(path, encoding="utf-8") as f:
         tree = ast.parse(f.read(), filename=path)
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef) and node.name == name:
-            params = node.args.posonlyargs + node.args.args
-            return [
-                (
-                    a.arg,
-                    a.annotation is not None and ast.unparse(a.annotation).endswith("constexpr"),
-                )
-                for a in params
-            ]
+            return node
     raise ValueError("tilec: %s has no function %r" % (path, name))
+
+
+def _parameters(path: str, name: str) -> List[Tuple[str, bool]]:
+    """The parameters of function ``name`` of ``path``, in order: (name,
+    annotated ``constexpr``)."""
+    node = _function_def(path, name)
+    return [
+        (a.arg, a.annotation is not None and ast.unparse(a.annotation).endswith("constexpr"))
+        for a in node.args.posonlyargs + node.args.args
+    ]
+
+
+def _next_power_of_2(n: int) -> int:
+    return 1 if n <= 1 else 1 << (int(n) - 1).bit_length()
+
+
+class _TritonNames:
+    """What the decorators of a Triton file may name from ``triton``."""
+
+    @staticmethod
+    def Config(*args: Any, **kwargs: Any) -> Any:  # noqa: N802 (Triton's name)
+        from ._autotune import Config
+
+        return Config(*args, **kwargs)
+
+    next_power_of_2 = staticmethod(_next_power_of_2)
+    cdiv = staticmethod(lambda a, b: (a + b - 1) // b)
+    language = None  # set below: tilec.language
+
+
+def _file_decorators(fn: Any, path: str, name: str) -> Any:
+    """``fn`` wrapped in the ``@triton.autotune`` / ``@triton.heuristics``
+    decorators of function ``name`` in ``path``, as Triton applies them:
+    their arguments are evaluated (literal configs, comprehensions, lambdas
+    over ``args``, ``triton.next_power_of_2`` / ``triton.cdiv``, ``math``)
+    without running the rest of the file."""
+    import math
+
+    from . import language
+    from ._decorators import Autotuner, Heuristics
+
+    _TritonNames.language = language
+    names = {"triton": _TritonNames, "tl": language, "math": math, "Config": _TritonNames.Config}
+    for decorator in reversed(_function_def(path, name).decorator_list):
+        if not isinstance(decorator, ast.Call):
+            continue
+        kind = ast.unparse(decorator.func).split(".")[-1]
+        if kind not in ("autotune", "heuristics"):
+            continue
+
+        def value(node: ast.AST) -> Any:
+            try:
+                return eval(compile(ast.Expression(node), path, "eval"), dict(names))
+            except Exception as error:  # noqa: BLE001 - reported with the place
+                raise TypeError(
+                    "tilec: %s:%d: the @%s of %r cannot be evaluated without running the "
+                    "file's host code (%s: %s); apply tilec.%s in code instead"
+                    % (path, node.lineno, kind, name, type(error).__name__, error, kind)
+                ) from None
+
+        arguments = dict(
+            zip(("configs", "key") if kind == "autotune" else ("values",), decorator.args)
+        )
+        arguments.update((k.arg, k.value) for k in decorator.keywords if k.arg)
+        if kind == "heuristics":
+            fn = Heuristics(fn, value(arguments["values"]))
+            continue
+        known = {"configs", "key", "reset_to_zero", "restore_value", "warmup", "rep"}
+        unknown = sorted(set(arguments) - known)
+        if unknown:
+            raise TypeError(
+                "tilec: %s:%d: @autotune of %r: %s not supported here; apply tilec.autotune in "
+                "code instead" % (path, decorator.lineno, name, ", ".join(unknown))
+            )
+        fn = Autotuner(
+            fn,
+            value(arguments["configs"]),
+            value(arguments["key"]),
+            reset_to_zero=value(arguments["reset_to_zero"]) if "reset_to_zero" in arguments else (),
+            restore_value=value(arguments["restore_value"]) if "restore_value" in arguments else (),
+        )
+    return fn
 
 
 class JITFunction:
@@ -136,6 +216,20 @@ class JITFunction:
         self.arg_names = [name for name, _ in self.params]
         self._lock = threading.Lock()
         self._kernels: Dict[Tuple[Any, ...], Kernel] = {}
+
+    @classmethod
+    def from_file(
+        cls,
+        source: str,
+        kernel: str,
+        constexprs: Optional[Mapping[str, Any]] = None,
+        **options: Any,
+    ) -> Any:
+        """The kernel ``kernel`` of the Triton file ``source`` as Triton's JIT
+        sees it: a JITFunction under the file's ``@triton.autotune`` and
+        ``@triton.heuristics`` decorators (tilec.Autotuner, tilec.Heuristics),
+        evaluated without running the rest of the file."""
+        return _file_decorators(cls(source, kernel, constexprs, **options), source, kernel)
 
     def bind(self, args: Sequence[Any], kwargs: Mapping[str, Any]) -> Dict[str, Any]:
         """The arguments of a launch by parameter name (positional ones in
@@ -173,7 +267,8 @@ class JITFunction:
             if key in bound:
                 options[key] = bound[key]
         signature = ", ".join(signature_entry(a, "%d" % (i + 1)) for i, a in enumerate(runtime))
-        return runtime, signature, constexprs, options
+        # None arguments are constexprs in the signature, not launched.
+        return [a for a in runtime if a is not None], signature, constexprs, options
 
     def kernel(self, *args: Any, **kwargs: Any) -> Kernel:
         """The Kernel a launch with these arguments runs (compiled on first
@@ -184,7 +279,7 @@ class JITFunction:
             found = self._kernels.get(key)
         if found is not None:
             return found
-        compiled = compile(
+        compiled = compile_kernel(
             self.source,
             kernel=self.name,
             constexprs=constexprs,
@@ -206,7 +301,7 @@ class JITFunction:
         """Runs the kernel on the CPU with the float64 reference interpreter
         (NumPy arrays for pointers, typed by their dtype)."""
         runtime, signature, constexprs, _ = self._split(args, kwargs)
-        interpret(
+        interpret_kernel(
             self.source,
             *runtime,
             grid=grid(dict(constexprs)) if callable(grid) else grid,

@@ -276,6 +276,21 @@ class JITInterpretTest(unittest.TestCase):
         even = kernels.scale.kernel(xs, ys, 1024, 0.5)
         self.assertEqual((even.constexprs["BLOCK"], even.constexprs["EVEN"]), (64, True))
         self.assertEqual(even.num_warps, 2)
+        # A Triton file's own decorators (evaluated, the file not run); a
+        # None argument is a constexpr None, as in Triton.
+        bias_add = tilec.JITFunction.from_file(
+            str(Path(__file__).resolve().parent / "Inputs" / "triton_decorated.py"), "bias_add"
+        )
+        self.assertIsInstance(bias_add, tilec.Autotuner)
+        self.assertIsInstance(bias_add.fn, tilec.Heuristics)
+        xs = np.arange(100, dtype=np.float32)
+        bias = np.full(100, 0.5, dtype=np.float32)
+        for b, expected in ((bias, xs + 0.5 + 128), (None, xs + 128)):
+            ys = np.zeros(100, dtype=np.float32)
+            args = (xs, b, ys, 100) if b is not None else (xs, None, ys, 100)
+            bias_add.interpret(lambda meta: ((100 + meta["BLOCK"] - 1) // meta["BLOCK"],), *args)
+            np.testing.assert_array_equal(ys, expected)
+        self.assertEqual(bias_add.kernel(xs, None, ys, 100).constexprs["BLOCK"], 32)
         # Constexprs may be positional, as in Triton.
         self.assertIs(kernels.add_kernel.kernel(x, y, out, 4096, 1024), k)
         # The compile behind it: a signature of the runtime parameters only.

@@ -298,6 +298,16 @@ class AutotuneTest(unittest.TestCase):
             torch.testing.assert_close(out[:n], x * 0.5)
             self.assertTrue(bool((out[n:] == -1).all()))
         self.assertEqual(len(kernels.scale.cache), 2)
+        # A Triton file's own @triton.autotune / @triton.heuristics.
+        bias_add = tilec.JITFunction.from_file(
+            str(ROOT / "test" / "python" / "Inputs" / "triton_decorated.py"), "bias_add"
+        )
+        x = torch.randn(5000, device="cuda")
+        bias = torch.randn(5000, device="cuda")
+        for b in (bias, None):
+            out = torch.empty_like(x)
+            bias_add[lambda meta: (cdiv(5000, meta["BLOCK"]),)](x, b, out, 5000)
+            torch.testing.assert_close(out, x + (0 if b is None else b) + 8192)
 
 
 @unittest.skipUnless(HAS_GPU, "needs torch with a CUDA GPU")
