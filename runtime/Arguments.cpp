@@ -413,3 +413,26 @@ bool tilec::pointersAligned(const std::vector<HostArg> &args) {
     return arg.kind != HostArg::Kind::Pointer || arg.u % 16 == 0;
   });
 }
+
+int tilec::pickSpecialization(const std::vector<std::string> &variantKeys,
+                              const std::string &launchKey) {
+  int best = -1, bestAssumed = -1;
+  for (std::size_t v = 0; v < variantKeys.size(); ++v) {
+    const std::string &key = variantKeys[v];
+    if (key.size() != launchKey.size())
+      continue;
+    int assumed = 0;
+    bool fits = true;
+    for (std::size_t i = 0; i < key.size() && fits; ++i) {
+      if (key[i] == '-')
+        continue;
+      fits = key[i] == launchKey[i];
+      ++assumed;
+    }
+    if (fits && assumed > bestAssumed) {
+      best = static_cast<int>(v);
+      bestAssumed = assumed;
+    }
+  }
+  return best;
+}

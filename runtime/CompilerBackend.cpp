@@ -14,8 +14,14 @@ using namespace tilec;
 CompileRequest tilec::specializeRequest(CompileRequest request,
                                         const std::vector<KernelParam> &params,
                                         const std::string &key) {
+  specializeOptions(request.options, params, key);
+  return request;
+}
+
+void tilec::specializeOptions(CompileOptions &options,
+                              const std::vector<KernelParam> &params,
+                              const std::string &key) {
   bool aligned = true;
-  CompileOptions &options = request.options;
   options.divisibleParams.clear();
   options.unitParams.clear();
   for (std::size_t i = 0; i < params.size() && i < key.size(); ++i) {
@@ -27,5 +33,4 @@ CompileRequest tilec::specializeRequest(CompileRequest request,
       options.unitParams.push_back(params[i].name);
   }
   options.pointerAlignment = aligned ? 16 : 1;
-  return request;
 }

@@ -24,6 +24,7 @@ config.excludes = [
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tilec_src_root", config.tilec_src_root))
+config.substitutions.append(("%tilec_obj_root", config.tilec_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

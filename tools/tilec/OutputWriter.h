@@ -29,12 +29,23 @@ enum class BinaryKind { PTX, Cubin, Header, Sass };
 int writeKernelOutput(const CompileResult &kernel, BinaryKind kind,
                       llvm::StringRef output, bool multiple);
 
+/// One image of a multi-variant AOT header: a compile of the kernel for
+/// one target, as given (`key` empty) or for one argument specialization
+/// (`key`: a specializationKey, Arguments.h).
+struct HeaderVariant {
+  CompileResult result;
+  std::string key;
+};
+
 /// Writes one AOT header holding one kernel compiled for several targets
-/// (`--emit=header --arch=A,B,...`: `kernels`, one per target, the same
-/// kernel), whose loader picks the image for the device it is given.
-/// Named and placed as writeKernelOutput names a header.
-int writeMultiTargetHeader(llvm::ArrayRef<CompileResult> kernels,
-                           llvm::StringRef output, bool multiple);
+/// and specializations (`--emit=header --arch=A,B,...
+/// --specializations=KEY,...`: `variants`, each target's generic compile
+/// first, then its specializations), whose loader picks the image for the
+/// device it is given and whose kernel picks, at each launch, the
+/// specialization that fits the arguments best. Named and placed as
+/// writeKernelOutput names a header.
+int writeMultiVariantHeader(llvm::ArrayRef<HeaderVariant> variants,
+                            llvm::StringRef output, bool multiple);
 
 /// Writes text (IR of a stage) to `output` ("" or "-": stdout).
 int writeTextOutput(llvm::StringRef text, llvm::StringRef output);

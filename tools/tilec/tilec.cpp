@@ -21,6 +21,7 @@
 #include "tilec/Driver/TileGPUSource.h"
 #include "tilec/Frontend/Sema.h"
 #include "tilec/Frontend/TritonSignature.h"
+#include "tilec/Runtime/CompilerBackend.h"
 #include "tilec/Runtime/Files.h"
 #include "tilec/Target/CudaToolkit.h"
 #include "tilec/tilec.h"
@@ -124,6 +125,13 @@ cl::list<std::string>
     divisible("divisible", cl::CommaSeparated,
               cl::desc("Integer arguments assumed to be multiples of 16"),
               cl::value_desc("NAME,..."), cl::cat(category));
+cl::list<std::string> specializations(
+    "specializations", cl::CommaSeparated,
+    cl::desc("With --emit=header: also embed the variants of these argument "
+             "specializations (a character per runtime parameter: A a "
+             "16-byte aligned pointer, D a multiple of 16, U equal to 1, - "
+             "nothing); launches run the one that fits best"),
+    cl::value_desc("KEY,..."), cl::cat(category));
 cl::list<std::string> unitParams(
     "unit", cl::CommaSeparated,
     cl::desc("Integer arguments specialized to the value 1 (unit strides)"),
@@ -380,32 +388,97 @@ int compileKernels(const std::vector<std::string> &kernels, Stage stage,
   return status;
 }
 
-/// `--emit=header --arch=A,B,...`: each kernel compiled for every target
-/// into one header (writeMultiTargetHeader).
-int compileMultiTargetHeaders(
+/// The --specializations keys made fit kernel \p meta's runtime parameters
+/// (pointers all 'A' or all '-', as variants assume them); an error naming
+/// a key of the wrong length or with another character.
+std::optional<std::vector<std::string>>
+checkSpecializations(const KernelMetadata &meta) {
+  std::vector<std::string> keys;
+  std::string names;
+  for (const KernelParam &param : meta.params)
+    names += (names.empty() ? "" : ", ") + param.name;
+  for (llvm::StringRef key : specializations) {
+    key = key.trim();
+    if (key.size() != meta.params.size() ||
+        key.find_first_not_of("AD-U") != llvm::StringRef::npos) {
+      llvm::errs() << "error: --specializations key '" << key
+                   << "' does not fit kernel '" << meta.kernel << "': give "
+                   << meta.params.size()
+                   << " characters, one per runtime parameter (" << names
+                   << "): A a 16-byte aligned pointer, D a multiple of 16, U "
+                      "equal to 1, - nothing\n";
+      return std::nullopt;
+    }
+    std::string fitted = key.str();
+    bool aligned = true;
+    for (size_t i = 0; i < fitted.size(); ++i)
+      if (meta.params[i].type.isPointer)
+        aligned = aligned && fitted[i] == 'A';
+    for (size_t i = 0; i < fitted.size(); ++i)
+      if (meta.params[i].type.isPointer)
+        fitted[i] = aligned ? 'A' : '-';
+      else if (fitted[i] == 'A' || isFloatType(meta.params[i].type.elem))
+        fitted[i] = '-';
+    keys.push_back(fitted);
+  }
+  return keys;
+}
+
+/// `--emit=header` with several targets (`--arch=A,B,...`) or
+/// `--specializations`: each kernel compiled for every target, as given
+/// and then for each specialization, into one header
+/// (writeMultiVariantHeader).
+int compileMultiVariantHeaders(
     const std::vector<std::string> &kernels,
     const std::vector<std::string> &archs, Stage stage,
     llvm::function_ref<std::optional<CompileResult>(
-        llvm::StringRef, const std::string &, CompileFailure &)>
-        compileFor) {
+        llvm::StringRef, const CompileOptions &, CompileFailure &)>
+        compileWith,
+    const CompileOptions &options) {
   int status = kSuccess;
   for (const std::string &kernel : kernels) {
-    std::vector<CompileResult> results;
+    std::vector<HeaderVariant> variants;
+    bool failed = false;
     for (const std::string &target : archs) {
+      CompileOptions forTarget = options;
+      forTarget.arch = target;
       CompileFailure failure;
-      std::optional<CompileResult> result = compileFor(kernel, target, failure);
-      if (!result) {
+      std::optional<CompileResult> generic =
+          compileWith(kernel, forTarget, failure);
+      if (!generic) {
         if (failure == CompileFailure::Environment)
           return kEnvError;
-        status = kInputError;
+        failed = true;
         break;
       }
-      results.push_back(std::move(*result));
+      std::optional<std::vector<std::string>> keys =
+          checkSpecializations(generic->metadata);
+      if (!keys)
+        return kUsageError;
+      std::vector<KernelParam> params = generic->metadata.params;
+      variants.push_back({std::move(*generic), ""});
+      for (const std::string &key : *keys) {
+        CompileOptions specialized = forTarget;
+        specializeOptions(specialized, params, key);
+        std::optional<CompileResult> variant =
+            compileWith(kernel, specialized, failure);
+        if (!variant) {
+          if (failure == CompileFailure::Environment)
+            return kEnvError;
+          failed = true;
+          break;
+        }
+        variants.push_back({std::move(*variant), key});
+      }
+      if (failed)
+        break;
     }
-    if (results.size() != archs.size())
+    if (failed) {
+      status = kInputError;
       continue;
+    }
     if (int code =
-            writeMultiTargetHeader(results, outputFile, kernels.size() > 1))
+            writeMultiVariantHeader(variants, outputFile, kernels.size() > 1))
       return code;
   }
   return status;
@@ -496,6 +569,11 @@ int run(int argc, char **argv) {
                       "they need --emit=header\n";
       return kUsageError;
     }
+    if (!specializations.empty() && emit != Emit::Header) {
+      llvm::errs() << "error: --specializations embeds variants in an AOT "
+                      "header: it needs --emit=header\n";
+      return kUsageError;
+    }
     options.arch = archs.front();
   }
   options.numWarps = numWarps;
@@ -574,16 +652,15 @@ int run(int argc, char **argv) {
                                    stage, llvm::errs());
     return result ? writeTextOutput(result->text, outputFile) : kInputError;
   }
-  if (archs.size() > 1)
-    return compileMultiTargetHeaders(
+  if (archs.size() > 1 || !specializations.empty())
+    return compileMultiVariantHeaders(
         kernels, archs, stage,
-        [&](llvm::StringRef kernel, const std::string &target,
+        [&](llvm::StringRef kernel, const CompileOptions &variantOptions,
             CompileFailure &failure) {
-          CompileOptions forTarget = options;
-          forTarget.arch = target;
-          return compiler.compile(*source, kernel, bindings, forTarget, stage,
-                                  llvm::errs(), &failure);
-        });
+          return compiler.compile(*source, kernel, bindings, variantOptions,
+                                  stage, llvm::errs(), &failure);
+        },
+        options);
   return compileKernels(
       kernels, stage, [&](llvm::StringRef kernel, CompileFailure &failure) {
         return compiler.compile(*source, kernel, bindings, options, stage,

@@ -158,6 +158,14 @@ PackedArgs packArguments(const KernelMetadata &meta,
 std::string specializationKey(const KernelMetadata &meta,
                               const std::vector<HostArg> &args);
 
+/// The variant to run for a launch whose specializationKey() is \p launchKey,
+/// among variants compiled for \p variantKeys (an AOT header's): the index
+/// of the one that assumes the most of what the launch allows (every 'A',
+/// 'D' or 'U' of its key is the launch's; pointers all aligned or none, as
+/// the variants assume), or -1 when none fits.
+int pickSpecialization(const std::vector<std::string> &variantKeys,
+                       const std::string &launchKey);
+
 /// The parameter types Triton's JIT gives launch arguments: a typed
 /// pointer `*T`; an integer i32 when it fits 32 signed bits, else u64 when
 /// it needs 64 unsigned ones, else i64 (by value, not by C++ type, as

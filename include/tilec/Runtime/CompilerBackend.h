@@ -75,6 +75,13 @@ CompileRequest specializeRequest(CompileRequest request,
                                  const std::vector<KernelParam> &params,
                                  const std::string &key);
 
+/// What specializeRequest does to the options: \p options specialized as
+/// \p key says for the runtime parameters \p params (also `tilec
+/// --emit=header --specializations=`).
+void specializeOptions(CompileOptions &options,
+                       const std::vector<KernelParam> &params,
+                       const std::string &key);
+
 /// A compiled kernel: the binary and the metadata that says how to launch it.
 struct CompiledKernel {
   /// PTX text, or a cubin (ELF) image; Kernel::load tells them apart.
