@@ -311,6 +311,34 @@ class AutotuneTest(unittest.TestCase):
 
 
 @unittest.skipUnless(HAS_GPU, "needs torch with a CUDA GPU")
+class DotScaledTest(unittest.TestCase):
+    def test_mxfp_matmul(self):
+        # tl.dot_scaled (e2m1 x e4m3, e8m0 scales) in a K loop, ragged M/N:
+        # test/gpu/dot.tile's mm_mxfp on torch tensors, against float64.
+        k = tilec.compile(ROOT / "test" / "gpu" / "dot.tile", kernel="mm_mxfp")
+        M, N, K = 133, 70, 192
+        g = torch.Generator().manual_seed(0)
+        codes = torch.randint(0, 16, (M, K), generator=g, dtype=torch.uint8)
+        a = codes[:, 0::2] | (codes[:, 1::2] << 4)
+        table = torch.tensor([0, 0.5, 1, 1.5, 2, 3, 4, 6], dtype=torch.float64)
+        a64 = table[(codes & 7).long()] * torch.where(codes & 8 > 0, -1.0, 1.0).double()
+        sign = torch.randint(0, 2, (K, N), generator=g)
+        exponent = torch.randint(2, 15, (K, N), generator=g)
+        mantissa = torch.randint(0, 8, (K, N), generator=g)
+        b = ((sign << 7) | (exponent << 3) | mantissa).to(torch.uint8)
+        b64 = (1 + mantissa.double() / 8) * torch.pow(2.0, exponent.double() - 7)
+        b64 = torch.where(sign > 0, -b64, b64)
+        sa = torch.randint(120, 135, (M, K // 32), generator=g, dtype=torch.uint8)
+        sb = torch.randint(120, 135, (N, K // 32), generator=g, dtype=torch.uint8)
+        fa = torch.pow(2.0, sa.double() - 127).repeat_interleave(32, dim=1)
+        fb = torch.pow(2.0, sb.double() - 127).repeat_interleave(32, dim=1).T
+        ref = (a64 * fa) @ (b64 * fb)
+        c = torch.full((M, N), float("nan"), device="cuda")
+        k[(cdiv(M, 64), cdiv(N, 64))](c, a.cuda(), sa.cuda(), b.cuda(), sb.cuda(), M, N, K)
+        torch.testing.assert_close(c.double().cpu(), ref, rtol=1e-5, atol=1e-5 * ref.abs().max())
+
+
+@unittest.skipUnless(HAS_GPU, "needs torch with a CUDA GPU")
 class InterpretTest(unittest.TestCase):
     def test_interpreter_matches_the_gpu(self):
         try:
