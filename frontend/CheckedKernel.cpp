@@ -262,6 +262,11 @@ private:
         dump(*a, level + 1);
       return;
     }
+    case StmtKind::GridDepControl:
+      indent(level) << (llvm::cast<GridDepControlStmt>(stmt).launchDependents
+                            ? "GridDepLaunchDependents"
+                            : "GridDepWait");
+      break;
     case StmtKind::DebugBarrier:
       indent(level) << "DebugBarrier";
       loc(stmt.getLoc());

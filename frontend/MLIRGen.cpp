@@ -138,6 +138,12 @@ private:
       tile::PrintOp::create(builder, loc(print.getLoc()), print.prefix, args);
       return success();
     }
+    case StmtKind::GridDepControl:
+      if (llvm::cast<GridDepControlStmt>(stmt).launchDependents)
+        tile::GridDepLaunchDependentsOp::create(builder, loc(stmt.getLoc()));
+      else
+        tile::GridDepWaitOp::create(builder, loc(stmt.getLoc()));
+      return success();
     case StmtKind::DebugBarrier:
       tile::DebugBarrierOp::create(builder, loc(stmt.getLoc()));
       return success();

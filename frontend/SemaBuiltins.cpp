@@ -132,6 +132,8 @@ static const char *const kBuiltins[] = {
     "constexpr",
     "next_power_of_2",
     "debug_barrier",
+    "gdc_wait",
+    "gdc_launch_dependents",
     "randint4x",
     "randint",
     "rand",
@@ -993,6 +995,13 @@ Value Sema::builtinMisc(llvm::StringRef name, CallArgs &args, SourceLoc loc) {
     if (!bindArgs(args, name, {}, 0, slots))
       return Value::invalid();
     emit(std::make_unique<ck::DebugBarrierStmt>(loc));
+    return Value::none();
+  }
+  if (name == "gdc_wait" || name == "gdc_launch_dependents") {
+    if (!bindArgs(args, name, {}, 0, slots))
+      return Value::invalid();
+    emit(std::make_unique<ck::GridDepControlStmt>(
+        loc, name == "gdc_launch_dependents"));
     return Value::none();
   }
   if (name == "device_print" || name == "print") {

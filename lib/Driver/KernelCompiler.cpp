@@ -284,12 +284,23 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
 
   SourceMgrDiagnosticHandler handler(source.getSourceMgr(), context.get(),
                                      diagOS);
+  uint64_t reported = diagOS.tell();
   {
     TimingScope scope = root.nest("mlirgen");
     result.module = mlirGen(*context, *checked);
   }
-  if (!result.module)
+  if (!result.module) {
+    // A failure must say so: a construct MLIRGen does not handle is a bug,
+    // not a silent exit status.
+    if (diagOS.tell() == reported)
+      diagOS << source.getSourceMgr()
+                    .getMemoryBuffer(source.getSourceMgr().getMainFileID())
+                    ->getBufferIdentifier()
+             << ": error: internal error: generating the "
+             << "IR of kernel '" << checked->name
+             << "' failed without a diagnostic (please report this)\n";
     return std::nullopt;
+  }
   ModuleOp module = *result.module;
   applySpecialization(module, *checked, options);
 

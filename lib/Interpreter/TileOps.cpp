@@ -403,6 +403,9 @@ std::optional<LogicalResult> tilec::interp::runTileOp(Executor &exec,
       // A program runs its block operations whole, in order: every access
       // before a barrier is already done.
       .Case([&](DebugBarrierOp) -> Result { return success(); })
+      // One program at a time, in launch order: nothing to wait for.
+      .Case<GridDepWaitOp, GridDepLaunchDependentsOp>(
+          [&](Operation *) -> Result { return success(); })
       .Case([&](ElementwiseInlineAsmOp op) -> Result {
         return exec.error(op) << "inline_asm_elementwise runs PTX, which the "
                                  "interpreter cannot execute; run the kernel "

@@ -429,6 +429,7 @@ enum class StmtKind {
   While,
   DevicePrint,
   DebugBarrier,
+  GridDepControl,
   Combine,
   InlineAsm
 };
@@ -524,6 +525,15 @@ public:
 class DebugBarrierStmt : public NodeOf<Stmt, StmtKind::DebugBarrier> {
 public:
   explicit DebugBarrierStmt(SourceLoc loc) : NodeOf(loc) {}
+};
+
+/// `tl.extra.cuda.gdc_wait()` / `gdc_launch_dependents()` (programmatic
+/// dependent launch).
+class GridDepControlStmt : public NodeOf<Stmt, StmtKind::GridDepControl> {
+public:
+  GridDepControlStmt(SourceLoc loc, bool launchDependents)
+      : NodeOf(loc), launchDependents(launchDependents) {}
+  bool launchDependents;
 };
 
 /// `tl.associative_scan` (Scan) or `tl.reduce` (Reduce) with a combine

@@ -60,6 +60,12 @@ void populateInlineAsmOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populatePrintOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
+/// `tile.gdc_wait` / `tile.gdc_launch_dependents`: griddepcontrol on sm_90
+/// and later (or an unknown target, 0), nothing before
+/// (GridDepControlToLLVM.cpp).
+void populateGridDepControlToLLVMPatterns(
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    unsigned computeCapability);
 void populateAsyncCopyOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 /// Numbers each function's tensor-map creations (their pool slots

@@ -171,6 +171,8 @@ struct ConvertTileGPUToLLVMPass
     populateAsyncCopyOpToLLVMPatterns(converter, patterns);
     populateTMAOpToLLVMPatterns(converter, patterns);
     populatePrintOpToLLVMPatterns(converter, patterns);
+    populateGridDepControlToLLVMPatterns(converter, patterns,
+                                         computeCapability);
     populateInlineAsmOpToLLVMPatterns(converter, patterns);
     populateLibDeviceConversionPatterns(converter, patterns, /*benefit=*/10);
     arith::populateArithToLLVMConversionPatterns(converter, patterns);

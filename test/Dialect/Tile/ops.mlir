@@ -158,6 +158,10 @@ func.func @hints_and_print(%x: tensor<128xi32>, %n: i32) {
   tile.print "hello"
   // CHECK: tile.debug_barrier
   tile.debug_barrier
+  // CHECK: tile.gdc_wait
+  tile.gdc_wait
+  // CHECK: tile.gdc_launch_dependents
+  tile.gdc_launch_dependents
   return
 }
 

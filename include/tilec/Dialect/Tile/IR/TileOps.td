@@ -611,4 +611,42 @@ def Tile_DebugBarrierOp : Tile_Op<"debug_barrier",
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_GridDepWaitOp : Tile_Op<"gdc_wait",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Wait for the grids this one depends on (Triton's gdc_wait)";
+  let description = [{
+    `tl.extra.cuda.gdc_wait()`: under programmatic dependent launch (a
+    launch with `launch_pdl`), waits until the grids this one depends on
+    have completed and their memory is visible (`griddepcontrol.wait` on
+    sm_90 and later). Before sm_90 there is no dependent launch, and stream
+    order already gives that: nothing is emitted. Memory effects keep
+    memory operations from moving across it.
+
+    Example:
+    ```mlir
+    tile.gdc_wait
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_GridDepLaunchDependentsOp : Tile_Op<"gdc_launch_dependents",
+    [MemoryEffects<[MemRead, MemWrite]>]> {
+  let summary = "Let dependent grids start (Triton's gdc_launch_dependents)";
+  let description = [{
+    `tl.extra.cuda.gdc_launch_dependents()`: under programmatic dependent
+    launch, the grid launched after this one on the stream may start once
+    every program of this grid has passed here or ended
+    (`griddepcontrol.launch_dependents` on sm_90 and later; nothing
+    before). The dependent grid must `gdc_wait` before it reads what this
+    one writes.
+
+    Example:
+    ```mlir
+    tile.gdc_launch_dependents
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
 #endif // TILEC_DIALECT_TILE_IR_TILEOPS_TD
