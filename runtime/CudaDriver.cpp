@@ -101,6 +101,8 @@ LoadedDriver loadDriver() {
   REQUIRE(cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime");
   REQUIRE(cuEventDestroy, "cuEventDestroy_v2", "cuEventDestroy");
 #undef REQUIRE
+  // Optional: only programmatic dependent launches (CUDA 11.8+) need it.
+  resolve(library, d.cuLaunchKernelEx, {"cuLaunchKernelEx"});
   // The link API is optional: only linkPtxToCubin needs it.
   resolve(library, d.cuLinkCreate, {"cuLinkCreate_v2"});
   resolve(library, d.cuLinkAddData, {"cuLinkAddData_v2"});

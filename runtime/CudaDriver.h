@@ -70,8 +70,30 @@ constexpr CUjit_option CU_JIT_GENERATE_LINE_INFO = 13;
 constexpr int CU_JIT_INPUT_CUBIN = 0;
 constexpr int CU_JIT_INPUT_PTX = 1;
 
+/// cuLaunchKernelEx's attribute and configuration (cuda.h's
+/// CUlaunchAttribute: an id padded to 8 bytes, then a 64-byte value union;
+/// CUlaunchConfig).
+struct CUlaunchAttribute {
+  int id = 0;
+  char pad[4] = {};
+  union Value {
+    alignas(8) char bytes[64];
+    int programmaticStreamSerializationAllowed;
+  } value = {};
+};
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+constexpr int CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6;
+
 /// The loaded driver: one function pointer per entry point. Pointers of
-/// entry points the driver lacks are null (only the link API is optional).
+/// entry points the driver lacks are null (only the link API and
+/// cuLaunchKernelEx are optional).
 struct Driver {
 #define TILEC_CUDA_FN(name, ...) CUresult (*name)(__VA_ARGS__) = nullptr;
 #include "CudaDriverFunctions.def"

@@ -353,15 +353,17 @@ std::size_t Kernel::numVariants() const {
 }
 
 void Kernel::launchArgs(const Grid &grid, const std::vector<HostArg> &args,
-                        const Stream &stream) const {
+                        const Stream &stream,
+                        const LaunchOptions &options) const {
   if (specializer_)
-    return specializedForArgs(args).launchArgs(grid, args, stream);
+    return specializedForArgs(args).launchArgs(grid, args, stream, options);
   PackedArgs packed = packArguments(info(), args);
-  launchKernelParams(grid, packed.kernelParams(), stream.handle());
+  launchKernelParams(grid, packed.kernelParams(), stream.handle(), options);
 }
 
 void Kernel::launchPacked(const Grid &grid, const void *packed,
-                          std::size_t packedBytes, void *cuStream) const {
+                          std::size_t packedBytes, void *cuStream,
+                          const LaunchOptions &options) const {
   const KernelMetadata &meta = info();
   if (!state_)
     throw Error("tilec: kernel '" + meta.kernel +
@@ -386,11 +388,12 @@ void Kernel::launchPacked(const Grid &grid, const void *packed,
   const char *bytes = static_cast<const char *>(packed);
   for (std::size_t i = 0; i < count; ++i)
     pointers[i] = const_cast<char *>(bytes + 8 * i);
-  launchKernelParams(grid, count ? pointers : nullptr, cuStream);
+  launchKernelParams(grid, count ? pointers : nullptr, cuStream, options);
 }
 
 void Kernel::launchKernelParams(const Grid &grid, void **kernelParams,
-                                void *cuStream) const {
+                                void *cuStream,
+                                const LaunchOptions &options) const {
   const KernelMetadata &meta = info();
   const DeviceState &dev = *state_->device;
   std::int64_t dims[3] = {grid.x, grid.y, grid.z};
@@ -405,14 +408,40 @@ void Kernel::launchKernelParams(const Grid &grid, void **kernelParams,
   }
   dev.makeCurrent();
   unsigned threads = static_cast<unsigned>(32 * meta.numWarps);
-  CUresult launched = driver().cuLaunchKernel(
-      state_->function, static_cast<unsigned>(grid.x),
-      static_cast<unsigned>(grid.y), static_cast<unsigned>(grid.z), threads, 1,
-      1, static_cast<unsigned>(meta.sharedBytes),
-      static_cast<CUstream>(cuStream), kernelParams, nullptr);
+  // A dependent launch needs sm_90 (before, it is an ordinary launch: the
+  // kernel's gdc_* compiled to nothing) and cuLaunchKernelEx.
+  bool dependent = options.dependentLaunch && dev.ccMajor >= 9;
+  if (dependent && !driver().cuLaunchKernelEx)
+    throw Error("kernel '" + meta.kernel +
+                "': a dependent launch needs cuLaunchKernelEx, which this "
+                "CUDA driver lacks (CUDA 11.8 or later has it)");
+  CUresult launched;
+  if (dependent) {
+    CUlaunchAttribute attribute;
+    attribute.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    attribute.value.programmaticStreamSerializationAllowed = 1;
+    CUlaunchConfig config = {static_cast<unsigned>(grid.x),
+                             static_cast<unsigned>(grid.y),
+                             static_cast<unsigned>(grid.z),
+                             threads,
+                             1,
+                             1,
+                             static_cast<unsigned>(meta.sharedBytes),
+                             static_cast<CUstream>(cuStream),
+                             &attribute,
+                             1};
+    launched = driver().cuLaunchKernelEx(&config, state_->function,
+                                         kernelParams, nullptr);
+  } else {
+    launched = driver().cuLaunchKernel(
+        state_->function, static_cast<unsigned>(grid.x),
+        static_cast<unsigned>(grid.y), static_cast<unsigned>(grid.z), threads,
+        1, 1, static_cast<unsigned>(meta.sharedBytes),
+        static_cast<CUstream>(cuStream), kernelParams, nullptr);
+  }
   // The message is built only on failure (this is the launch hot path).
   if (launched != CUDA_SUCCESS)
-    check(launched, "cuLaunchKernel",
+    check(launched, dependent ? "cuLaunchKernelEx" : "cuLaunchKernel",
           " for kernel '" + meta.kernel + "' (grid (" + std::to_string(grid.x) +
               ", " + std::to_string(grid.y) + ", " + std::to_string(grid.z) +
               "), " + std::to_string(threads) + " threads, " +

@@ -25,8 +25,9 @@
 extern "C" {
 #endif
 
-/* The version of this interface; it changes when a function changes. */
-#define TILEC_C_ABI_VERSION 1
+/* The version of this interface; it changes when a function changes or is
+ * added (2: tilec_kernel_launch_flags). */
+#define TILEC_C_ABI_VERSION 2
 
 /* What a call did. */
 typedef enum tilec_status {
@@ -155,6 +156,16 @@ void tilec_kernel_destroy(tilec_kernel *kernel);
 tilec_status tilec_kernel_launch(const tilec_kernel *kernel, uint32_t gx,
                                  uint32_t gy, uint32_t gz, void *stream,
                                  const void *args, size_t args_size);
+/* Launch flags of tilec_kernel_launch_flags. */
+#define TILEC_LAUNCH_DEPENDENT 1u
+/* tilec_kernel_launch with `flags`: TILEC_LAUNCH_DEPENDENT makes a
+ * programmatic dependent launch (Triton's launch_pdl=True; an ordinary one
+ * before sm_90): the kernel may start before the previous kernel on the
+ * stream ends, and must gdc_wait() before reading what it writes. */
+tilec_status tilec_kernel_launch_flags(const tilec_kernel *kernel, uint32_t gx,
+                                       uint32_t gy, uint32_t gz, void *stream,
+                                       const void *args, size_t args_size,
+                                       unsigned flags);
 /* Registers per thread, as the driver reports them (-1 on error). */
 int tilec_kernel_num_registers(const tilec_kernel *kernel);
 

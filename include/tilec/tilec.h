@@ -293,11 +293,26 @@ private:
   }
 };
 
+/// How a launch is made, beyond its grid, arguments and stream: a trailing
+/// launch argument (after the Stream, if any).
+struct LaunchOptions {
+  /// Programmatic dependent launch (CUDA's programmatic stream
+  /// serialization, Triton's `launch_pdl=True`): the kernel may start while
+  /// the previous kernel on its stream is still running, from when every
+  /// program of that one has passed `gdc_launch_dependents()` (or ended);
+  /// it must `gdc_wait()` before reading what that kernel writes. On GPUs
+  /// before sm_90, which have none, the launch is an ordinary one.
+  bool dependentLaunch = false;
+};
+
 namespace detail {
-/// Turns Kernel::launch's arguments into HostArgs and finds the stream.
+/// Turns Kernel::launch's arguments into HostArgs and finds the stream and
+/// the launch options.
 struct ArgCollector {
   std::vector<HostArg> args;
   const Stream *stream = nullptr;
+  const LaunchOptions *options = nullptr;
+  bool optionsNotLast = false;
   bool streamNotLast = false;
 
   template <typename T> void add(const Buffer<T> &buffer) {
@@ -317,6 +332,11 @@ struct ArgCollector {
     noteValue();
     stream = &s;
   }
+  void add(const LaunchOptions &o) {
+    if (options)
+      optionsNotLast = true;
+    options = &o;
+  }
   template <typename T> void add(const T &value) {
     noteValue();
     args.push_back(HostArg::value(value));
@@ -326,6 +346,8 @@ private:
   void noteValue() {
     if (stream)
       streamNotLast = true;
+    if (options)
+      optionsNotLast = true;
   }
 };
 
@@ -394,24 +416,28 @@ public:
   /// dynamic shared memory. \p args are the kernel's runtime parameters in
   /// order -- Buffer<T> / DevicePtr<T> for `*T`, integers for integer
   /// parameters (range-checked), floats for float parameters -- optionally
-  /// followed by a Stream. Throws tilec::Error naming the parameter on a
-  /// mismatch, and on a grid of 0 or beyond the device's limits.
+  /// followed by a Stream, then by LaunchOptions. Throws tilec::Error naming
+  /// the parameter on a mismatch, and on a grid of 0 or beyond the device's
+  /// limits.
   template <typename... Args> void launch(Grid grid, Args &&...args) const {
     detail::ArgCollector collector;
     collector.args.reserve(sizeof...(Args));
     (collector.add(args), ...);
-    if (collector.streamNotLast)
+    if (collector.streamNotLast || collector.optionsNotLast)
       throw Error("tilec: kernel '" + info().kernel +
-                  "': a Stream must be the last launch argument");
+                  "': a Stream, then LaunchOptions, must be the last launch "
+                  "arguments");
     launchArgs(grid, collector.args,
-               collector.stream ? *collector.stream : Stream());
+               collector.stream ? *collector.stream : Stream(),
+               collector.options ? *collector.options : LaunchOptions());
   }
 
   /// The non-template launch behind launch(): picks the variant
   /// (specializedForArgs), checks \p args with packArguments() and calls
-  /// cuLaunchKernel on \p stream.
+  /// cuLaunchKernel (cuLaunchKernelEx for a dependent launch) on \p stream.
   void launchArgs(const Grid &grid, const std::vector<HostArg> &args,
-                  const Stream &stream) const;
+                  const Stream &stream,
+                  const LaunchOptions &options = LaunchOptions()) const;
 
   /// Launches with arguments packed by the caller, on the CUDA stream
   /// \p cuStream (a CUstream; nullptr: the default stream), for callers
@@ -424,12 +450,14 @@ public:
   /// variant first (specializedForArgs). Allocates nothing and never
   /// synchronizes, so it may be captured into a CUDA graph.
   void launchPacked(const Grid &grid, const void *packed,
-                    std::size_t packedBytes, void *cuStream) const;
+                    std::size_t packedBytes, void *cuStream,
+                    const LaunchOptions &options = LaunchOptions()) const;
 
 private:
-  /// Checks \p grid and calls cuLaunchKernel.
-  void launchKernelParams(const Grid &grid, void **kernelParams,
-                          void *cuStream) const;
+  /// Checks \p grid and calls cuLaunchKernel (cuLaunchKernelEx for a
+  /// dependent launch).
+  void launchKernelParams(const Grid &grid, void **kernelParams, void *cuStream,
+                          const LaunchOptions &options) const;
 
   std::shared_ptr<detail::KernelState> state_;
   /// Set for a specializing kernel: its variants by key.

@@ -399,16 +399,29 @@ void tilec_kernel_destroy(tilec_kernel *kernel) { delete kernel; }
 tilec_status tilec_kernel_launch(const tilec_kernel *kernel, uint32_t gx,
                                  uint32_t gy, uint32_t gz, void *stream,
                                  const void *args, size_t args_size) {
+  return tilec_kernel_launch_flags(kernel, gx, gy, gz, stream, args, args_size,
+                                   0);
+}
+
+tilec_status tilec_kernel_launch_flags(const tilec_kernel *kernel, uint32_t gx,
+                                       uint32_t gy, uint32_t gz, void *stream,
+                                       const void *args, size_t args_size,
+                                       unsigned flags) {
   if (!kernel)
     return nullArgument("tilec_kernel_launch", "kernel");
+  LaunchOptions options;
+  options.dependentLaunch = (flags & TILEC_LAUNCH_DEPENDENT) != 0;
+  auto launch = [&] {
+    if (flags & ~TILEC_LAUNCH_DEPENDENT)
+      throw Error("tilec_kernel_launch_flags: unknown flags " +
+                  std::to_string(flags & ~TILEC_LAUNCH_DEPENDENT));
+    kernel->kernel.launchPacked(Grid(gx, gy, gz), args, args_size, stream,
+                                options);
+  };
   if (!kernel->kernel || args_size != 8 * kernel->kernel.info().params.size() ||
-      (args_size && !args))
-    return guarded(TILEC_ERROR_INVALID_ARGUMENT, [&] {
-      kernel->kernel.launchPacked(Grid(gx, gy, gz), args, args_size, stream);
-    });
-  return guarded(TILEC_ERROR_CUDA, [&] {
-    kernel->kernel.launchPacked(Grid(gx, gy, gz), args, args_size, stream);
-  });
+      (args_size && !args) || (flags & ~TILEC_LAUNCH_DEPENDENT))
+    return guarded(TILEC_ERROR_INVALID_ARGUMENT, launch);
+  return guarded(TILEC_ERROR_CUDA, launch);
 }
 
 int tilec_kernel_num_registers(const tilec_kernel *kernel) {

@@ -64,8 +64,8 @@ class Heuristics(_Wrapper):
         self.fn.interpret(grid, *args, max_ops=max_ops, **self._with(args, kwargs))
 
     def __getitem__(self, grid: Any) -> Callable[..., None]:
-        def launch(*args: Any, stream: Any = None, **kwargs: Any) -> None:
-            self.fn[grid](*args, stream=stream, **self._with(args, kwargs))
+        def launch(*args: Any, stream: Any = None, launch_pdl: bool = False, **kwargs: Any) -> None:
+            self.fn[grid](*args, stream=stream, launch_pdl=launch_pdl, **self._with(args, kwargs))
 
         return launch
 
@@ -177,9 +177,11 @@ class Autotuner(_Wrapper):
         return config
 
     def __getitem__(self, grid: Any) -> Callable[..., None]:
-        def launch(*args: Any, stream: Any = None, **kwargs: Any) -> None:
+        def launch(*args: Any, stream: Any = None, launch_pdl: bool = False, **kwargs: Any) -> None:
             config = self._config_for(grid, args, kwargs)
-            self.fn[grid](*args, stream=stream, **self._apply(config, kwargs))
+            self.fn[grid](
+                *args, stream=stream, launch_pdl=launch_pdl, **self._apply(config, kwargs)
+            )
 
         return launch
 

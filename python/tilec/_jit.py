@@ -291,9 +291,9 @@ class JITFunction:
             return self._kernels.setdefault(key, compiled)
 
     def __getitem__(self, grid: Grid) -> Callable[..., None]:
-        def launch(*args: Any, stream: Any = None, **kwargs: Any) -> None:
+        def launch(*args: Any, stream: Any = None, launch_pdl: bool = False, **kwargs: Any) -> None:
             runtime, _, _, _ = self._split(args, kwargs)
-            self.kernel(*args, **kwargs)[grid](*runtime, stream=stream)
+            self.kernel(*args, **kwargs)[grid](*runtime, stream=stream, launch_pdl=launch_pdl)
 
         return launch
 

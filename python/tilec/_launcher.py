@@ -247,7 +247,8 @@ def make_launcher(
     descriptors: Sequence[Dict[str, Any]] = (),
 ) -> Callable[..., None]:
     """The launch function of a kernel with runtime ``params`` ((name, type)
-    pairs): ``launch(grid, *args, stream=None)``. ``variants`` maps
+    pairs): ``launch(grid, *args, stream=None, launch_pdl=False)``
+    (``launch_pdl``: a programmatic dependent launch, as Triton's). ``variants`` maps
     ``key * 256 + device`` to a loaded tilec_kernel address; ``miss(key,
     device)`` compiles, loads and records a missing one and returns it.
     ``descriptors`` (the metadata's "descriptors") name the parameters that
@@ -309,7 +310,7 @@ def make_launcher(
             key_terms.append("((%s %% 16 == 0) << %d)" % (arg, bit + 1))
             bit += 2
     nbytes = 8 * len(params)
-    signature = ", ".join(["_grid"] + user_names + ["*", "stream=None"])
+    signature = ", ".join(["_grid"] + user_names + ["*", "stream=None", "launch_pdl=False"])
     lines = ["def %s(%s):" % ("launch", signature)]
     lines += body
     lines.append("    _k = (%s) * 256" % (" | ".join(key_terms) or "0"))
@@ -331,7 +332,10 @@ def make_launcher(
         "    except _StructError as _e:",
         "        _bad_args(_e, (%s))" % "".join(a + ", " for a in names),
         "    _s = _stream(_d) if stream is None else _stream_handle(stream)",
-        "    _st = _launch(_v, _gx, _gy, _gz, _s, _buf, %d)" % nbytes,
+        "    if launch_pdl:",
+        "        _st = _launch_flags(_v, _gx, _gy, _gz, _s, _buf, %d, _DEPENDENT)" % nbytes,
+        "    else:",
+        "        _st = _launch(_v, _gx, _gy, _gz, _s, _buf, %d)" % nbytes,
         "    if _st:",
         "        _check(_st)",
     ]
@@ -379,6 +383,8 @@ def make_launcher(
         "_stream": current_stream,
         "_stream_handle": stream_handle,
         "_launch": _lib.lib.tilec_kernel_launch,
+        "_launch_flags": _lib.lib.tilec_kernel_launch_flags,
+        "_DEPENDENT": _lib.LAUNCH_DEPENDENT,
         "_check": check,
         "_unpack_desc": unpack_descriptor,
         "_descs": list(descriptors),

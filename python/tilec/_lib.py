@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import List, Optional
 
 _HERE = Path(__file__).resolve().parent
-ABI_VERSION = 1
+ABI_VERSION = 2
 
 # tilec_status values.
 SUCCESS = 0
@@ -87,9 +87,8 @@ _proto("tilec_cuda_available", _I)
 _proto("tilec_device_arch", _I, _I, ctypes.c_char_p, ctypes.c_size_t)
 _proto("tilec_kernel_load", _I, _P, _I, _PP)
 _proto("tilec_kernel_destroy", None, _P)
-_proto(
-    "tilec_kernel_launch",
-    _I,
+# kernel, grid x/y/z, stream, packed arguments, their size (then flags).
+_LAUNCH = (
     _P,
     ctypes.c_uint32,
     ctypes.c_uint32,
@@ -98,6 +97,9 @@ _proto(
     ctypes.c_char_p,
     ctypes.c_size_t,
 )
+_proto("tilec_kernel_launch", _I, *_LAUNCH)
+_proto("tilec_kernel_launch_flags", _I, *_LAUNCH, ctypes.c_uint)
+LAUNCH_DEPENDENT = 1
 _proto("tilec_kernel_num_registers", _I, _P)
 
 

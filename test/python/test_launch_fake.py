@@ -35,6 +35,10 @@ class FakeState(ctypes.Structure):
         ("numParams", ctypes.c_int),
         ("params", ctypes.c_uint64 * 32),
         ("kernel", ctypes.c_char * 64),
+        ("moduleLoads", ctypes.c_long),
+        ("lastMinCtasPerSM", ctypes.c_int),
+        ("dependentLaunches", ctypes.c_long),
+        ("lastLaunchDependent", ctypes.c_int),
     ]
 
 
@@ -120,6 +124,21 @@ class FakeLaunchTest(unittest.TestCase):
         self.assertEqual(len(scale.cache), 2)
         with self.assertRaisesRegex(TypeError, "BLOCK set both by the launch and by the configs"):
             scale[grid](x, out, 8, 2.0, BLOCK=32)
+
+    def test_dependent_launch(self):
+        # launch_pdl=True (Triton's): tilec_kernel_launch_flags, then
+        # cuLaunchKernelEx with programmatic stream serialization.
+        before = self.state.dependentLaunches
+        self.kernel[(2,)](0x10000, 0x20010, 2.5, 1000, True, 7, launch_pdl=True)
+        self.assertEqual(self.state.dependentLaunches, before + 1)
+        self.assertEqual(self.state.lastLaunchDependent, 1)
+        self.assertEqual(self.last()[2][3], 1000)
+        self.kernel[(2,)](0x10000, 0x20010, 2.5, 1000, True, 7)
+        self.assertEqual(self.state.lastLaunchDependent, 0)
+        add = load_jit_kernels().add_kernel
+        x, out = CudaArray(0x10000), CudaArray(0x30000)
+        add[(1,)](x, x, out, 64, BLOCK_SIZE=64, launch_pdl=True)
+        self.assertEqual(self.state.dependentLaunches, before + 2)
 
     def test_arch_of_the_device(self):
         self.assertEqual(tilec.device_arch(0), "sm_90a")

@@ -38,3 +38,16 @@ def scale(x_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr, EVEN: tl.constexpr):
     else:
         mask = offs < n
         tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * alpha, mask=mask)
+
+
+@tilec.jit
+def add_dependent(x_ptr, y_ptr, output_ptr, n_elements, BLOCK_SIZE: tl.constexpr):
+    # Triton's tutorial 11 form: wait for the previous kernel's writes
+    # before reading, let the next kernel start before writing.
+    offsets = tl.program_id(axis=0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offsets < n_elements
+    tl.extra.cuda.gdc_wait()
+    x = tl.load(x_ptr + offsets, mask=mask)
+    y = tl.load(y_ptr + offsets, mask=mask)
+    tl.extra.cuda.gdc_launch_dependents()
+    tl.store(output_ptr + offsets, x + y, mask=mask)

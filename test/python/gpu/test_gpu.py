@@ -177,6 +177,25 @@ class LaunchTest(unittest.TestCase):
                 torch.testing.assert_close(out, x + y)
         self.assertEqual(add.num_kernels, 2)
 
+    def test_dependent_launch(self):
+        # launch_pdl=True: each kernel gdc_wait()s for the previous one's
+        # writes; a chain of 20 dependent launches on one stream.
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location(
+            "jit_kernels", ROOT / "test" / "python" / "Inputs" / "jit_kernels.py"
+        )
+        kernels = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(kernels)
+        n = 1_000_003
+        y = torch.rand(n, device="cuda")
+        acc = [torch.zeros(n, device="cuda"), torch.empty(n, device="cuda")]
+        for i in range(20):
+            kernels.add_dependent[(cdiv(n, 1024),)](
+                acc[i % 2], y, acc[(i + 1) % 2], n, BLOCK_SIZE=1024, launch_pdl=True
+            )
+        torch.testing.assert_close(acc[0], 20 * y, rtol=1e-5, atol=1e-5)
+
     def test_non_default_stream(self):
         s = torch.cuda.Stream()
         x = torch.randn(512, 1000, device="cuda")

@@ -193,8 +193,9 @@ TEST_F(RealGpuTest, LaunchErrors) {
       contains(messageOf([&] { k.launch({1, 1 << 20}, x, x, 2.0f, 4); }),
                "grid.y must be in [1, 65535]"));
   Stream stream(device);
-  EXPECT_TRUE(contains(messageOf([&] { k.launch({1}, x, stream, x, 2.0f, 4); }),
-                       "a Stream must be the last launch argument"));
+  EXPECT_TRUE(contains(
+      messageOf([&] { k.launch({1}, x, stream, x, 2.0f, 4); }),
+      "a Stream, then LaunchOptions, must be the last launch arguments"));
 }
 
 TEST_F(RealGpuTest, LoadErrors) {

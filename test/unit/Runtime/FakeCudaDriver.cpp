@@ -601,11 +601,62 @@ FAKE_API CUresult cuFuncSetAttribute(CUfunction function, int attribute,
   return kSuccess;
 }
 
+namespace {
+CUresult launchLocked(CUfunction function, unsigned gx, unsigned gy,
+                      unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                      unsigned sharedBytes, CUstream stream, void **params,
+                      void **extra, bool dependent);
+} // namespace
+
 FAKE_API CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
                                  unsigned gz, unsigned bx, unsigned by,
                                  unsigned bz, unsigned sharedBytes,
                                  CUstream stream, void **params, void **extra) {
   std::lock_guard<std::mutex> lock(gMutex);
+  return launchLocked(function, gx, gy, gz, bx, by, bz, sharedBytes, stream,
+                      params, extra, /*dependent=*/false);
+}
+
+/// cuda.h's CUlaunchAttribute and CUlaunchConfig (cuLaunchKernelEx).
+struct FakeLaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    alignas(8) char bytes[64];
+    int value;
+  } value;
+};
+struct FakeLaunchConfig {
+  unsigned grid[3], block[3], sharedBytes;
+  CUstream stream;
+  FakeLaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+
+FAKE_API CUresult cuLaunchKernelEx(const FakeLaunchConfig *config,
+                                   CUfunction function, void **params,
+                                   void **extra) {
+  std::lock_guard<std::mutex> lock(gMutex);
+  if (!config || (config->numAttrs && !config->attrs))
+    return fail(kInvalidValue);
+  bool dependent = false;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    // Only programmatic stream serialization (6) is expected.
+    if (config->attrs[i].id != 6 || config->attrs[i].value.value > 1)
+      return fail(kInvalidValue);
+    dependent = config->attrs[i].value.value == 1;
+  }
+  return launchLocked(function, config->grid[0], config->grid[1],
+                      config->grid[2], config->block[0], config->block[1],
+                      config->block[2], config->sharedBytes, config->stream,
+                      params, extra, dependent);
+}
+
+namespace {
+CUresult launchLocked(CUfunction function, unsigned gx, unsigned gy,
+                      unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                      unsigned sharedBytes, CUstream stream, void **params,
+                      void **extra, bool dependent) {
   if (CUresult r = needContext())
     return r;
   if (!validFunction(function))
@@ -645,8 +696,11 @@ FAKE_API CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
   std::snprintf(gState.kernel, sizeof(gState.kernel), "%s",
                 function->name.c_str());
   ++gState.launches;
+  gState.lastLaunchDependent = dependent;
+  gState.dependentLaunches += dependent;
   return kSuccess;
 }
+} // namespace
 
 FAKE_API CUresult cuStreamCreate(CUstream *stream, unsigned flags) {
   return createHandle(stream, gStreams, gState.liveStreams);

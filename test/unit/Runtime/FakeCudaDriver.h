@@ -54,6 +54,10 @@ struct FakeCudaState {
   /// Modules loaded, and the `.minnctapersm` of the last one (0: none).
   long moduleLoads = 0;
   int lastMinCtasPerSM = 0;
+  /// Launches through cuLaunchKernelEx with programmatic stream
+  /// serialization (dependent launches), and whether the last launch was one.
+  long dependentLaunches = 0;
+  int lastLaunchDependent = 0;
 };
 
 /// The signature of the exported `tilec_fake_cuda_state`.

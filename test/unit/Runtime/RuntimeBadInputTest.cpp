@@ -141,7 +141,8 @@ void checkBadLaunches(Device &device) {
   // A stream anywhere but last; an empty kernel.
   Stream stream(device);
   EXPECT_EQ(messageOf([&] { k.launch({1}, y, stream, x, 2.0f, 4); }),
-            "tilec: kernel 'axpy': a Stream must be the last launch argument");
+            "tilec: kernel 'axpy': a Stream, then LaunchOptions, must be the "
+            "last launch arguments");
   Kernel nothing;
   EXPECT_EQ(messageOf([&] { nothing.launch({1}, y, x, 2.0f, 4); }),
             "tilec: use of an empty Kernel (load or compile one first)");
@@ -366,7 +367,7 @@ TEST(NoDriver, DriverWithoutGpus) {
 
 /// Runs the FakeGpuChild tests in a process whose CUDA driver is the fake.
 TEST(FakeGpu, RuntimeOnAFakeDriver) {
-  expectPassOnFakeGpu("FakeGpuChild.*", 9);
+  expectPassOnFakeGpu("FakeGpuChild.*", 10);
 }
 
 namespace {
@@ -410,6 +411,36 @@ TEST_F(FakeGpuChild, Properties) {
   EXPECT_EQ(messageOf([] { Device::open(1); }),
             "no CUDA device with ordinal 1; this machine has 1 (ordinals 0 "
             "to 0)");
+}
+
+TEST_F(FakeGpuChild, DependentLaunch) {
+  // LaunchOptions{dependentLaunch}: cuLaunchKernelEx with programmatic
+  // stream serialization (the fake device is sm_90), after the Stream.
+  Kernel k = Kernel::load(device, kAxpyPtx, axpyMeta());
+  Buffer<float> x = device.alloc<float>(64), y = device.alloc<float>(64);
+  Stream stream(device);
+  LaunchOptions dependent;
+  dependent.dependentLaunch = true;
+  k.launch({1}, y, x, 1.0f, 64, stream, dependent);
+  EXPECT_EQ(state->launches, before.launches + 1);
+  EXPECT_EQ(state->dependentLaunches, before.dependentLaunches + 1);
+  EXPECT_EQ(state->lastLaunchDependent, 1);
+  EXPECT_EQ(state->params[3], 64u);
+  k.launch({1}, y, x, 1.0f, 64, dependent);
+  EXPECT_EQ(state->dependentLaunches, before.dependentLaunches + 2);
+  k.launch({1}, y, x, 1.0f, 64, LaunchOptions());
+  EXPECT_EQ(state->lastLaunchDependent, 0);
+  EXPECT_EQ(state->dependentLaunches, before.dependentLaunches + 2);
+  // Packed arguments too (the C ABI and Python path).
+  std::uint64_t packed[4] = {y.data().address(), x.data().address(), 0, 64};
+  k.launchPacked({1}, packed, sizeof(packed), nullptr, dependent);
+  EXPECT_EQ(state->dependentLaunches, before.dependentLaunches + 3);
+  EXPECT_TRUE(contains(
+      messageOf([&] { k.launch({1}, y, x, dependent, 1.0f, 64); }),
+      "a Stream, then LaunchOptions, must be the last launch arguments"));
+  EXPECT_TRUE(contains(
+      messageOf([&] { k.launch({1}, y, x, 1.0f, 64, dependent, stream); }),
+      "a Stream, then LaunchOptions, must be the last launch arguments"));
 }
 
 TEST_F(FakeGpuChild, LaunchPassesTheArguments) {
