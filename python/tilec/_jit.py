@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import numbers
 import os
 import threading
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
@@ -73,6 +74,11 @@ def signature_entry(value: Any, name: str) -> str:
         return "None"  # a constexpr None, as Triton's JIT makes it
     if isinstance(value, bool):
         return "i1"
+    # NumPy's scalars are numbers too (not arrays of one element).
+    if isinstance(value, numbers.Integral):
+        value = int(value)
+    elif isinstance(value, numbers.Real):
+        value = float(value)
     if isinstance(value, int):
         if -(2**31) <= value < 2**31:
             return "i32"

@@ -247,6 +247,10 @@ class JITInterpretTest(unittest.TestCase):
         f32 = np.zeros(8, dtype=np.float32)
         kernels.fill.interpret((1,), f32, 0.5, 8, BLOCK=8)
         np.testing.assert_array_equal(f32, np.full(8, 0.5, np.float32))
+        # NumPy scalars are ints and floats, not arrays.
+        self.assertEqual(tilec._jit.signature_entry(np.int64(3), "n"), "i32")
+        self.assertEqual(tilec._jit.signature_entry(np.float64(0.5), "a"), "fp32")
+        self.assertEqual(tilec._jit.signature_entry(np.zeros(2, np.int64), "p"), "*i64")
         # Compiling (no GPU needed): one Kernel per signature and constexprs.
         k = kernels.add_kernel.kernel(x, y, out, 4096, BLOCK_SIZE=1024)
         self.assertEqual(
