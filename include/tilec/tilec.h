@@ -500,6 +500,11 @@ struct WarmUpKernel {
   /// multiple of 16, 'U' an integer equal to 1, '-' nothing), such as the
   /// keys of the launches a service makes.
   std::vector<std::string> specializations;
+  /// For a Python source's kernel, which has no types before a launch gives
+  /// them: the signatures of the launches to prepare, as
+  /// launchSignature() spells them with its hints ("*f32, *f32, i32:16";
+  /// pointers 16-byte aligned). Such an entry compiles nothing else.
+  std::vector<std::string> signatures;
 };
 
 /// Compiles `.tile` kernels, through an in-memory and an on-disk cache, and

@@ -134,14 +134,26 @@ struct Compiler::Impl {
     };
     auto compileFor = [impl = self, request,
                        hints](const std::vector<HostArg> &args) {
-      CompileRequest variant = request;
-      variant.signature = launchSignature(args, request.kernel, hints);
-      variant.signatureOfRuntimeParams = true;
-      if (hints)
-        variant.options.pointerAlignment = pointersAligned(args) ? 16 : 1;
-      return impl->compileAndLoad(variant);
+      return impl->compileAndLoad(
+          launchVariant(request, launchSignature(args, request.kernel, hints),
+                        hints, pointersAligned(args)));
     };
     return Kernel::typedAtLaunch(name, keyOf, compileFor);
+  }
+
+  /// The request of a Python kernel's variant for a launch whose inferred
+  /// signature is \p signature (with its hints when \p hints, argument
+  /// specialization being on; then \p alignedPointers says whether every
+  /// pointer is 16-byte aligned).
+  static CompileRequest launchVariant(const CompileRequest &request,
+                                      std::string signature, bool hints,
+                                      bool alignedPointers) {
+    CompileRequest variant = request;
+    variant.signature = std::move(signature);
+    variant.signatureOfRuntimeParams = true;
+    if (hints)
+      variant.options.pointerAlignment = alignedPointers ? 16 : 1;
+    return variant;
   }
 
   /// compileAndLoad(), then, unless the options say not to, a kernel that
@@ -173,7 +185,20 @@ struct Compiler::Impl {
   void warmUp(const WarmUpKernel &entry) {
     CompileRequest generic = request(readSourceFile(entry.path), entry.path,
                                      entry.kernel, entry.constexprs);
-    requireTypes(generic, "a warm-up entry");
+    if (generic.language == CompileRequest::Language::Python &&
+        !entry.signatures.empty()) {
+      // The variants its launches will look up (typedAtLaunch).
+      for (const std::string &signature : entry.signatures) {
+        CompileRequest variant = launchVariant(
+            generic, signature, options.specialize, /*alignedPointers=*/true);
+        if (hasDevice)
+          compileAndLoad(variant);
+        else
+          compile(variant);
+      }
+      return;
+    }
+    requireTypes(generic, "a warm-up entry without signatures");
     std::vector<KernelParam> params =
         hasDevice ? compileAndLoad(generic).info().params
                   : compile(generic).meta.params;

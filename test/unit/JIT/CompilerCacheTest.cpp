@@ -21,6 +21,8 @@
 #include <gtest/gtest.h>
 
 #include "TestSupport/ChildProcess.h"
+#include "TestSupport/Contains.h"
+#include "TestSupport/HostApi.h"
 #include "TestSupport/TimingBounds.h"
 
 #include <algorithm>
@@ -28,7 +30,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -132,6 +136,56 @@ TEST(CompilerCache, WarmUpFillsTheCache) {
       {{softmax, "no_such_kernel", {}, {}}, {softmax, "softmax", {}, {}}});
   EXPECT_THROW(done.get(), Error);
   EXPECT_EQ(entries(other).size(), 1u);
+}
+
+// A Python source's kernel has no types before a launch: its warm-up entry
+// lists the launch signatures, and compiles the variants those launches
+// look up (the same cache entries); without signatures it is an error.
+TEST(CompilerCache, WarmUpOfPythonKernelsBySignature) {
+  std::string dir = freshDir("warmup-python");
+  std::string path = dir + "/add.py";
+  ::mkdir(dir.c_str(), 0755);
+  {
+    std::ofstream file(path);
+    file << "import triton\nimport triton.language as tl\n\n\n"
+            "@triton.jit\n"
+            "def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+            "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+            "    x = tl.load(x_ptr + offs, mask=offs < n)\n"
+            "    tl.store(out_ptr + offs, x + tl.load(y_ptr + offs, "
+            "mask=offs < n), mask=offs < n)\n";
+  }
+  Compiler::clearMemoryCaches();
+  Compiler cc(onDisk(dir));
+  WarmUpKernel entry{path, "add_kernel", {{"BLOCK", int64_t(256)}}, {}, {}};
+  entry.signatures = {"*f32, *f32, *f32, i32:16", "*f16, *f16, *f16, i32"};
+  cc.warmUp({entry}).get();
+  EXPECT_EQ(entries(dir).size(), 2u);
+  // What a launch with aligned f32 pointers and n % 16 == 0 compiles.
+  CompileRequest launch;
+  {
+    std::ifstream file(path);
+    launch.source.assign(std::istreambuf_iterator<char>(file), {});
+  }
+  launch.sourceName = path;
+  launch.kernel = "add_kernel";
+  launch.constexprs = {{"BLOCK", int64_t(256)}};
+  launch.language = CompileRequest::Language::Python;
+  launch.options = cc.options();
+  launch.options.arch = cc.arch();
+  launch.signature = "*f32, *f32, *f32, i32:16";
+  launch.signatureOfRuntimeParams = true;
+  launch.options.pointerAlignment = 16;
+  Compiler::clearMemoryCaches();
+  CompiledKernel hit = cc.compileRequestToPTX(launch);
+  EXPECT_EQ(hit.meta.params.at(3).divisibility, 16u);
+  EXPECT_EQ(entries(dir).size(), 2u);
+  entry.signatures.clear();
+  std::future<void> untyped = cc.warmUp({entry});
+  EXPECT_TRUE(contains(messageOf([&] { untyped.get(); }),
+                       "takes its parameter types from its launch arguments, "
+                       "which a warm-up entry without signatures does not "
+                       "have"));
 }
 
 TEST(CompilerCache, EveryKeyInputMakesItsOwnEntry) {
