@@ -617,8 +617,11 @@ FAKE_API CUresult cuLaunchKernel(CUfunction function, unsigned gx, unsigned gy,
                       params, extra, /*dependent=*/false);
 }
 
-/// cuda.h's CUlaunchAttribute and CUlaunchConfig (cuLaunchKernelEx).
-struct FakeLaunchAttribute {
+/// cuda.h's CUlaunchAttribute and CUlaunchConfig (cuLaunchKernelEx), named
+/// as the runtime names them (runtime/CudaDriver.h): UBSan's function check
+/// compares the callee's type with the pointer's by name.
+namespace tilec::cuda {
+struct CUlaunchAttribute {
   int id;
   char pad[4];
   union {
@@ -626,12 +629,14 @@ struct FakeLaunchAttribute {
     int value;
   } value;
 };
-struct FakeLaunchConfig {
+struct CUlaunchConfig {
   unsigned grid[3], block[3], sharedBytes;
   CUstream stream;
-  FakeLaunchAttribute *attrs;
+  CUlaunchAttribute *attrs;
   unsigned numAttrs;
 };
+} // namespace tilec::cuda
+using FakeLaunchConfig = tilec::cuda::CUlaunchConfig;
 
 FAKE_API CUresult cuLaunchKernelEx(const FakeLaunchConfig *config,
                                    CUfunction function, void **params,
