@@ -2,12 +2,13 @@
 //
 // `tilegpu.async_copy_global_to_local`: each run of elements a thread holds
 // contiguously (its `tilegpu.vector_width`, 4 to 16 bytes, masks uniform
-// over the run) becomes one `cp.async` to the run's swizzled shared
-// address, copying zero bytes where masked off (the hardware fills zeros);
-// anything narrower is loaded and stored synchronously, which the later
-// wait and barrier order just as well. Also the commit/wait/fence ops and
-// `tilegpu.memdesc_index` (a buffer's base plus a whole number of tiles) and
-// `tilegpu.memdesc_trans` (the same address: the view is in the types).
+// over the run) becomes one `cp.async` to the run's shared address (in a
+// swizzled tile, or a row-major one), copying zero bytes where masked off (the
+// hardware fills zeros); anything narrower is loaded and stored synchronously,
+// which the later wait and barrier order just as well. Also the
+// commit/wait/fence ops and `tilegpu.memdesc_index` (a buffer's base plus a
+// whole number of tiles) and `tilegpu.memdesc_trans` (the same address: the
+// view is in the types).
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,19 +34,36 @@ struct AsyncCopyOpConversion
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     auto type = cast<RankedTensorType>(op.getSrc().getType());
-    auto layout = getNVMMASharedLayout(op.getDst().getType());
+    MemDescType tileType = op.getDst().getType();
+    auto swizzled = getNVMMASharedLayout(tileType);
+    bool rowMajor = isRowMajorShared(tileType);
     auto distributed = getDistributedLayout(type);
-    if (!layout || !distributed || type.getRank() != 2)
-      return rewriter.notifyMatchFailure(op, "expected a swizzled 2-D tile");
+    if (!distributed || !(rowMajor || (swizzled && type.getRank() == 2)))
+      return rewriter.notifyMatchFailure(
+          op, "expected a swizzled 2-D tile or a row-major one");
     auto *converter = getTypeConverter<TileGPUToLLVMTypeConverter>();
-    Type element = converter->convertElementType(
-        cast<tile::PointerType>(type.getElementType()).getPointeeType());
+    Type pointee =
+        cast<tile::PointerType>(type.getElementType()).getPointeeType();
+    Type element = converter->convertElementType(pointee);
     SmallVector<Value> ptrs = unpackRegisters(rewriter, loc, adaptor.getSrc());
     SmallVector<Value> masks;
     if (adaptor.getMask())
       masks = unpackRegisters(rewriter, loc, adaptor.getMask());
-    SmallVector<Value> offsets = emitSwizzledOffsets(
-        rewriter, loc, type, *layout, getThreadIds(rewriter, loc));
+    ThreadIds ids = getThreadIds(rewriter, loc);
+    unsigned elementBytes = getSharedElementBytes(pointee);
+    unsigned contigDim = type.getRank() - 1;
+    SmallVector<Value> offsets;
+    if (swizzled) {
+      offsets = emitSwizzledOffsets(rewriter, loc, type, *swizzled, ids);
+      contigDim = swizzled->contigDim;
+    } else {
+      Value bytesPerElement = createI32(rewriter, loc, elementBytes);
+      for (auto &index : emitIndices(rewriter, loc, type, ids))
+        offsets.push_back(LLVM::MulOp::create(
+            rewriter, loc,
+            linearizeIndex(rewriter, loc, index, tileType.getShape()),
+            bytesPerElement));
+    }
     if (offsets.size() != ptrs.size())
       return rewriter.notifyMatchFailure(op, "expected a linear layout");
 
@@ -54,11 +72,15 @@ struct AsyncCopyOpConversion
     if (auto attr = op->getAttrOfType<IntegerAttr>(kVectorWidthAttrName))
       width = std::max<int64_t>(1, attr.getInt());
     unsigned fastest = distributed->root.getOrder()[0];
-    if (distributed->blockDims[layout->contigDim] != fastest ||
+    if (distributed->blockDims[contigDim] != fastest ||
         distributed->elemsPerThread[fastest] % width != 0 ||
         (!masks.empty() && width > 1 && !op->hasAttr(kUniformMaskAttrName)))
       width = 1;
-    unsigned bytes = width * layout->elementBytes;
+    // A row-major tile holds a run at consecutive, aligned bytes only where
+    // the registers hold consecutive elements from a multiple of the run.
+    if (rowMajor && getContiguousRegisterRun(type, width) != width)
+      width = 1;
+    unsigned bytes = width * elementBytes;
     bool async = bytes == 4 || bytes == 8 || bytes == 16;
     if (!async)
       width = 1;

@@ -379,20 +379,6 @@ void mlir::tilegpu::populateSharedMemoryOpToLLVMPatterns(
 }
 
 namespace {
-/// Whether a memdesc is laid out row-major without swizzling, the layout
-/// the local_* lowerings implement.
-bool isPlainRowMajor(tilegpu::MemDescType type) {
-  auto shared = dyn_cast<tilegpu::SharedEncodingAttr>(type.getEncoding());
-  if (!shared || shared.getVec() != 1 || shared.getPerPhase() != 1 ||
-      shared.getMaxPhase() != 1)
-    return false;
-  ArrayRef<unsigned> order = shared.getOrder();
-  for (unsigned i = 0; i < order.size(); ++i)
-    if (order[i] != order.size() - 1 - i)
-      return false;
-  return true;
-}
-
 /// Writes the registers of `value` (a block of `type`) row-major at `base`.
 void storeBlock(OpBuilder &builder, Location loc, RankedTensorType type,
                 Value packed, Value base) {
@@ -431,7 +417,7 @@ tilegpu::MemDescType getBuffer(tilegpu::LocalLoadOp op) {
 }
 
 /// A local_* op's lowering, which matches only where its buffer is
-/// row-major without swizzling (isPlainRowMajor).
+/// row-major without swizzling (isRowMajorShared).
 template <typename OpTy> struct RowMajorPattern : OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
@@ -439,7 +425,7 @@ template <typename OpTy> struct RowMajorPattern : OpConversionPattern<OpTy> {
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const final {
-    if (!isPlainRowMajor(getBuffer(op)))
+    if (!isRowMajorShared(getBuffer(op)))
       return rewriter.notifyMatchFailure(op, "only unswizzled row-major");
     return rewriteRowMajor(op, adaptor, rewriter);
   }
@@ -496,13 +482,31 @@ struct LocalLoadOpConversion : RowMajorPattern<tilegpu::LocalLoadOp> {
     auto *converter = getTypeConverter<TileGPUToLLVMTypeConverter>();
     Type element = converter->convertElementType(type.getElementType());
     Type slot = element.isInteger(1) ? rewriter.getI8Type() : element;
+    // Aligned runs of registers holding consecutive elements of a row are
+    // consecutive bytes of the tile: one vector load of up to 16 bytes each.
+    unsigned bytes = slot.getIntOrFloatBitWidth() / 8;
+    unsigned run =
+        element.isInteger(1)
+            ? 1
+            : getContiguousRegisterRun(type, std::max(1u, 16 / bytes));
+    auto indices =
+        emitIndices(rewriter, loc, type, getThreadIds(rewriter, loc));
     SmallVector<Value> registers;
-    for (auto &index :
-         emitIndices(rewriter, loc, type, getThreadIds(rewriter, loc)))
-      registers.push_back(loadShared(
-          rewriter, loc, element,
+    for (unsigned reg = 0; reg < indices.size(); reg += run) {
+      Value ptr =
           gep(rewriter, loc, slot, adaptor.getSrc(),
-              linearizeIndex(rewriter, loc, index, type.getShape()))));
+              linearizeIndex(rewriter, loc, indices[reg], type.getShape()));
+      if (run == 1) {
+        registers.push_back(loadShared(rewriter, loc, element, ptr));
+        continue;
+      }
+      auto vectorType = VectorType::get({run}, element);
+      Value vector = LLVM::LoadOp::create(rewriter, loc, vectorType, ptr,
+                                          /*alignment=*/run * bytes);
+      for (unsigned i = 0; i < run; ++i)
+        registers.push_back(LLVM::ExtractElementOp::create(
+            rewriter, loc, vector, createI32(rewriter, loc, i)));
+    }
     rewriter.replaceOp(op, packRegisters(rewriter, loc, registers, resultType));
     return success();
   }

@@ -21,4 +21,5 @@ from checks import (  # noqa: F401
     libdevice,
     scan,
     blocks,
+    pipeline,
 )

@@ -168,6 +168,16 @@ SASS_CHECKS = (
     ("mm_f16_tma_mma_64x128x32_w8", ("HMMA", "LDSM", "UTMALDG"), ("LDL", "STL", "HGMMA")),
     ("mm_tf32_ring80", ("HMMA", "LDGSTS"), ("LDL", "STL")),
 )
+# Loops without dots pipelined through shared-memory rings (pipeline.tile).
+PIPE = G + "pipeline.tile"
+kern("pl_softmax", PIPE)
+kern("pl_softmax_s1", PIPE, "pl_softmax", STAGES=1)
+kern("pl_softmax_s2", PIPE, "pl_softmax", STAGES=2)
+kern("pl_softmax_s4", PIPE, "pl_softmax", STAGES=4)
+kern("pl_softmax_w8", PIPE, "pl_softmax", nw=8, BLOCK=1024, STAGES=4)
+kern("pl_rowsum", PIPE, flags=("--divisible=stride,n_cols",))
+kern("pl_rowsum_s2", PIPE, "pl_rowsum", flags=("--divisible=stride,n_cols",), STAGES=2)
+kern("pl_gather", PIPE)
 for _k in ("red_axis1", "red_axis0", "red_all", "red_i32", "red_1d", "red_ties"):
     kern(_k, G + "reduce.tile")
 kern("red_axis1_w8", G + "reduce.tile", "red_axis1", nw=8)

@@ -271,6 +271,28 @@ Attribute mlir::tilegpu::getNVMMAStagingLayout(RankedTensorType type,
   return {};
 }
 
+Attribute mlir::tilegpu::getRowMajorSharedLayout(MLIRContext *context,
+                                                 unsigned rank) {
+  SmallVector<unsigned> order;
+  for (unsigned d = rank; d-- > 0;)
+    order.push_back(d);
+  return SharedEncodingAttr::get(context, 1, 1, 1, order);
+}
+
+bool mlir::tilegpu::isRowMajorShared(MemDescType type) {
+  auto shared = dyn_cast<SharedEncodingAttr>(type.getEncoding());
+  if (!shared || shared.getVec() != 1 || shared.getPerPhase() != 1 ||
+      shared.getMaxPhase() != 1)
+    return false;
+  ArrayRef<unsigned> order = shared.getOrder();
+  if (order.size() > type.getShape().size())
+    return false;
+  for (unsigned i = 0; i < order.size(); ++i)
+    if (order[i] != order.size() - 1 - i)
+      return false;
+  return true;
+}
+
 unsigned mlir::tilegpu::getContiguousRegisterRun(RankedTensorType type,
                                                  unsigned maxElements) {
   if (!hasRegisterLayout(type.getEncoding()) || type.getRank() == 0)

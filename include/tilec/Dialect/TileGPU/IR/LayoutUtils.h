@@ -217,6 +217,18 @@ bool isLdmatrixLoad(MemDescType src, RankedTensorType dst);
 /// not a multiple of 8.
 Attribute getNVMMAStagingLayout(RankedTensorType type, unsigned contigDim);
 
+/// An unswizzled row-major `#tilegpu.shared` layout for a tile of `rank`
+/// dimensions (order `[rank-1, ..., 0]`): each element at its row-major
+/// index. What a block staged by the thread that later reads it back
+/// needs (no exchange between threads, so no swizzle).
+Attribute getRowMajorSharedLayout(MLIRContext *context, unsigned rank);
+
+/// Whether `type` is laid out row-major without swizzling: a
+/// `#tilegpu.shared` layout with `vec = perPhase = maxPhase = 1` whose order
+/// lists its last `order.size()` dimensions fastest first; any dimensions
+/// before those (the slots of a ring of tiles) are outermost.
+bool isRowMajorShared(MemDescType type);
+
 /// The longest run (a power of two, at most `maxElements`) such that in
 /// every thread, each aligned group of that many consecutive registers of
 /// a block of `type` holds consecutive elements along the last dimension,

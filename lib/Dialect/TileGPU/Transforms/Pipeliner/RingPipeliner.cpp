@@ -1,8 +1,9 @@
 //===- RingPipeliner.cpp - Running the steps of ring pipelining -----------===//
 //
-// Stages the loop's mma.sync operands, plans, picks the strategies and
-// runs the prologue, loop-rewrite and epilogue steps (RingPipeliner.h); a
-// loop that cannot be pipelined this way gets its staging undone.
+// Stages the loop's mma.sync operands (or, in a loop without dots that asks
+// for pipelining, its loads), plans, picks the strategies and runs the
+// prologue, loop-rewrite and epilogue steps (RingPipeliner.h); a loop that
+// cannot be pipelined this way gets its staging undone.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,11 +55,14 @@ bool pipeliner::pipelineThroughRings(scf::ForOp loop, int64_t numStages,
                           << " stages) of the loop at " << loop.getLoc()
                           << "\n");
   SmallVector<MmaSyncStaging> mmaSync = stageMmaSyncOperands(loop);
+  SmallVector<LoadStaging> plain = stageLoadsWithoutDots(loop, numStages);
   FailureOr<RingPlan> plan = planRing(loop, numStages, useTma);
   if (failed(plan)) {
     LLVM_DEBUG(llvm::dbgs() << "  not possible; " << mmaSync.size()
-                            << " mma.sync operand stagings undone\n");
+                            << " mma.sync operand stagings and " << plain.size()
+                            << " load stagings undone\n");
     unstageMmaSyncOperands(mmaSync);
+    unstageLoads(plain);
     return false;
   }
   LLVM_DEBUG(llvm::dbgs() << "  " << plan->staged.size() << " staged loads, "

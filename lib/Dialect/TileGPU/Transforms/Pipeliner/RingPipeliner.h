@@ -21,8 +21,10 @@
 // copied (CopyStrategy: `cp.async` in CpAsyncStrategy.cpp, bulk tensor
 // copies in TmaStrategy.cpp) and how the dots read the ring (ReadStrategy:
 // mma.sync through `ldmatrix`, which also stages its operands, in
-// MmaSyncStrategy.cpp; warp-group dots in WarpGroupStrategy.cpp). A loop
-// may mix both copy strategies; its dots read one way.
+// MmaSyncStrategy.cpp, whose synchronous reads also serve the row-major
+// tiles of loops without dots, LoadStaging.cpp; warp-group dots in
+// WarpGroupStrategy.cpp). A loop may mix both copy strategies; its dots
+// read one way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,7 @@
 
 #include "tilec/Analysis/TensorMapPlan.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 
 #include <memory>
@@ -214,6 +217,35 @@ public:
   /// fetch slot (RingLoop.cpp).
   void fetchAhead();
 };
+
+/// A load of a loop without dots staged for the ring (LoadStaging.cpp):
+/// `load` (the original's pointer and mask, no `other`) -> `alloc`
+/// (row-major) -> `local` (the load's layout) [-> `select` of `other` where
+/// masked off].
+struct LoadStaging {
+  tile::LoadOp load;
+  Value other;
+  LocalAllocOp alloc;
+  LocalLoadOp local;
+  arith::SelectOp select;
+};
+
+/// Stages the loads of `loop` when it asks for pipelining itself
+/// (`tile.num_stages`) and has no dots: every load cp.async can copy whose
+/// address the loop can compute ahead. Lowers `numStages` (not below 2)
+/// until the rings fit the budget; stages nothing if they do not.
+SmallVector<LoadStaging> stageLoadsWithoutDots(scf::ForOp loop,
+                                               int64_t &numStages);
+
+/// Puts the loads stageLoadsWithoutDots replaced back.
+void unstageLoads(MutableArrayRef<LoadStaging> staged);
+
+/// Whether cp.async can copy `load` in runs of 4 bytes or more.
+bool isCpAsyncCopyable(tile::LoadOp load, const AxisInfoAnalysis &info);
+
+/// Whether `value` is absent or a zero constant (what a masked-off
+/// asynchronous copy writes).
+bool isZeroOrAbsent(Value value);
 
 /// The steps.
 void buildPrologue(RingBuilder &ring);

@@ -2,7 +2,9 @@
 //
 // The plan step of ring pipelining (RingPipeliner.h): every dot-feeding
 // load of the loop must be staged in swizzled shared memory that only dots
-// read, with `other` zero or absent (what a masked-off copy writes). A load
+// read, with `other` zero or absent (what a masked-off copy writes); loads
+// of loops without dots are staged in row-major tiles
+// (stageLoadsWithoutDots) and copied by cp.async. A load
 // that is a box of a 2-D tensor (tilec/Analysis/TensorMapPlan.h) is copied
 // by the copy engine when TMA is allowed; any other must be copyable with
 // cp.async in runs of 4 bytes or more. The addresses and masks of cp.async
@@ -40,10 +42,7 @@ SmallVector<Operation *> pipeliner::getTileReaders(LocalAllocOp alloc) {
   return readers;
 }
 
-namespace {
-/// Whether `value` is absent or a zero constant (what a masked-off
-/// asynchronous copy writes).
-bool isZeroOrAbsent(Value value) {
+bool pipeliner::isZeroOrAbsent(Value value) {
   if (!value)
     return true;
   Attribute attr;
@@ -59,23 +58,8 @@ bool isZeroOrAbsent(Value value) {
   return false;
 }
 
-/// The local_alloc that stages `load` for dots only, if it is one.
-LocalAllocOp getStagingAlloc(scf::ForOp loop, tile::LoadOp load) {
-  if (!load->hasOneUse() || !isZeroOrAbsent(load.getOther()))
-    return {};
-  auto alloc = dyn_cast<LocalAllocOp>(*load->getUsers().begin());
-  if (!alloc || alloc->getBlock() != loop.getBody() ||
-      !getNVMMASharedLayout(alloc.getType()))
-    return {};
-  if (!llvm::all_of(getTileReaders(alloc), [](Operation *user) {
-        return isa<WarpGroupDotOp, LocalLoadOp>(user);
-      }))
-    return {};
-  return alloc;
-}
-
-/// Whether cp.async can copy `load` in runs of 4 bytes or more.
-bool isCpAsyncCopyable(tile::LoadOp load, const AxisInfoAnalysis &info) {
+bool pipeliner::isCpAsyncCopyable(tile::LoadOp load,
+                                  const AxisInfoAnalysis &info) {
   std::optional<AccessVectorWidth> access =
       getAccessVectorWidth(info, load.getPtr(), load.getMask());
   if (!access)
@@ -85,6 +69,30 @@ bool isCpAsyncCopyable(tile::LoadOp load, const AxisInfoAnalysis &info) {
   return access->width * bytes >= 4;
 }
 
+namespace {
+/// The local_alloc that stages `load`, if it is one: a swizzled tile that
+/// only dots read (directly or through local_loads into their operands),
+/// or a row-major one that local_loads read (stageLoadsWithoutDots).
+LocalAllocOp getStagingAlloc(scf::ForOp loop, tile::LoadOp load) {
+  if (!load->hasOneUse() || !isZeroOrAbsent(load.getOther()))
+    return {};
+  auto alloc = dyn_cast<LocalAllocOp>(*load->getUsers().begin());
+  if (!alloc || alloc->getBlock() != loop.getBody())
+    return {};
+  if (isRowMajorShared(alloc.getType()))
+    return llvm::all_of(alloc->getUsers(),
+                        [](Operation *user) { return isa<LocalLoadOp>(user); })
+               ? alloc
+               : LocalAllocOp();
+  if (!getNVMMASharedLayout(alloc.getType()))
+    return {};
+  if (!llvm::all_of(getTileReaders(alloc), [](Operation *user) {
+        return isa<WarpGroupDotOp, LocalLoadOp>(user);
+      }))
+    return {};
+  return alloc;
+}
+
 /// The staged loads of `loop`, or failure if some dot-feeding load is not
 /// one or cannot be copied asynchronously.
 FailureOr<SmallVector<StagedLoad, 2>>
@@ -92,15 +100,17 @@ getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info, bool useTma) {
   SmallVector<StagedLoad, 2> staged;
   for (Operation &op : *loop.getBody()) {
     auto load = dyn_cast<tile::LoadOp>(op);
-    if (!load || !isa<RankedTensorType>(load.getType()) || !feedsDot(load))
+    if (!load || !isa<RankedTensorType>(load.getType()))
       continue;
     LocalAllocOp alloc = getStagingAlloc(loop, load);
+    if (!alloc && !feedsDot(load))
+      continue; // neither staged nor needed by a dot: an ordinary load
     if (!alloc)
       return failure();
     StagedLoad s;
     s.load = load;
     s.alloc = alloc;
-    if (useTma)
+    if (useTma && getNVMMASharedLayout(alloc.getType()))
       s.tma = planTensorMapLoad(load, loop, alloc.getType(), info);
     if (!s.tma && !isCpAsyncCopyable(load, info))
       return failure();
