@@ -238,3 +238,48 @@ func.func @budget_in_loops(%p: !tile.ptr<i32>, %n: i32) {
   }
   return
 }
+
+// -----
+
+// A small load (32 elements, fewer than the 128 threads: each thread holds
+// at most one) of cheap addresses is loaded again in the conversion's
+// layout (a page table's entries that both the rows and the columns of a
+// tile need); a load of 128 elements is converted, and so is a small load
+// with a store between it and the conversion (it may read other values).
+#l1 = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#l2 = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+#ls = #tilegpu.slice<{dim = 1, parent = #l2}>
+// CHECK-DAG: #[[$L2:.*]] = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-DAG: #[[$LS:.*]] = #tilegpu.slice<{dim = 1, parent = #[[$L2]]}>
+// CHECK-LABEL: func.func @small_loads
+// CHECK-SAME: (%[[P:[^:]*]]: !tile.ptr<i32>, %[[N:[^:]*]]: i32)
+func.func @small_loads(%p: !tile.ptr<i32>, %n: i32) -> (tensor<32xi32, #ls>, tensor<128xi32, #ls>, tensor<32xi32, #ls>) {
+  // CHECK: %[[PS:.*]] = tile.splat %[[P]] : tensor<32x!tile.ptr<i32>, #[[$LS]]>
+  // CHECK-NEXT: %[[R:.*]] = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #[[$LS]]>
+  // CHECK-NEXT: %[[Q:.*]] = tile.addptr %[[PS]], %[[R]] : tensor<32x!tile.ptr<i32>, #[[$LS]]>
+  // CHECK-NEXT: %[[R2:.*]] = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #[[$LS]]>
+  // CHECK-NEXT: %[[NS:.*]] = tile.splat %[[N]] : tensor<32xi32, #[[$LS]]>
+  // CHECK-NEXT: %[[M:.*]] = arith.cmpi slt, %[[R2]], %[[NS]] : tensor<32xi32, #[[$LS]]>
+  // CHECK-NEXT: %[[V:.*]] = tile.load %[[Q]], %[[M]] : tensor<32x!tile.ptr<i32>, #[[$LS]]>
+  %r = tile.make_range {end = 32 : i32, start = 0 : i32} : tensor<32xi32, #l1>
+  %ps = tile.splat %p : tensor<32x!tile.ptr<i32>, #l1>
+  %q = tile.addptr %ps, %r : tensor<32x!tile.ptr<i32>, #l1>, tensor<32xi32, #l1>
+  %ns = tile.splat %n : tensor<32xi32, #l1>
+  %m = arith.cmpi slt, %r, %ns : tensor<32xi32, #l1>
+  %v = tile.load %q, %m : tensor<32x!tile.ptr<i32>, #l1>
+  %cv = tilegpu.convert_layout %v : tensor<32xi32, #l1> -> tensor<32xi32, #ls>
+  // CHECK: %[[BIG:.*]] = tile.load %{{.*}} : tensor<128x!tile.ptr<i32>, #{{.*}}>
+  // CHECK-NEXT: tilegpu.convert_layout %[[BIG]]
+  %r128 = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #l1>
+  %ps128 = tile.splat %p : tensor<128x!tile.ptr<i32>, #l1>
+  %q128 = tile.addptr %ps128, %r128 : tensor<128x!tile.ptr<i32>, #l1>, tensor<128xi32, #l1>
+  %big = tile.load %q128 : tensor<128x!tile.ptr<i32>, #l1>
+  %cbig = tilegpu.convert_layout %big : tensor<128xi32, #l1> -> tensor<128xi32, #ls>
+  // CHECK: %[[W:.*]] = tile.load %{{.*}} : tensor<32x!tile.ptr<i32>, #{{.*}}>
+  // CHECK-NEXT: tile.store
+  // CHECK-NEXT: tilegpu.convert_layout %[[W]]
+  %w = tile.load %q : tensor<32x!tile.ptr<i32>, #l1>
+  tile.store %p, %n : !tile.ptr<i32>
+  %cw = tilegpu.convert_layout %w : tensor<32xi32, #l1> -> tensor<32xi32, #ls>
+  return %cv, %cbig, %cw : tensor<32xi32, #ls>, tensor<128xi32, #ls>, tensor<32xi32, #ls>
+}

@@ -101,19 +101,29 @@ module attributes {tilegpu.num_warps = 4 : i32} {
 
 // -----
 
-// An index block and the block gathered through it: the index load is
-// staged; the gathered load's address comes from a load, which the loop
-// cannot compute ahead, so it stays an ordinary load of the loop.
+// An index block and the block gathered through it: the gathered load is
+// staged; its address comes from the index load, which each fetch issues
+// again for the iteration it fetches (masked by "the iteration exists"),
+// so the index block is not staged itself (and its load in the body, now
+// unused, goes).
 #b = #tilegpu.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
 module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK-LABEL: func.func @gather
-  // CHECK: %[[RING:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x512xi32, #{{.*}}>
+  // CHECK: %[[RING:.*]] = tilegpu.local_alloc : () -> !tilegpu.memdesc<2x512xf32, #{{.*}}>
   // CHECK-NOT: local_alloc
+  // CHECK: %[[HAS0:.*]] = tile.splat %{{.*}} : tensor<512xi1, #blocked>
+  // CHECK-NEXT: %[[J0:.*]] = tile.load %{{.*}}, %[[HAS0]] : tensor<512x!tile.ptr<i32>, #blocked>
+  // CHECK-NEXT: %[[G0:.*]] = tile.addptr %{{.*}}, %[[J0]]
+  // CHECK: tilegpu.async_copy_global_to_local %[[G0]], %{{.*}}, %[[HAS0]]
   // CHECK: scf.for
-  // CHECK: tilegpu.async_copy_global_to_local %{{.*}} : tensor<512x!tile.ptr<i32>, #blocked>
-  // CHECK: %[[J:.*]] = tilegpu.local_load
+  // CHECK: %[[HAS:.*]] = tile.splat %{{.*}} : tensor<512xi1, #blocked>
+  // CHECK-NEXT: %[[J:.*]] = tile.load %{{.*}}, %[[HAS]] : tensor<512x!tile.ptr<i32>, #blocked>
   // CHECK-NEXT: %[[G:.*]] = tile.addptr %{{.*}}, %[[J]]
-  // CHECK-NEXT: tile.load %[[G]] : tensor<512x!tile.ptr<f32>, #blocked>
+  // CHECK: tilegpu.async_copy_global_to_local %[[G]], %{{.*}}, %[[HAS]]
+  // CHECK-NOT: tile.load
+  // CHECK: tilegpu.local_load
+  // CHECK-NOT: tile.load
+  // CHECK: scf.yield
   func.func @gather(%idx: tensor<512x!tile.ptr<i32>, #b> {tile.divisibility = 16 : i32, tile.contiguity = 512 : i32}, %src: tensor<512x!tile.ptr<f32>, #b>, %out: !tile.ptr<f32>, %lb: i32, %ub: i32) {
     %c1 = arith.constant 1 : i32
     %step = arith.constant dense<512> : tensor<512xi32, #b>

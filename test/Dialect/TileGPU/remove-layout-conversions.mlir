@@ -362,4 +362,20 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     tile.store %r, %v : tensor<32x64x!tile.ptr<f32>, #c>
     return
   }
+
+  // A statistic reduced to a scalar: the 1-D block stays in the slice the
+  // row reduction gives (a whole-block reduction reduces any layout), no
+  // conversion to #row and back.
+  // CHECK-LABEL: func.func @reduce_to_scalar
+  func.func @reduce_to_scalar(%x: tensor<64x64xf32, #k>) -> f32 {
+    // CHECK-NOT: convert_layout
+    // CHECK: %[[R:.*]] = tile.reduce sum %{{.*}} axis = 1 : tensor<64x64xf32, #[[$K]]> -> tensor<64xf32, #[[$KROWS:.*]]>
+    // CHECK-NEXT: %[[E:.*]] = math.exp %[[R]] : tensor<64xf32, #[[$KROWS]]>
+    // CHECK-NEXT: tile.reduce sum %[[E]] axis = 0 : tensor<64xf32, #[[$KROWS]]> -> f32
+    %r = tile.reduce sum %x axis = 1 : tensor<64x64xf32, #k> -> tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #k}>>
+    %c = tilegpu.convert_layout %r : tensor<64xf32, #tilegpu.slice<{dim = 1, parent = #k}>> -> tensor<64xf32, #row>
+    %e = math.exp %c : tensor<64xf32, #row>
+    %s = tile.reduce sum %e axis = 0 : tensor<64xf32, #row> -> f32
+    return %s : f32
+  }
 }

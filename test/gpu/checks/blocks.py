@@ -54,10 +54,13 @@ def t_desc_trans(t):
     for var in ("desc_trans", "desc_trans_w8"):
         k = t.k(var)
         for M, N in ((45, 100), (64, 128), (1, 3)):
-            x = t.randn((M, N))
-            y = t.out((N, M), np.float32)
-            k((cdiv(M, 32), cdiv(N, 64)), x=t.inp(x), y=y, M=M, N=N)
-            t.exact("%s %dx%d: y = x^T + 1" % (var, M, N), y, x.T + np.float32(1))
+            # Row strides rounded up to 16 bytes (descriptors need them).
+            ldx, ldy = cdiv(N, 4) * 4, cdiv(M, 4) * 4
+            x = t.randn((M, ldx))
+            y = t.out((N, ldy), np.float32)
+            k((cdiv(M, 32), cdiv(N, 64)), x=t.inp(x), y=y, M=M, N=N, ldx=ldx, ldy=ldy)
+            t.exact("%s %dx%d: y = x^T + 1" % (var, M, N), y[:, :M], x[:, :N].T + np.float32(1))
+            t.untouched("%s %dx%d: row padding" % (var, M, N), y, np.arange(ldy) >= M)
 
 
 @test("blocks", "block pointers: matmul advanced along K (ragged)")

@@ -45,14 +45,45 @@ LogicalResult verifySameTile(Operation *op, RankedTensorType tensor,
 constexpr int kRematerializeBudget = 32;
 constexpr int kRematerializeBudgetInLoop = 96;
 
+/// Whether `load` reads fewer elements than its layout has threads: every
+/// thread holds at most one, and a second load of the same addresses in
+/// another layout hits the cache (Triton's cheap loads).
+bool isSmallLoad(tile::LoadOp load) {
+  auto type = dyn_cast<RankedTensorType>(load.getType());
+  if (!type)
+    return false;
+  int64_t threads = 32 * int64_t(getLayoutNumWarps(type.getEncoding()));
+  return type.getNumElements() < threads;
+}
+
+/// Whether nothing between `load` and `site` (later in the same block) may
+/// write memory, so that the load reads the same values at `site`.
+bool hasNoWritesBetween(tile::LoadOp load, Operation *site) {
+  if (load->getBlock() != site->getBlock() || !load->isBeforeInBlock(site))
+    return false;
+  for (Operation *op = load->getNextNode(); op && op != site;
+       op = op->getNextNode()) {
+    if (isMemoryEffectFree(op))
+      continue;
+    auto effects = dyn_cast<MemoryEffectOpInterface>(op);
+    if (!effects || effects.hasEffect<MemoryEffects::Write>())
+      return false;
+  }
+  return true;
+}
+
 /// Recomputes a conversion's source in the target layout when it is built
 /// only from splats, ranges and splat constants by expand_dims, broadcast
 /// and elementwise ops (at most `budget` ops), so that recomputing is
 /// cheaper than moving it through shared memory. Inside a loop, blocks
 /// defined outside the loop are leaves too: they are converted once, where
-/// they are defined, instead of every iteration.
+/// they are defined, instead of every iteration. A small load (fewer
+/// elements than threads: isSmallLoad) of such addresses is loaded again in
+/// the target layout where no write may come between (an index block
+/// whose rows and columns both need it: a page table's entries).
 struct Rematerializer {
   Operation *loop; // the innermost loop around the conversion, or null
+  Operation *site; // the conversion
   int budget;
 
   bool isLoopInvariantLeaf(Value value) const {
@@ -83,7 +114,11 @@ struct Rematerializer {
         (def->hasTrait<OpTrait::Elementwise>() || isa<tile::AddPtrOp>(def)) &&
         def->getNumResults() == 1 && def->getNumRegions() == 0 &&
         isMemoryEffectFree(def);
-    if (!elementwise && !isa<tile::ExpandDimsOp, tile::BroadcastOp>(def))
+    auto load = dyn_cast<tile::LoadOp>(def);
+    bool smallLoad =
+        load && isSmallLoad(load) && hasNoWritesBetween(load, site);
+    if (!elementwise && !smallLoad &&
+        !isa<tile::ExpandDimsOp, tile::BroadcastOp>(def))
       return false;
     for (Value operand : def->getOperands())
       if (isa<RankedTensorType>(operand.getType()) && !isCheap(operand))
@@ -139,36 +174,52 @@ struct Rematerializer {
 /// blocked, mma or slice layout) is built only from splats, ranges and
 /// constants (masks and offsets from `arange`): create `x` in the target layout
 /// directly.
+/// The rematerializer of a conversion of `src` to `layout` at `site`, if
+/// `src` is cheap enough to recreate there.
+std::optional<Rematerializer> getRematerializer(Value src, Attribute layout,
+                                                Operation *site) {
+  // A splat or a constant exists in any layout; expressions are rebuilt
+  // in blocked and mma layouts and their slices (which ranges, expand_dims,
+  // broadcast and elementwise ops lower in through their linear layouts).
+  bool distributed =
+      isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr, MmaEncodingAttr>(
+          layout);
+  if (!distributed && isa_and_nonnull<tile::MakeRangeOp>(src.getDefiningOp()))
+    return std::nullopt; // a range needs a 1-D layout
+  // Leaves outside the loop only for distributed targets, and only when
+  // the conversion itself is not already outside every loop.
+  Operation *loop = site->getParentOfType<LoopLikeOpInterface>();
+  int budget = !distributed ? 1
+               : loop       ? kRematerializeBudgetInLoop
+                            : kRematerializeBudget;
+  if (!distributed)
+    loop = nullptr;
+  Rematerializer rematerializer{loop, site, budget};
+  if (!rematerializer.isCheap(src))
+    return std::nullopt;
+  return rematerializer;
+}
+
 struct RematerializeCheapSource : OpRewritePattern<ConvertLayoutOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ConvertLayoutOp op,
                                 PatternRewriter &rewriter) const override {
     Attribute layout = op.getType().getEncoding();
-    // A splat or a constant exists in any layout; expressions are rebuilt
-    // in blocked and mma layouts and their slices (which ranges, expand_dims,
-    // broadcast and elementwise ops lower in through their linear layouts).
-    bool distributed = isa_and_nonnull<BlockedEncodingAttr, SliceEncodingAttr,
-                                       MmaEncodingAttr>(layout);
-    if (!distributed &&
-        isa_and_nonnull<tile::MakeRangeOp>(op.getSrc().getDefiningOp()))
-      return rewriter.notifyMatchFailure(op, "a range needs a 1-D layout");
-    // Leaves outside the loop only for distributed targets, and only when
-    // the conversion itself is not already outside every loop.
-    Operation *loop = op->getParentOfType<LoopLikeOpInterface>();
-    int budget = !distributed ? 1
-                 : loop       ? kRematerializeBudgetInLoop
-                              : kRematerializeBudget;
-    if (!distributed)
-      loop = nullptr;
-    Rematerializer rematerializer{loop, budget};
-    if (!rematerializer.isCheap(op.getSrc()))
+    std::optional<Rematerializer> rematerializer =
+        getRematerializer(op.getSrc(), layout, op);
+    if (!rematerializer)
       return rewriter.notifyMatchFailure(op, "source is not cheap to recreate");
     rewriter.replaceOp(op,
-                       rematerializer.recreate(rewriter, op.getSrc(), layout));
+                       rematerializer->recreate(rewriter, op.getSrc(), layout));
     return success();
   }
 };
 } // namespace
+
+bool mlir::tilegpu::isCheapToRecreate(Value value, Attribute layout,
+                                      Operation *site) {
+  return getRematerializer(value, layout, site).has_value();
+}
 
 OpFoldResult ConvertLayoutOp::fold(FoldAdaptor adaptor) {
   return tile::foldRetypeChain(*this);

@@ -109,18 +109,6 @@ int64_t getWeight(unsigned depth) {
   return weight;
 }
 
-/// Whether a conversion of `value` to `layout` is removed by recreating
-/// the value there (the canonicalization patterns of convert_layout).
-bool isFreeToRecreate(Value value, Attribute layout) {
-  Operation *def = value.getDefiningOp();
-  if (isa_and_nonnull<tile::SplatOp>(def))
-    return true;
-  DenseElementsAttr constant;
-  if (matchPattern(value, m_Constant(&constant)) && constant.isSplat())
-    return true;
-  return isa_and_nonnull<tile::MakeRangeOp>(def) && isBlockedRooted(layout);
-}
-
 /// Bytes of registers a block of `type` occupies over all threads: a layout
 /// that replicates a block over more threads holds more registers and computes
 /// every op on more copies (a row statistic in a slice of a wide blocked
@@ -358,6 +346,11 @@ Attribute Candidate::getRequiredLayout(OpOperand &edge) const {
         loop.getRegionIterArgs()[index - loop.getNumControlOperands()]);
   if (auto loop = dyn_cast<scf::WhileOp>(owner))
     return getNewLayout(loop.getBeforeArguments()[index]);
+  // A reduction of a whole 1-D block to a scalar reduces it in any layout.
+  if (auto reduce = dyn_cast<tile::ReduceOp>(owner);
+      reduce && reduce->getNumOperands() == 1 &&
+      !isa<RankedTensorType>(reduce->getResult(0).getType()))
+    return getNewLayout(value);
   // An op that computes in a new layout needs its operands in it.
   if (owner->getNumResults() == 1 && layouts.count(owner->getResult(0))) {
     Attribute result = getNewLayout(owner->getResult(0));
@@ -377,7 +370,9 @@ int64_t Candidate::getConversionCost(OpOperand &edge, Attribute from,
     return 0;
   Value value = edge.get();
   auto type = cast<RankedTensorType>(value.getType());
-  if (!layouts.count(value) && isFreeToRecreate(value, to))
+  // Recreated in the new layout instead (the canonicalization patterns of
+  // convert_layout: masks and offsets built from ranges and splats).
+  if (!layouts.count(value) && isCheapToRecreate(value, to, edge.getOwner()))
     return 0;
   if (isPropagatableLayout(from) && isPropagatableLayout(to) &&
       layoutsAreEquivalent(withLayout(type, from), withLayout(type, to)))

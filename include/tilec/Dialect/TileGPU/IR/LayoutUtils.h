@@ -217,6 +217,12 @@ bool isLdmatrixLoad(MemDescType src, RankedTensorType dst);
 /// not a multiple of 8.
 Attribute getNVMMAStagingLayout(RankedTensorType type, unsigned contigDim);
 
+/// Whether a conversion of `value` to `layout` at `site` would be removed
+/// by recreating `value` there (convert_layout's canonicalization: splats,
+/// ranges, splat constants and bounded expressions of them; inside a loop,
+/// blocks defined outside it count as leaves).
+bool isCheapToRecreate(Value value, Attribute layout, Operation *site);
+
 /// An unswizzled row-major `#tilegpu.shared` layout for a tile of `rank`
 /// dimensions (order `[rank-1, ..., 0]`): each element at its row-major
 /// index. What a block staged by the thread that later reads it back

@@ -5,8 +5,10 @@
 // loads pipelined too, as Triton does: a row loop of a persistent softmax
 // keeps the next rows' loads in flight while it reduces this one. Each
 // load that cp.async can copy (runs of 4 bytes or more, masks uniform over
-// each run) and whose address the loop can compute ahead is staged the way
-// the ring pipeliner reads tiles (RingPipeliner.h):
+// each run) and whose address the loop can compute ahead (from its
+// induction variable, iter args and loads: a gather's index block is
+// loaded again for the iteration fetched, and is not staged itself) is
+// staged the way the ring pipeliner reads tiles (RingPipeliner.h):
 //
 //   load(p, m) -> local_alloc (row-major) -> local_load (the load's layout)
 //              [-> select(m, ., other)]
@@ -71,7 +73,26 @@ bool isStageable(scf::ForOp loop, tile::LoadOp load,
   SmallVector<Value> operands{load.getPtr()};
   if (Value mask = load.getMask())
     operands.push_back(mask);
-  return succeeded(getSlice(loop, operands));
+  return succeeded(getSlice(loop, operands, /*allowLoads=*/true));
+}
+
+/// Whether `load` computes an address or mask of another of `loads` (an
+/// index block a gather reads through): the fetch loads it again for the
+/// iteration it fetches, so it is not staged itself.
+bool feedsAddressOf(scf::ForOp loop, tile::LoadOp load,
+                    ArrayRef<tile::LoadOp> loads) {
+  for (tile::LoadOp other : loads) {
+    if (other == load)
+      continue;
+    SmallVector<Value> operands{other.getPtr()};
+    if (Value mask = other.getMask())
+      operands.push_back(mask);
+    FailureOr<SmallVector<Operation *>> slice =
+        getSlice(loop, operands, /*allowLoads=*/true);
+    if (succeeded(slice) && llvm::is_contained(*slice, load.getOperation()))
+      return true;
+  }
+  return false;
 }
 
 /// The bytes one tile of `type` takes in shared memory.
@@ -111,11 +132,15 @@ SmallVector<LoadStaging> pipeliner::stageLoadsWithoutDots(scf::ForOp loop,
   if (numStages < 2 || !stagesLoadsWithoutDots(loop))
     return {};
   AxisInfoAnalysis info(loop->getParentOfType<func::FuncOp>());
-  SmallVector<tile::LoadOp> candidates;
+  SmallVector<tile::LoadOp> stageable;
   for (Operation &op : *loop.getBody())
     if (auto load = dyn_cast<tile::LoadOp>(op))
       if (isStageable(loop, load, info))
-        candidates.push_back(load);
+        stageable.push_back(load);
+  SmallVector<tile::LoadOp> candidates;
+  for (tile::LoadOp load : stageable)
+    if (!feedsAddressOf(loop, load, stageable))
+      candidates.push_back(load);
   // The smallest first, while a ring of two tiles each still fits; then as
   // many stages as fit, up to the depth asked for.
   auto bytesOf = [](tile::LoadOp load) {

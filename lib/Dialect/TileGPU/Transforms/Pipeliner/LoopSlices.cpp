@@ -27,7 +27,7 @@ bool pipeliner::feedsDot(Value value) {
 }
 
 FailureOr<SmallVector<Operation *>>
-pipeliner::getSlice(scf::ForOp loop, ArrayRef<Value> values) {
+pipeliner::getSlice(scf::ForOp loop, ArrayRef<Value> values, bool allowLoads) {
   llvm::SetVector<Operation *> slice;
   SmallVector<Value> worklist(values);
   while (!worklist.empty()) {
@@ -35,7 +35,9 @@ pipeliner::getSlice(scf::ForOp loop, ArrayRef<Value> values) {
     Operation *def = value.getDefiningOp();
     if (!def || def->getBlock() != loop.getBody() || slice.contains(def))
       continue;
-    if (def->getNumRegions() != 0 || !isMemoryEffectFree(def))
+    bool recomputable =
+        isMemoryEffectFree(def) || (allowLoads && isa<tile::LoadOp>(def));
+    if (def->getNumRegions() != 0 || !recomputable)
       return failure();
     slice.insert(def);
     for (Value operand : def->getOperands())
@@ -53,7 +55,8 @@ pipeliner::getLoadSlice(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
   SmallVector<Value> roots;
   for (tile::LoadOp load : loads)
     llvm::append_range(roots, load->getOperands());
-  FailureOr<SmallVector<Operation *>> slice = getSlice(loop, roots);
+  FailureOr<SmallVector<Operation *>> slice =
+      getSlice(loop, roots, /*allowLoads=*/true);
   if (failed(slice))
     return failure();
   for (Operation *op : *slice)
@@ -61,6 +64,31 @@ pipeliner::getLoadSlice(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
   for (tile::LoadOp load : loads)
     addUsedIterArgs(loop, load, iterArgs);
   return slice;
+}
+
+void pipeliner::cloneSlice(OpBuilder &builder, ArrayRef<Operation *> slice,
+                           IRMapping &mapping, Value guard) {
+  for (Operation *op : slice) {
+    auto load = dyn_cast<tile::LoadOp>(op);
+    if (!load) {
+      builder.clone(*op, mapping);
+      continue;
+    }
+    Location loc = load.getLoc();
+    Value ptr = mapping.lookupOrDefault(load.getPtr());
+    Value mask =
+        load.getMask() ? mapping.lookupOrDefault(load.getMask()) : Value();
+    if (auto type = dyn_cast<RankedTensorType>(ptr.getType()))
+      mask = guardMask(builder, loc, mask, guard, type);
+    else
+      mask = mask ? arith::AndIOp::create(builder, loc, mask, guard).getResult()
+                  : guard;
+    Value other =
+        load.getOther() ? mapping.lookupOrDefault(load.getOther()) : Value();
+    auto clone = tile::LoadOp::create(builder, loc, ptr, mask, other);
+    clone->setDiscardableAttrs(load->getDiscardableAttrDictionary());
+    mapping.map(load.getResult(), clone.getResult());
+  }
 }
 
 std::optional<unsigned> pipeliner::getIterArgIndex(scf::ForOp loop,

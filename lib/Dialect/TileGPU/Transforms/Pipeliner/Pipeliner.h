@@ -39,13 +39,21 @@ bool feedsDot(Value value);
 
 /// The ops of `loop`'s body that `values` depend on, in program order;
 /// fails if the slice reaches something that cannot be recomputed (an op
-/// with side effects or regions).
-FailureOr<SmallVector<Operation *>> getSlice(scf::ForOp loop,
-                                             ArrayRef<Value> values);
+/// with side effects or regions; with `allowLoads`, global loads are
+/// recomputed too: an address read from memory, a page table's entry).
+FailureOr<SmallVector<Operation *>>
+getSlice(scf::ForOp loop, ArrayRef<Value> values, bool allowLoads = false);
 
-/// The ops of `loop`'s body computing the operands of `loads` (getSlice);
-/// appends to `iterArgs` the positions of the iter args those ops and the
-/// loads use, each once, in program order.
+/// Clones `slice` (getSlice's ops) with `mapping` for an iteration that
+/// exists where `guard` (a scalar i1) holds: the loads among them are
+/// masked by it, so that an iteration past the end reads nothing.
+void cloneSlice(OpBuilder &builder, ArrayRef<Operation *> slice,
+                IRMapping &mapping, Value guard);
+
+/// The ops of `loop`'s body computing the operands of `loads` (getSlice,
+/// loads allowed: clone them with cloneSlice); appends to `iterArgs` the
+/// positions of the iter args those ops and the loads use, each once, in
+/// program order.
 FailureOr<SmallVector<Operation *>>
 getLoadSlice(scf::ForOp loop, ArrayRef<tile::LoadOp> loads,
              SmallVectorImpl<unsigned> &iterArgs);

@@ -138,8 +138,7 @@ FailureOr<PrefetchPlan> planPrefetch(scf::ForOp loop) {
 SmallVector<Value> cloneLoads(OpBuilder &builder, PrefetchPlan &plan,
                               IRMapping &mapping, Value guard) {
   SmallVector<Value> results;
-  for (Operation *op : plan.slice)
-    builder.clone(*op, mapping);
+  cloneSlice(builder, plan.slice, mapping, guard);
   for (tile::LoadOp load : plan.loads) {
     Value ptr = mapping.lookupOrDefault(load.getPtr());
     Value mask =

@@ -1,7 +1,9 @@
 //===- RingFetch.cpp - Starting the copies of one iteration ---------------===//
 //
 // A fetch recomputes, for the iteration it fetches, the addresses and masks
-// of the cp.async loads (from the fetch state the loop carries), starts the
+// of the cp.async loads (from the fetch state the loop carries; loads of
+// addresses, a page table's entries, are issued again for that iteration,
+// masked by its existence), starts the
 // copies of every staged load into one ring slot (each by its copy
 // strategy), and advances the fetch state by one iteration. The prologue
 // fetches the first `num_stages - 1` iterations; each iteration of the loop
@@ -30,10 +32,9 @@ Value pipeliner::offsetIv(OpBuilder &builder, Location loc, Value iv,
 SmallVector<Value> RingBuilder::fetch(Value iv, ArrayRef<Value> state,
                                       Value slot) {
   IRMapping mapping = mapIteration(loop, iv, plan.carried, state);
-  for (Operation *op : plan.slice)
-    builder.clone(*op, mapping);
   Value inRange = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
                                         iv, loop.getUpperBound());
+  cloneSlice(builder, plan.slice, mapping, inRange);
   Fetch fetch{iv, mapping, slot, inRange};
   SmallVector<CopyStrategy *, 2> strategies = getCopyStrategies();
   for (CopyStrategy *strategy : strategies)
