@@ -630,3 +630,56 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return %res#0 : tensor<128x64xf32, #mma>
   }
 }
+
+// -----
+
+// The same box read by ldmatrix for mma.sync (sm_80's dot, or a small dot
+// on sm_90a) is copied with cp.async, as Triton does: no tensor map, no
+// mbarrier (the bulk copies cost more than they save in such kernels).
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+#rows = #tilegpu.slice<{dim = 1, parent = #a}>
+#cols = #tilegpu.slice<{dim = 0, parent = #a}>
+#mma2 = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [4, 1], instrShape = [16, 8]}>
+#opa = #tilegpu.dot_op<{opIdx = 0, parent = #mma2, kWidth = 2}>
+#opb = #tilegpu.dot_op<{opIdx = 1, parent = #mma2, kWidth = 2}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @mma_sync_box
+  // CHECK-NOT: tensor_map
+  // CHECK-NOT: mbarrier
+  // CHECK: tilegpu.async_copy_global_to_local
+  // CHECK: scf.for
+  // CHECK: tilegpu.async_copy_global_to_local
+  // CHECK: tilegpu.local_load
+  // CHECK-NOT: tensor_map
+  func.func @mma_sync_box(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %m: i32, %k: i32, %lda: i32 {tile.divisibility = 16 : i32}, %b: tensor<64x64xf16, #opb>) -> tensor<128x64xf32, #mma2> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<128x64xf32, #mma2>
+    %zero_a = arith.constant dense<0.0> : tensor<128x64xf16, #a>
+    %ri = tile.make_range {end = 128 : i32, start = 0 : i32} : tensor<128xi32, #rows>
+    %r1 = tile.expand_dims %ri {axis = 1 : i32} : tensor<128xi32, #rows> -> tensor<128x1xi32, #a>
+    %ldas = tile.splat %lda : tensor<128x1xi32, #a>
+    %r2 = arith.muli %r1, %ldas : tensor<128x1xi32, #a>
+    %r3 = tile.broadcast %r2 : tensor<128x1xi32, #a> -> tensor<128x64xi32, #a>
+    %ci = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %c1d = tile.expand_dims %ci {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %pas = tile.splat %pa : tensor<128x64x!tile.ptr<f16>, #a>
+    %ms = tile.splat %m : tensor<128x1xi32, #a>
+    %rm = arith.cmpi slt, %r1, %ms : tensor<128x1xi32, #a>
+    %rowmask = tile.broadcast %rm : tensor<128x1xi1, #a> -> tensor<128x64xi1, #a>
+    %res = scf.for %iv = %c0 to %k step %c1 iter_args(%acc = %z) -> (tensor<128x64xf32, #mma2>) : i32 {
+      %kk = arith.muli %iv, %c64 : i32
+      %kks = tile.splat %kk : tensor<1x64xi32, #a>
+      %col = arith.addi %c1d, %kks : tensor<1x64xi32, #a>
+      %c2d = tile.broadcast %col : tensor<1x64xi32, #a> -> tensor<128x64xi32, #a>
+      %off = arith.addi %r3, %c2d : tensor<128x64xi32, #a>
+      %p = tile.addptr %pas, %off : tensor<128x64x!tile.ptr<f16>, #a>, tensor<128x64xi32, #a>
+      %at = tile.load %p, %rowmask, %zero_a : tensor<128x64x!tile.ptr<f16>, #a>
+      %ao = tilegpu.convert_layout %at : tensor<128x64xf16, #a> -> tensor<128x64xf16, #opa>
+      %d = tile.dot %ao, %b, %acc : tensor<128x64xf16, #opa> * tensor<64x64xf16, #opb> -> tensor<128x64xf32, #mma2>
+      scf.yield %d : tensor<128x64xf32, #mma2>
+    }
+    return %res : tensor<128x64xf32, #mma2>
+  }
+}

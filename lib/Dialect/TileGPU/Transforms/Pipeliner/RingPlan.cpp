@@ -4,10 +4,10 @@
 // load of the loop must be staged in swizzled shared memory that only dots
 // read, with `other` zero or absent (what a masked-off copy writes); loads
 // of loops without dots are staged in row-major tiles
-// (stageLoadsWithoutDots) and copied by cp.async. A load
-// that is a box of a 2-D tensor (tilec/Analysis/TensorMapPlan.h) is copied
-// by the copy engine when TMA is allowed; any other must be copyable with
-// cp.async in runs of 4 bytes or more. The addresses and masks of cp.async
+// (stageLoadsWithoutDots) and copied by cp.async. A load for warp-group
+// dots that is a box of a 2-D tensor (tilec/Analysis/TensorMapPlan.h) is
+// copied by the copy engine when TMA is allowed; any other must be copyable
+// with cp.async in runs of 4 bytes or more. The addresses and masks of cp.async
 // loads must be computable for an iteration ahead from the iter args they
 // read alone.
 //
@@ -93,6 +93,19 @@ LocalAllocOp getStagingAlloc(scf::ForOp loop, tile::LoadOp load) {
   return alloc;
 }
 
+/// Whether warp-group dots read the swizzled tile `alloc` makes. Only
+/// those get bulk tensor copies: tiles that ldmatrix reads for mma.sync are
+/// copied with cp.async, as Triton does (the mbarrier ring and the tensor
+/// maps cost more than they save in the small mma.sync kernels: mamba's
+/// 64x64 bmm_chunk on 2 warps ran at 0.74x Triton with bulk copies, 1.00x
+/// with cp.async; large matmuls the same either way).
+bool isReadByWarpGroupDots(LocalAllocOp alloc) {
+  return getNVMMASharedLayout(alloc.getType()) &&
+         llvm::any_of(getTileReaders(alloc), [](Operation *user) {
+           return isa<WarpGroupDotOp>(user);
+         });
+}
+
 /// The staged loads of `loop`, or failure if some dot-feeding load is not
 /// one or cannot be copied asynchronously.
 FailureOr<SmallVector<StagedLoad, 2>>
@@ -110,7 +123,7 @@ getStagedLoads(scf::ForOp loop, const AxisInfoAnalysis &info, bool useTma) {
     StagedLoad s;
     s.load = load;
     s.alloc = alloc;
-    if (useTma && getNVMMASharedLayout(alloc.getType()))
+    if (useTma && isReadByWarpGroupDots(alloc))
       s.tma = planTensorMapLoad(load, loop, alloc.getType(), info);
     if (!s.tma && !isCpAsyncCopyable(load, info))
       return failure();
