@@ -334,13 +334,13 @@ def ring_matmul(t, var, ldmatrix, dt, shapes, bm, bn, **kw):
     mm_cases(t, var, k, dt, shapes, bm, bn, **kw)
 
 
-@test("dot", "cp.async / TMA rings feeding mma.sync (sm_80 PTX)")
+@test("dot", "cp.async rings feeding mma.sync (sm_80 PTX; 64-row tiles on sm_90a)")
 def t_dot_mma_sync_rings(t):
     # N and K multiples of 8 (the kernel's promise), not of the tiles.
     shapes = MM8_SHAPES + ((1, 8, 1000),)
     for tile in RING80_TILES:
         ring_matmul(t, tile_variant("mm_f16_ring80", tile), True, "f16", shapes, *tile[:2])
-    ring_matmul(t, "mm_f16_tma_mma_64x128x32_w8", True, "f16", shapes, 64, 128)
+    ring_matmul(t, "mm_f16_mma_sm90_64x128x32_w8", True, "f16", shapes, 64, 128)
     ring_matmul(t, "mm_bf16_ring80", True, "bf16", shapes, 128, 128)
     ring_matmul(t, "mm_tf32_ring80", False, "tf32", MM4_SHAPES, 128, 64)
     ring_matmul(t, "mm_f16_tt_ring80", True, "f16", MM_TT_SHAPES, 128, 128, trans=True)

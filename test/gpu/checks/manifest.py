@@ -142,7 +142,9 @@ kern("mm_f16_tt_ring80", DOT, "mm_f16_tt", flags=SM80)
 kern("mm_tf32_ring80", DOT, "mm_tf32_mixed", flags=SM80)
 kern("mm_f16_tt_trans_ring80", DOT, "mm_f16_tt_trans", flags=SM80, BM=64, BN=64, BK=32)
 kern("mm_tf32_nt_ring80", DOT, "mm_tf32_nt", flags=SM80)
-kern("mm_f16_tma_mma_64x128x32_w8", DOT, "mm_f16_async", nw=8, BM=64, BN=128, BK=32)
+# mma.sync on sm_90a (64-row tiles on 8 warps): a cp.async ring, as on
+# sm_80 (bulk copies only feed warp-group dots).
+kern("mm_f16_mma_sm90_64x128x32_w8", DOT, "mm_f16_async", nw=8, BM=64, BN=128, BK=32)
 # SASS of the tensor-core pipelines and the memory-bound kernels (test
 # "sass"): cubins that scripts/build-gpu-bundle.sh makes with ptxas (each
 # PTX's .target), read with cuobjdump -sass on the GPU machine: (variant,
@@ -165,7 +167,11 @@ SASS_CHECKS = (
     ),
     ("mm_f16_cpasync_128x128x64_w8_s3", ("HGMMA", "LDGSTS"), ("LDL", "STL")),
     ("mm_f16_ring80_128x128x64_w8_s3", ("HMMA", "LDSM", "LDGSTS"), ("LDL", "STL", "HGMMA")),
-    ("mm_f16_tma_mma_64x128x32_w8", ("HMMA", "LDSM", "UTMALDG"), ("LDL", "STL", "HGMMA")),
+    (
+        "mm_f16_mma_sm90_64x128x32_w8",
+        ("HMMA", "LDSM", "LDGSTS"),
+        ("LDL", "STL", "HGMMA", "UTMALDG"),
+    ),
     ("mm_tf32_ring80", ("HMMA", "LDGSTS"), ("LDL", "STL")),
 )
 # Loops without dots pipelined through shared-memory rings (pipeline.tile).
