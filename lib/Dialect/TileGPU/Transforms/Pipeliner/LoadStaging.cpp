@@ -57,42 +57,24 @@ bool stagesLoadsWithoutDots(scf::ForOp loop) {
   return !result.wasInterrupted();
 }
 
-/// Whether `load`, an op of `loop`'s body, can be staged: a block of
-/// numbers in a distributed layout that cp.async can copy, with addresses
-/// and mask the loop can compute for another iteration.
-bool isStageable(scf::ForOp loop, tile::LoadOp load,
-                 const AxisInfoAnalysis &info) {
+/// The ops computing `load`'s address and mask, if `load` (an op of
+/// `loop`'s body) can be staged: a block of numbers in a distributed layout
+/// that cp.async can copy, with addresses and mask the loop can compute for
+/// another iteration (from its induction variable, iter args and loads).
+FailureOr<SmallVector<Operation *>>
+getStageableSlice(scf::ForOp loop, tile::LoadOp load,
+                  const AxisInfoAnalysis &info) {
   auto type = dyn_cast<RankedTensorType>(load.getType());
   if (!type || type.getRank() == 0 || !getDistributedLayout(type))
-    return false;
+    return failure();
   Type element = type.getElementType();
-  if (!element.isIntOrFloat() || element.isInteger(1))
-    return false;
-  if (!isCpAsyncCopyable(load, info))
-    return false;
+  if (!element.isIntOrFloat() || element.isInteger(1) ||
+      !isCpAsyncCopyable(load, info))
+    return failure();
   SmallVector<Value> operands{load.getPtr()};
   if (Value mask = load.getMask())
     operands.push_back(mask);
-  return succeeded(getSlice(loop, operands, /*allowLoads=*/true));
-}
-
-/// Whether `load` computes an address or mask of another of `loads` (an
-/// index block a gather reads through): the fetch loads it again for the
-/// iteration it fetches, so it is not staged itself.
-bool feedsAddressOf(scf::ForOp loop, tile::LoadOp load,
-                    ArrayRef<tile::LoadOp> loads) {
-  for (tile::LoadOp other : loads) {
-    if (other == load)
-      continue;
-    SmallVector<Value> operands{other.getPtr()};
-    if (Value mask = other.getMask())
-      operands.push_back(mask);
-    FailureOr<SmallVector<Operation *>> slice =
-        getSlice(loop, operands, /*allowLoads=*/true);
-    if (succeeded(slice) && llvm::is_contained(*slice, load.getOperation()))
-      return true;
-  }
-  return false;
+  return getSlice(loop, operands, /*allowLoads=*/true);
 }
 
 /// The bytes one tile of `type` takes in shared memory.
@@ -132,14 +114,21 @@ SmallVector<LoadStaging> pipeliner::stageLoadsWithoutDots(scf::ForOp loop,
   if (numStages < 2 || !stagesLoadsWithoutDots(loop))
     return {};
   AxisInfoAnalysis info(loop->getParentOfType<func::FuncOp>());
-  SmallVector<tile::LoadOp> stageable;
+  // Each stageable load and the ops computing its address; a load among
+  // another's (an index block a gather reads through) is loaded again by
+  // the fetch for the iteration it fetches, so it is not staged itself.
+  SmallVector<std::pair<tile::LoadOp, SmallVector<Operation *>>> stageable;
   for (Operation &op : *loop.getBody())
     if (auto load = dyn_cast<tile::LoadOp>(op))
-      if (isStageable(loop, load, info))
-        stageable.push_back(load);
+      if (FailureOr<SmallVector<Operation *>> slice =
+              getStageableSlice(loop, load, info);
+          succeeded(slice))
+        stageable.push_back({load, std::move(*slice)});
   SmallVector<tile::LoadOp> candidates;
-  for (tile::LoadOp load : stageable)
-    if (!feedsAddressOf(loop, load, stageable))
+  for (auto &[load, slice] : stageable)
+    if (llvm::none_of(stageable, [&](auto &other) {
+          return llvm::is_contained(other.second, load.getOperation());
+        }))
       candidates.push_back(load);
   // The smallest first, while a ring of two tiles each still fits; then as
   // many stages as fit, up to the depth asked for.
