@@ -125,11 +125,13 @@ SmallVector<LoadStaging> pipeliner::stageLoadsWithoutDots(scf::ForOp loop,
           succeeded(slice))
         stageable.push_back({load, std::move(*slice)});
   SmallVector<tile::LoadOp> candidates;
-  for (auto &[load, slice] : stageable)
+  for (auto &entry : stageable) {
+    Operation *loadOp = entry.first.getOperation();
     if (llvm::none_of(stageable, [&](auto &other) {
-          return llvm::is_contained(other.second, load.getOperation());
+          return llvm::is_contained(other.second, loadOp);
         }))
-      candidates.push_back(load);
+      candidates.push_back(entry.first);
+  }
   // The smallest first, while a ring of two tiles each still fits; then as
   // many stages as fit, up to the depth asked for.
   auto bytesOf = [](tile::LoadOp load) {
