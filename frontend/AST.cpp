@@ -375,3 +375,13 @@ private:
 void ast::dumpAST(const Module &module, llvm::raw_ostream &os) {
   ASTDumper(os).dump(module);
 }
+
+std::string Module::describeHostName(const std::string &name) const {
+  std::string text = "'" + name +
+                     "' is defined by the file's host code, which tilec does "
+                     "not compile";
+  auto note = hostNameNotes.find(name);
+  if (note != hostNameNotes.end())
+    text += " (" + note->second + ")";
+  return text;
+}

@@ -139,6 +139,14 @@ bool Parser::skipBlankOrStrayIndent() {
 }
 
 void Parser::parseTopLevel(Module &module) {
+  // A Python source's chosen `if` clause keeps its statements indented,
+  // after a `pass` in place of its header (extractTritonCode): the block is
+  // part of the top level.
+  if (language == SourceLanguage::Python &&
+      (consumeIf(TokKind::Indent) || consumeIf(TokKind::kw_pass))) {
+    consumeIf(TokKind::Newline);
+    return;
+  }
   if (skipBlankOrStrayIndent())
     return;
   if (language == SourceLanguage::Python &&

@@ -9,12 +9,14 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Frontend/PythonSource.h"
+#include "tilec/Frontend/PythonHostEval.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -25,6 +27,8 @@ namespace {
 /// text of its first line from its first character on.
 struct Statement {
   size_t first = 0, last = 0;
+  /// The last physical line of the statement's first logical line.
+  size_t headLast = 0;
   llvm::StringRef head;
 };
 
@@ -99,11 +103,14 @@ private:
   int depth = 0;
 };
 
-/// The top-level statements of the file, in order.
-std::vector<Statement> splitStatements(llvm::ArrayRef<llvm::StringRef> lines) {
+/// The statements of the block of lines [first, last] whose statements
+/// start at column `indent` (0 for the file), in order.
+std::vector<Statement> splitStatements(llvm::ArrayRef<llvm::StringRef> lines,
+                                       size_t first, size_t last,
+                                       size_t indent) {
   std::vector<Statement> statements;
   LogicalLineScanner scanner(lines);
-  for (size_t i = 0; i < lines.size();) {
+  for (size_t i = first; i <= last && i < lines.size();) {
     llvm::StringRef text = lines[i].rtrim("\r");
     llvm::StringRef stripped = text.ltrim(" \t\f");
     if (stripped.empty() || stripped.starts_with("#")) {
@@ -111,9 +118,9 @@ std::vector<Statement> splitStatements(llvm::ArrayRef<llvm::StringRef> lines) {
       continue;
     }
     size_t col = text.size() - stripped.size();
-    size_t end = scanner.findEnd(i, col);
-    if (col == 0 || statements.empty())
-      statements.push_back({i, end, stripped});
+    size_t end = std::min(scanner.findEnd(i, col), last);
+    if (col <= indent || statements.empty())
+      statements.push_back({i, end, end, stripped});
     else
       statements.back().last = end;
     i = end + 1;
@@ -285,25 +292,193 @@ std::vector<size_t> selectFunctions(llvm::ArrayRef<JitFunction> functions,
   std::sort(selected.begin(), selected.end());
   return selected;
 }
-} // namespace
-
-bool tilec::isJitDecoratorName(llvm::StringRef name) {
-  return name == "triton.jit" || name == "jit" || name == "tilec.jit";
+/// The first logical line of statement \p s, its physical lines joined.
+std::string getHeadText(llvm::ArrayRef<llvm::StringRef> lines,
+                        const Statement &s) {
+  std::string text = s.head.rtrim("\r").str();
+  for (size_t line = s.first + 1; line <= s.headLast; ++line)
+    text += " " + lines[line].rtrim("\r").trim().str();
+  return text;
 }
 
-std::string tilec::extractTritonCode(llvm::StringRef text,
-                                     llvm::StringRef kernel,
-                                     std::vector<std::string> *hostNames) {
-  llvm::SmallVector<llvm::StringRef> lines;
-  text.split(lines, '\n');
-  std::vector<bool> keep(lines.size(), false);
+/// The position of the first ':' of \p text outside brackets and strings
+/// (the end of an `if` header), or npos.
+size_t findHeaderColon(llvm::StringRef text) {
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == '\\')
+        ++i;
+      else if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '#') {
+      return llvm::StringRef::npos;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (c == ':' && depth == 0) {
+      return i;
+    }
+  }
+  return llvm::StringRef::npos;
+}
+
+/// The keyword a clause of an `if` statement starts with ("if", "elif",
+/// "else"), or "".
+llvm::StringRef getClauseKeyword(llvm::StringRef head) {
+  for (llvm::StringRef keyword : {"if", "elif", "else"})
+    if (head.starts_with(keyword) &&
+        (head.size() == keyword.size() ||
+         !(llvm::isAlnum(head[keyword.size()]) || head[keyword.size()] == '_')))
+      return keyword;
+  return "";
+}
+
+/// `NAME = expr` or `NAME: T = expr` (one target): NAME and expr.
+std::optional<std::pair<std::string, std::string>>
+readAssignment(llvm::StringRef text) {
+  auto isNameChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  llvm::StringRef name = text.take_while(isNameChar);
+  if (name.empty() || llvm::isDigit(name[0]))
+    return std::nullopt;
+  llvm::StringRef rest = text.drop_front(name.size()).ltrim();
+  if (rest.consume_front(":")) {
+    size_t eq = rest.find('=');
+    if (eq == llvm::StringRef::npos)
+      return std::nullopt;
+    rest = rest.drop_front(eq);
+  }
+  if (!rest.consume_front("=") || rest.starts_with("="))
+    return std::nullopt;
+  return std::make_pair(name.str(), rest.trim().str());
+}
+
+/// The walk over a file's statements that decides what to keep.
+class Extractor {
+public:
+  Extractor(llvm::ArrayRef<llvm::StringRef> lines, HostCode *host)
+      : lines(lines), keep(lines.size(), false), host(host) {}
+
+  void processBlock(size_t first, size_t last, size_t indent);
+  std::string finish(llvm::StringRef kernel);
+
+private:
+  void addHostName(llvm::StringRef head, const std::string &why = "");
+  /// The `if` statement whose clauses are statements[i...]; returns the
+  /// index of its last clause.
+  size_t processIf(llvm::ArrayRef<Statement> statements, size_t i);
+
+  llvm::ArrayRef<llvm::StringRef> lines;
+  std::vector<bool> keep;
+  HostCode *host;
+  HostScope scope;
   std::vector<JitFunction> functions;
-  std::vector<Statement> statements = splitStatements(lines);
-  // Undecorated `def`s, which a later `NAME = triton.jit(NAME)` makes
-  // `@triton.jit` functions: that decorator is then written on the (not
-  // kept, so empty) line above the `def`.
+  /// Undecorated `def`s, which a later `NAME = triton.jit(NAME)` makes
+  /// `@triton.jit` functions: that decorator is then written on the (not
+  /// kept, so empty) line above the `def`, with the def's indentation.
   std::map<std::string, JitFunction> plainDefs;
-  std::vector<size_t> decoratorLines;
+  std::map<size_t, std::string> decoratorLines;
+  /// Lines written instead of the (not kept) text: `pass` for the header of
+  /// a chosen clause.
+  std::map<size_t, std::string> replacements;
+};
+
+void Extractor::addHostName(llvm::StringRef head, const std::string &why) {
+  if (!host)
+    return;
+  size_t before = host->names.size();
+  addDefinedName(head, host->names);
+  if (!why.empty())
+    for (size_t i = before; i < host->names.size(); ++i)
+      host->whyUndecided[host->names[i]] = why;
+}
+
+size_t Extractor::processIf(llvm::ArrayRef<Statement> statements, size_t i) {
+  size_t end = i;
+  while (end + 1 < statements.size()) {
+    llvm::StringRef keyword = getClauseKeyword(statements[end + 1].head);
+    if (keyword != "elif" && keyword != "else")
+      break;
+    ++end;
+  }
+  std::optional<size_t> chosen;
+  std::string why;
+  for (size_t c = i; c <= end && !chosen && why.empty(); ++c) {
+    std::string head = getHeadText(lines, statements[c]);
+    llvm::StringRef keyword = getClauseKeyword(head);
+    size_t colon = findHeaderColon(head);
+    if (colon == llvm::StringRef::npos) {
+      why = "tilec cannot read its header";
+      break;
+    }
+    if (keyword == "else") {
+      chosen = c;
+      break;
+    }
+    llvm::StringRef condition =
+        llvm::StringRef(head).slice(keyword.size(), colon);
+    std::string reason;
+    std::optional<HostValue> value = scope.evaluate(condition, reason);
+    if (!value)
+      why = "its condition has " + reason + ", which tilec cannot evaluate";
+    else if (value->isTruthy())
+      chosen = c;
+  }
+  auto bodyOf = [&](const Statement &clause) {
+    std::string head = getHeadText(lines, clause);
+    size_t colon = findHeaderColon(head);
+    // `if X: stmt` on one line: no block to keep.
+    bool inlineBody =
+        colon == llvm::StringRef::npos ||
+        !llvm::StringRef(head).drop_front(colon + 1).trim().empty();
+    return inlineBody ? std::optional<std::pair<size_t, size_t>>()
+                      : std::make_pair(clause.headLast + 1, clause.last);
+  };
+  if (!why.empty()) {
+    // Undecided: every name any clause defines is the host code's.
+    std::string note = "under the module-level 'if' on line " +
+                       std::to_string(statements[i].first + 1) + "; " + why;
+    for (size_t c = i; c <= end; ++c)
+      for (size_t line = statements[c].first; line <= statements[c].last;
+           ++line)
+        addHostName(lines[line].trim(), note);
+    return end;
+  }
+  if (!chosen)
+    return end;
+  const Statement &clause = statements[*chosen];
+  auto body = bodyOf(clause);
+  if (!body) {
+    for (size_t line = clause.first; line <= clause.last; ++line)
+      addHostName(lines[line].trim());
+    return end;
+  }
+  // The header becomes `pass` at its indentation: the lexer then closes
+  // the blocks of the kept lines above before the clause's block opens.
+  llvm::StringRef headerLine = lines[clause.first];
+  replacements[clause.first] =
+      headerLine.take_front(headerLine.size() - headerLine.ltrim().size())
+          .str() +
+      "pass";
+  for (size_t line = body->first; line <= body->second; ++line) {
+    llvm::StringRef text = lines[line].rtrim("\r");
+    llvm::StringRef stripped = text.ltrim(" \t\f");
+    if (stripped.empty() || stripped.starts_with("#"))
+      continue;
+    processBlock(body->first, body->second, text.size() - stripped.size());
+    break;
+  }
+  return end;
+}
+
+void Extractor::processBlock(size_t first, size_t last, size_t indent) {
+  std::vector<Statement> statements =
+      splitStatements(lines, first, last, indent);
   for (size_t i = 0; i < statements.size(); ++i) {
     const Statement &s = statements[i];
     if (std::string name = readDefName(s.head); !name.empty())
@@ -312,9 +487,12 @@ std::string tilec::extractTritonCode(llvm::StringRef text,
       auto def = plainDefs.find(name);
       if (def != plainDefs.end() && def->second.first > 0) {
         functions.push_back(def->second);
-        decoratorLines.push_back(def->second.first - 1);
-        if (hostNames)
-          llvm::erase(*hostNames, name);
+        llvm::StringRef defLine = lines[def->second.first];
+        decoratorLines[def->second.first - 1] =
+            defLine.take_front(defLine.size() - defLine.ltrim().size()).str() +
+            "@triton.jit";
+        if (host)
+          llvm::erase(host->names, name);
         continue;
       }
     }
@@ -329,39 +507,79 @@ std::string tilec::extractTritonCode(llvm::StringRef text,
       if (jit)
         functions.push_back(
             {readDefName(statements[j].head), s.first, statements[j].last});
-      else if (hostNames)
-        addDefinedName(statements[j].head, *hostNames);
+      else
+        addHostName(statements[j].head);
       i = j;
       continue;
     }
     if (isConstexprGlobal(s.head)) {
       for (size_t line = s.first; line <= s.last; ++line)
         keep[line] = true;
-    } else if (hostNames) {
-      addDefinedName(s.head, *hostNames);
-      // Names a compound statement defines (`if FAST: def exp(x): ...`,
-      // `try: ... except: ...`): host code decides them too.
-      for (size_t line = s.first + 1; line <= s.last; ++line)
-        addDefinedName(lines[line].trim(), *hostNames);
+      continue;
     }
+    if (getClauseKeyword(s.head) == "if") {
+      i = processIf(statements, i);
+      continue;
+    }
+    // A host assignment: its value, when tilec can work it out, serves
+    // later conditions (`TRITON3 = int(triton.__version__[0]) >= 3`).
+    if (s.headLast == s.last)
+      if (auto assignment = readAssignment(getHeadText(lines, s))) {
+        std::string why;
+        scope.assign(assignment->first,
+                     scope.evaluate(assignment->second, why));
+      }
+    addHostName(s.head);
+    // Names a compound statement defines (`try: ... except: ...`, `for`):
+    // host code decides them too.
+    for (size_t line = s.first + 1; line <= s.last; ++line)
+      addHostName(lines[line].trim());
   }
+}
+
+std::string Extractor::finish(llvm::StringRef kernel) {
   std::vector<bool> keptDecorator(lines.size(), false);
   for (size_t f : selectFunctions(functions, lines, kernel)) {
     for (size_t line = functions[f].first; line <= functions[f].last; ++line)
       keep[line] = true;
-    for (size_t line : decoratorLines)
-      if (line + 1 == functions[f].first)
-        keptDecorator[line] = true;
+    if (functions[f].first > 0 && decoratorLines.count(functions[f].first - 1))
+      keptDecorator[functions[f].first - 1] = true;
   }
+  if (host)
+    host->environmentReads = scope.getEnvironmentReads();
   std::string result;
-  result.reserve(text.size());
   for (size_t i = 0; i < lines.size(); ++i) {
     if (i)
       result += '\n';
     if (keep[i])
       result += lines[i];
     else if (keptDecorator[i])
-      result += "@triton.jit";
+      result += decoratorLines[i];
+    else if (auto it = replacements.find(i); it != replacements.end())
+      result += it->second;
   }
   return result;
+}
+} // namespace
+
+bool tilec::isJitDecoratorName(llvm::StringRef name) {
+  return name == "triton.jit" || name == "jit" || name == "tilec.jit";
+}
+
+std::string tilec::extractTritonCode(llvm::StringRef text,
+                                     llvm::StringRef kernel, HostCode *host) {
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n');
+  Extractor extractor(lines, host);
+  extractor.processBlock(0, lines.size() - 1, 0);
+  return extractor.finish(kernel);
+}
+
+std::string tilec::describeHostEnvironment(llvm::StringRef text) {
+  HostCode host;
+  extractTritonCode(text, "", &host);
+  std::string lines;
+  for (const std::string &entry : host.environmentReads)
+    lines += entry + "\n";
+  return lines;
 }

@@ -354,10 +354,9 @@ Value Sema::elabCall(const ast::CallExpr &e) {
     // function of a built-in's name, `def exp(x)` under a module-level
     // `if`, and the kernel means that one.)
     if (llvm::is_contained(module.hostNames, n->name)) {
-      error(loc, "'" + n->name +
-                     "' is defined by the file's host code, which tilec "
-                     "does not compile; a kernel can call '@triton.jit' "
-                     "functions and built-ins");
+      error(loc, module.describeHostName(n->name) +
+                     "; a kernel can call '@triton.jit' functions and "
+                     "built-ins");
       return Value::invalid();
     }
     if (isBuiltinName(n->name)) {

@@ -419,10 +419,9 @@ Value Sema::elabName(const ast::NameExpr &e) {
     return Value::invalid();
   }
   if (llvm::is_contained(module.hostNames, name)) {
-    error(loc, "'" + name +
-                   "' is defined by the file's host code, which tilec does "
-                   "not compile; a kernel can use a module-level value that "
-                   "is a tl.constexpr (" +
+    error(loc, module.describeHostName(name) +
+                   "; a kernel can use a module-level value that is a "
+                   "tl.constexpr (" +
                    name + " = tl.constexpr(...))");
     return Value::invalid();
   }

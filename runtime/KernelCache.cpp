@@ -126,6 +126,8 @@ std::string tilec::cacheKey(const CompileRequest &request,
     addField(hash, "signature", request.signature);
     if (request.signatureOfRuntimeParams)
       addField(hash, "signature-of", "runtime parameters");
+    if (!request.hostEnvironment.empty())
+      addField(hash, "host-environment", request.hostEnvironment);
   }
   // sourceName only labels diagnostics; it does not change the code.
   return hash.hexDigest();

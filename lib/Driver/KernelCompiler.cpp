@@ -45,16 +45,18 @@ TileSource::parse(std::unique_ptr<llvm::MemoryBuffer> buffer,
                   llvm::raw_ostream &diagOS, SourceLanguage language,
                   llvm::StringRef kernel) {
   std::unique_ptr<TileSource> source(new TileSource());
-  std::vector<std::string> hostNames;
+  HostCode host;
   if (language == SourceLanguage::Python)
     buffer = llvm::MemoryBuffer::getMemBufferCopy(
-        extractTritonCode(buffer->getBuffer(), kernel, &hostNames),
+        extractTritonCode(buffer->getBuffer(), kernel, &host),
         buffer->getBufferIdentifier());
   source->srcMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   DiagnosticEngine diags(source->srcMgr, diagOS);
   source->module = parseModule(source->srcMgr, diags, language);
-  if (source->module)
-    source->module->hostNames = std::move(hostNames);
+  if (source->module) {
+    source->module->hostNames = std::move(host.names);
+    source->module->hostNameNotes = std::move(host.whyUndecided);
+  }
   if (!source->module || diags.hasErrors())
     return nullptr;
   return source;

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Driver/Pipeline.h"
+#include "tilec/Frontend/PythonSource.h"
 #include "tilec/Runtime/Files.h"
 #include "tilec/tilec.h"
 
@@ -211,8 +212,17 @@ struct Compiler::Impl {
     }
   }
 
+  /// \p request with what else decides its code: for a Python source, the
+  /// environment variables its module-level code reads.
+  static CompileRequest withHostEnvironment(CompileRequest request) {
+    if (request.language == CompileRequest::Language::Python)
+      request.hostEnvironment = describeHostEnvironment(request.source);
+    return request;
+  }
+
   CompiledKernel compile(const CompileRequest &request) {
-    return compileCached(*cache, request, compilerVersion(), compileTileKernel);
+    return compileCached(*cache, withHostEnvironment(request),
+                         compilerVersion(), compileTileKernel);
   }
 
   Kernel compileAndLoad(const CompileRequest &request) {
@@ -222,7 +232,7 @@ struct Compiler::Impl {
                   "Compiler(Options)); use compileFileToPTX or "
                   "compileSourceToPTX, or make it with Device::open()");
     std::string key = std::to_string(device.ordinal()) + ":" +
-                      cacheKey(request, compilerVersion());
+                      cacheKey(withHostEnvironment(request), compilerVersion());
     JITState &state = jitState();
     {
       std::lock_guard<std::mutex> lock(state.mutex);

@@ -1657,31 +1657,6 @@ CUM = [
 
 # ---------------------------------------------------------------------------
 
-# Why the cases below do not compile with tilec yet. mamba's softplus.py
-# defines the helper in both branches of `if TRITON3: ... else: ...`, a
-# host-code condition tilec does not run; taking one branch blindly would
-# be wrong for other files (fla's op.py picks fast approximations in its
-# first branch), so the helper stays unknown.
-SOFTPLUS_XFAIL = (
-    "softplus is defined in a module-level `if TRITON3:` / else (mamba's softplus.py), "
-    "which tilec does not run: unknown function 'softplus'"
-)
-
-
-# fla's op.py defines exp (and exp2, log, ...) in both branches of `if
-# os.environ.get('FLA_USE_FAST_OPS', '0') == '1':` (fast approximations
-# first, tl.exp in the else): host code decides which, so tilec reports it
-# rather than take a branch or its own exp.
-EXP_XFAIL = (
-    "exp is defined in both branches of a module-level `if FLA_USE_FAST_OPS` / else "
-    "(fla's op.py), which tilec does not run: 'exp' is defined by the file's host code"
-)
-
-
-def ssu_xfail(c):
-    return SOFTPLUS_XFAIL if c["softplus"] else None
-
-
 CASES = (
     [
         Case(
@@ -1691,7 +1666,6 @@ CASES = (
             signature=ssu_signature(c),
             num_warps=ssu_block(c["dstate"])[1],
             setup=ssu_setup(c),
-            xfail=ssu_xfail(c),
         )
         for c in SSU
     ]
@@ -1713,7 +1687,6 @@ CASES = (
             kernel="_chunk_cumsum_fwd_kernel",
             signature=ccs_signature(c),
             setup=ccs_setup(c),
-            xfail=SOFTPLUS_XFAIL if c["softplus"] else None,
         )
         for c in CCS
     ]
@@ -1801,7 +1774,6 @@ CASES = (
             signature=fr_signature(c),
             num_warps=c["warps"],
             setup=fr_setup(c),
-            xfail=EXP_XFAIL,
         )
         for c in FR
     ]

@@ -20,6 +20,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Casting.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -399,6 +400,13 @@ public:
   /// The names that a Python source's skipped host code defines at the top
   /// level (variables, plain functions, classes), for messages.
   std::vector<std::string> hostNames;
+  /// Why some of hostNames are the host code's: a module-level `if` tilec
+  /// could not decide (HostCode::whyUndecided).
+  std::map<std::string, std::string> hostNameNotes;
+
+  /// "'NAME' is defined by the file's host code, which tilec does not
+  /// compile", with the note of hostNameNotes when there is one.
+  std::string describeHostName(const std::string &name) const;
 
   /// The function named `name`, or null.
   const Function *lookup(llvm::StringRef name) const;

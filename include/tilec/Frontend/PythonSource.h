@@ -14,10 +14,26 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
 namespace tilec {
+
+/// What extractTritonCode() learns about the host code it skips.
+struct HostCode {
+  /// The names the skipped statements define (`NAME = ...`, `def NAME`,
+  /// `class NAME`), for messages about a kernel that uses one.
+  std::vector<std::string> names;
+  /// For a name defined under a module-level `if` whose condition tilec
+  /// could not evaluate: where, and why ("under the module-level 'if' on
+  /// line 12; its condition has 'is_hip', which tilec cannot evaluate").
+  std::map<std::string, std::string> whyUndecided;
+  /// The environment variables that module-level conditions and assignments
+  /// read (`os.environ.get("FAST", "0")`), each "NAME=value" or
+  /// "NAME unset": the compiled code depends on them (cache keys).
+  std::vector<std::string> environmentReads;
+};
 
 /// The text of the Python source \p text with only these top-level
 /// statements left, each with its lines as written:
@@ -35,11 +51,25 @@ namespace tilec {
 /// it calls, and maybe a few more) are kept, so that a construct tilec
 /// cannot parse in another kernel of the file is no error.
 ///
-/// \p hostNames, when given, receives the names that the skipped top-level
-/// statements define (`NAME = ...`, `def NAME`, `class NAME`), for messages
-/// about a kernel that uses one.
+/// A module-level `if`/`elif`/`else` is decided as Python would decide it
+/// on import, when tilec can evaluate its conditions (PythonHostEval.h:
+/// literals, earlier module-level assignments, `os.environ`,
+/// `triton.__version__`, ...): the statements of the chosen clause are
+/// walked as the file's own (kept with their indentation, which the parser
+/// accepts at the top level of Python sources), the other clauses are
+/// dropped. When a condition cannot be evaluated, the whole statement is
+/// host code, and the names it defines say why (HostCode::whyUndecided).
+///
+/// \p host, when given, receives what the skipped host code defines and
+/// reads (HostCode).
 std::string extractTritonCode(llvm::StringRef text, llvm::StringRef kernel = "",
-                              std::vector<std::string> *hostNames = nullptr);
+                              HostCode *host = nullptr);
+
+/// The environment variables that the module-level code of the Python
+/// source \p text reads to choose its helpers, one "NAME=value" or
+/// "NAME unset" per line ("" when it reads none): what besides the text
+/// decides the code (CompileRequest::hostEnvironment).
+std::string describeHostEnvironment(llvm::StringRef text);
 
 /// Whether the dotted name of a decorator (`triton.jit`, without the '@'
 /// and the arguments) makes a function one tilec compiles: `triton.jit`,

@@ -63,6 +63,12 @@ struct CompileRequest {
   /// values come from `constexprs` and their defaults (the JIT's signatures,
   /// inferred from launch arguments, as Triton's JIT does).
   bool signatureOfRuntimeParams = false;
+  /// For a Python source: the environment variables its module-level code
+  /// reads to choose its helpers (`if os.environ.get("FAST") == "1":`), one
+  /// "NAME=value" or "NAME unset" per line, as the compiler saw them
+  /// (describeHostEnvironment, PythonSource.h). The JIT fills it in before
+  /// it looks in a cache, so that a change of those variables is a miss.
+  std::string hostEnvironment;
 };
 
 /// \p request specialized as the specializationKey() \p key (Arguments.h)

@@ -10,6 +10,7 @@
 
 #include "tilec/Frontend/PythonSource.h"
 #include "tilec/Frontend/Parser.h"
+#include "tilec/Frontend/PythonHostEval.h"
 #include "tilec/Frontend/Sema.h"
 #include "tilec/Frontend/TritonSignature.h"
 
@@ -143,6 +144,107 @@ TEST(PythonSourceTest, KeepsOnlyTheKernelAndWhatItNames) {
   EXPECT_EQ(out[7], "def k(x):");
   // An unknown kernel keeps every function (the compile reports it).
   EXPECT_EQ(linesOf(extractTritonCode(text, "nope"))[5], "    break");
+}
+
+namespace {
+/// The repr of \p text evaluated in \p scope, or "error: WHY".
+std::string eval(HostScope &scope, llvm::StringRef text) {
+  std::string why;
+  std::optional<HostValue> value = scope.evaluate(text, why);
+  return value ? value->repr() : "error: " + why;
+}
+} // namespace
+
+TEST(PythonHostEvalTest, EvaluatesFlagAndVersionChecks) {
+  HostScope scope;
+  EXPECT_EQ(eval(scope, "int(triton.__version__.split('.')[0]) >= 3"), "True");
+  EXPECT_EQ(eval(scope, "tuple(map(int, triton.__version__.split('.')[:2]))"),
+            "(3, 6)");
+  EXPECT_EQ(eval(scope, "version.parse(triton.__version__) < "
+                        "version.parse('3.10.1')"),
+            "True");
+  EXPECT_EQ(eval(scope, "-7 // 2, -7 % 3, 7 % -3, 2 * 3 + 1 - 4 / 2"),
+            "(-4, 2, -2, 5.0)");
+  EXPECT_EQ(eval(scope, "'ab' in 'xaby' and not [] or 5"), "True");
+  EXPECT_EQ(eval(scope, "1 < 2 < 2"), "False");
+  EXPECT_EQ(eval(scope, "None if 0 else ('x' 'y').upper()[::1]"),
+            "error: a slice with a step");
+  EXPECT_EQ(eval(scope, "'a,b'.split(',')[-1] + str(len('abc'))"), "'b3'");
+  scope.assign("MODE", HostValue::ofString("fast"));
+  EXPECT_EQ(eval(scope, "MODE in ('fast', 'exact') and MODE != 'exact'"),
+            "True");
+  scope.assign("MODE", std::nullopt);
+  EXPECT_EQ(eval(scope, "MODE"), "error: 'MODE'");
+}
+
+TEST(PythonHostEvalTest, ReadsAndRecordsTheEnvironment) {
+  ::setenv("TILEC_HOST_EVAL_SET", "1", 1);
+  ::unsetenv("TILEC_HOST_EVAL_UNSET");
+  HostScope scope;
+  EXPECT_EQ(eval(scope, "os.environ.get('TILEC_HOST_EVAL_SET', '0') == '1'"),
+            "True");
+  EXPECT_EQ(eval(scope, "os.getenv('TILEC_HOST_EVAL_UNSET')"), "None");
+  EXPECT_EQ(eval(scope, "os.getenv('TILEC_HOST_EVAL_UNSET', 'd')"), "'d'");
+  EXPECT_EQ(eval(scope, "os.environ['TILEC_HOST_EVAL_UNSET']"),
+            "error: os.environ['TILEC_HOST_EVAL_UNSET'] of an unset variable");
+  EXPECT_EQ(scope.getEnvironmentReads(),
+            (std::vector<std::string>{"TILEC_HOST_EVAL_SET=1",
+                                      "TILEC_HOST_EVAL_UNSET unset"}));
+}
+
+TEST(PythonHostEvalTest, SaysWhatItCannotEvaluate) {
+  HostScope scope;
+  EXPECT_EQ(eval(scope, "is_hip()"), "error: a call of 'is_hip'");
+  EXPECT_EQ(eval(scope, "torch.cuda.get_device_capability()[0] >= 9"),
+            "error: a call of 'torch.cuda.get_device_capability'");
+  EXPECT_EQ(eval(scope, "__name__ == '__main__'"), "error: '__name__'");
+  EXPECT_EQ(eval(scope, "[x for x in y]"), "error: a comprehension");
+  EXPECT_EQ(eval(scope, "f'{x}'"), "error: a 'f' string");
+  EXPECT_EQ(eval(scope, "9223372036854775807 + 1"),
+            "error: an integer that overflows");
+  EXPECT_EQ(eval(scope, "1 // 0"), "error: a division by zero");
+  EXPECT_EQ(eval(scope, "(1"),
+            "error: the end of the expression where ')' belongs");
+  EXPECT_EQ(eval(scope, "0.1 + 0.2, 1e300 * 1e300, 2.5"),
+            "(0.30000000000000004, inf, 2.5)");
+  // Deep nesting is refused, not a stack overflow.
+  EXPECT_EQ(eval(scope, std::string(5000, '(') + "1" + std::string(5000, ')')),
+            "error: an expression nested too deeply");
+  EXPECT_EQ(eval(scope, std::string(5000, '-') + "1"),
+            "error: an expression nested too deeply");
+}
+
+TEST(PythonSourceTest, DecidesModuleLevelIfs) {
+  std::string text = "import os\n"                      // 0
+                     "V = int(triton.__version__[0])\n" // 1
+                     "if V < 3:\n"                      // 2
+                     "    @triton.jit\n"                // 3
+                     "    def f(x): return x\n"         // 4
+                     "elif (V == 3 and\n"               // 5
+                     "      V > 2):\n"                  // 6
+                     "    @triton.jit\n"                // 7
+                     "    def f(x): return x + 1\n"     // 8
+                     "    C = tl.constexpr(2)\n"        // 9
+                     "else:\n"                          // 10
+                     "    @triton.jit\n"                // 11
+                     "    def f(x): return x + 2\n"     // 12
+                     "if probe():\n"                    // 13
+                     "    @triton.jit\n"                // 14
+                     "    def g(x): return x\n";        // 15
+  HostCode host;
+  std::vector<std::string> out = linesOf(extractTritonCode(text, "", &host));
+  std::vector<std::string> in = linesOf(text);
+  ASSERT_EQ(out.size(), in.size());
+  EXPECT_EQ(out[5], "pass");
+  for (size_t i : {7, 8, 9})
+    EXPECT_EQ(out[i], in[i]) << "line " << i;
+  for (size_t i : {0, 1, 2, 3, 4, 6, 10, 11, 12, 13, 14, 15})
+    EXPECT_EQ(out[i], "") << "line " << i;
+  EXPECT_TRUE(llvm::is_contained(host.names, "g"));
+  EXPECT_EQ(host.whyUndecided["g"],
+            "under the module-level 'if' on line 14; its condition has a "
+            "call of 'probe', which tilec cannot evaluate");
+  EXPECT_FALSE(llvm::is_contained(host.names, "f"));
 }
 
 // The pre-pass keeps only decorated functions with `@triton.jit`, so tilec

@@ -129,6 +129,21 @@ TEST(CacheKey, DependsOnEveryInput) {
   EXPECT_EQ(cacheKey(renamed, "v1"), key);
 }
 
+// A Python source's module-level code may read the environment to choose
+// its helpers: the values it read are part of the key.
+TEST(CacheKey, PythonSourcesKeyTheEnvironmentTheyRead) {
+  CompileRequest python = sampleRequest();
+  python.language = CompileRequest::Language::Python;
+  python.signature = "*fp32";
+  std::string key = cacheKey(python, "v1");
+  CompileRequest set = python, unset = python;
+  set.hostEnvironment = "FAST=1\n";
+  unset.hostEnvironment = "FAST unset\n";
+  EXPECT_NE(cacheKey(set, "v1"), key);
+  EXPECT_NE(cacheKey(unset, "v1"), key);
+  EXPECT_NE(cacheKey(set, "v1"), cacheKey(unset, "v1"));
+}
+
 TEST(KernelCache, MissThenHitInMemoryAndOnDisk) {
   std::string dir = freshDir("hit");
   std::string key = cacheKey(sampleRequest(), "v1");
