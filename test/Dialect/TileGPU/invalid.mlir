@@ -585,3 +585,66 @@ func.func @f() {
   tilegpu.async_wait {num = -5 : i32}
   return
 }
+
+// -----
+
+// mma.sync reads each operand as one 32-bit register per k-step: a kWidth
+// that does not pack f16 pairs used to crash the lowering (kWidth 1) or
+// make invalid LLVM (kWidth 4).
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a1 = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>
+#b = #tilegpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {tilegpu.num_warps = 1 : i32} {
+  func.func @f(%a: tensor<16x32xf16, #a1>, %b: tensor<32x16xf16, #b>, %c: tensor<16x16xf32, #mma>) -> tensor<16x16xf32, #mma> {
+    // expected-error @+1 {{operand a of an mma.sync dot must have the accumulator's #tilegpu.dot_op layout with opIdx 0 and kWidth 2 (one 32-bit register of 'f16' per k-step)}}
+    %d = tile.dot %a, %b, %c : tensor<16x32xf16, #a1> * tensor<32x16xf16, #b> -> tensor<16x16xf32, #mma>
+    return %d : tensor<16x16xf32, #mma>
+  }
+}
+
+// -----
+
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>
+#b0 = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 1}>
+module attributes {tilegpu.num_warps = 1 : i32} {
+  func.func @f(%a: tensor<16x8xf32, #a>, %b: tensor<8x16xf32, #b0>, %c: tensor<16x16xf32, #mma>) -> tensor<16x16xf32, #mma> {
+    // expected-error @+1 {{operand b of an mma.sync dot must have the accumulator's #tilegpu.dot_op layout with opIdx 1 and kWidth 1 (one 32-bit register of 'f32' per k-step)}}
+    %d = tile.dot %a, %b, %c : tensor<16x8xf32, #a> * tensor<8x16xf32, #b0> -> tensor<16x16xf32, #mma>
+    return %d : tensor<16x16xf32, #mma>
+  }
+}
+
+// -----
+
+#mma = #tilegpu.mma<{versionMajor = 3, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>
+#a = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#b = #tilegpu.dot_op<{opIdx = 1, parent = #mma, kWidth = 2}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  func.func @f(%a: tensor<64x16xf16, #a>, %b: tensor<16x64xf16, #b>, %c: tensor<64x64xf32, #mma>) -> tensor<64x64xf32, #mma> {
+    // expected-error @+1 {{an accumulator in an #tilegpu.mma layout must be of version 2 (mma.sync); version 3 is for tilegpu.warp_group_dot}}
+    %d = tile.dot %a, %b, %c : tensor<64x16xf16, #a> * tensor<16x64xf16, #b> -> tensor<64x64xf32, #mma>
+    return %d : tensor<64x64xf32, #mma>
+  }
+}
+
+// -----
+
+#mma = #tilegpu.mma<{versionMajor = 2, warpsPerCTA = [1, 1], instrShape = [16, 8]}>
+#a = #tilegpu.dot_op<{opIdx = 0, parent = #mma, kWidth = 2}>
+#blocked = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [4, 8], warpsPerCTA = [1, 1], order = [1, 0]}>
+module attributes {tilegpu.num_warps = 1 : i32} {
+  func.func @f(%a: tensor<16x16xf16, #a>, %b: tensor<16x16xf16, #blocked>, %c: tensor<16x16xf32, #blocked>) -> tensor<16x16xf32, #blocked> {
+    // expected-error @+1 {{operands in #tilegpu.dot_op layouts need an accumulator in an #tilegpu.mma layout}}
+    %d = tile.dot %a, %b, %c : tensor<16x16xf16, #a> * tensor<16x16xf16, #blocked> -> tensor<16x16xf32, #blocked>
+    return %d : tensor<16x16xf32, #blocked>
+  }
+}
+
+// -----
+
+// A per-thread tile far larger than the block used to build a million
+// values per thread in the lowering (out of memory).
+#big = #tilegpu.blocked<{sizePerThread = [1024, 1024], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+// expected-error @+1 {{this layout gives each thread 1048576 registers of the block; at most 32768}}
+func.func @f(%x: tensor<16x16xf32, #big>)

@@ -141,6 +141,7 @@ unsigned getLayoutRank(Attribute layout) {
 /// covered as 16 or 32 (elements lost, or registers past the end of the
 /// block). The frontend makes only such blocks (docs/spec.md section 1.3).
 LogicalResult verifyLaidOutBlock(Attribute layout, ArrayRef<int64_t> shape,
+                                 Type element,
                                  function_ref<InFlightDiagnostic()> emitError) {
   unsigned rank = getLayoutRank(layout);
   if (rank != shape.size())
@@ -155,29 +156,44 @@ LogicalResult verifyLaidOutBlock(Attribute layout, ArrayRef<int64_t> shape,
                             "power-of-two dimensions, got "
                          << size << " in dimension " << dim;
   }
+  // Each thread holds its registers' elements one value each: a layout
+  // whose per-thread tile is far larger than the block (sizePerThread
+  // [1024, 1024] on 16x16) would make the lowering build millions of
+  // values. The frontend's blocks (kMaxBlockElements, one warp at least)
+  // need at most kMaxBlockElements / 32 per thread.
+  // (A block of more elements than that is the ops' error, not this.)
+  constexpr int64_t kMaxRegisters = tilec::kMaxBlockElements / 32;
+  if (element && !tilec::exceedsMaxBlockElements(shape)) {
+    unsigned registers =
+        getNumRegisters(RankedTensorType::get(shape, element, layout));
+    if (registers > kMaxRegisters)
+      return emitError() << "this layout gives each thread " << registers
+                         << " registers of the block; at most "
+                         << kMaxRegisters;
+  }
   return success();
 }
 } // namespace
 
 LogicalResult BlockedEncodingAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type,
+    ArrayRef<int64_t> shape, Type element,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return verifyLaidOutBlock(*this, shape, emitError);
+  return verifyLaidOutBlock(*this, shape, element, emitError);
 }
 LogicalResult SliceEncodingAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type,
+    ArrayRef<int64_t> shape, Type element,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return verifyLaidOutBlock(*this, shape, emitError);
+  return verifyLaidOutBlock(*this, shape, element, emitError);
 }
 LogicalResult MmaEncodingAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type,
+    ArrayRef<int64_t> shape, Type element,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return verifyLaidOutBlock(*this, shape, emitError);
+  return verifyLaidOutBlock(*this, shape, element, emitError);
 }
 LogicalResult DotOperandEncodingAttr::verifyEncoding(
-    ArrayRef<int64_t> shape, Type,
+    ArrayRef<int64_t> shape, Type element,
     function_ref<InFlightDiagnostic()> emitError) const {
-  return verifyLaidOutBlock(*this, shape, emitError);
+  return verifyLaidOutBlock(*this, shape, element, emitError);
 }
 
 LogicalResult
@@ -194,6 +210,49 @@ DotOperandEncodingAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+namespace {
+/// What a `tile.dot` on tensor cores (mma.sync) needs of its layouts: an
+/// f32 accumulator in an mma layout of version 2, `a` and `b` in that
+/// layout's dot-operand layouts (opIdx 0 and 1), each packing a 32-bit
+/// register per k-step (kWidth 2 for f16/bf16, 1 for f32 as tf32). The
+/// lowering reads the registers in that form. A dot whose operands are in
+/// dot-operand layouts must have such an accumulator.
+LogicalResult verifyDotLayouts(tile::DotOp dot) {
+  RankedTensorType aType = dot.getA().getType(), bType = dot.getB().getType();
+  auto mma = dyn_cast_or_null<MmaEncodingAttr>(dot.getType().getEncoding());
+  auto aDot = dyn_cast_or_null<DotOperandEncodingAttr>(aType.getEncoding());
+  auto bDot = dyn_cast_or_null<DotOperandEncodingAttr>(bType.getEncoding());
+  if (!mma) {
+    if (aDot || bDot)
+      return dot.emitOpError("operands in #tilegpu.dot_op layouts need an "
+                             "accumulator in an #tilegpu.mma layout");
+    return success();
+  }
+  if (mma.getVersionMajor() != 2)
+    return dot.emitOpError("an accumulator in an #tilegpu.mma layout must be "
+                           "of version 2 (mma.sync); version 3 is for "
+                           "tilegpu.warp_group_dot");
+  Type element = aType.getElementType();
+  if (element != bType.getElementType() ||
+      !(element.isF16() || element.isBF16() || element.isF32()) ||
+      !dot.getType().getElementType().isF32())
+    return dot.emitOpError("mma.sync takes f16, bf16 or f32 (tf32) operands "
+                           "of one type and an f32 accumulator");
+  unsigned kWidth = 32 / element.getIntOrFloatBitWidth();
+  for (auto [name, layout, opIdx] :
+       {std::tuple{"a", aDot, 0u}, std::tuple{"b", bDot, 1u}})
+    if (!layout || layout.getParent() != mma || layout.getOpIdx() != opIdx ||
+        layout.getKWidth() != kWidth)
+      return dot.emitOpError()
+             << "operand " << name
+             << " of an mma.sync dot must have the accumulator's "
+                "#tilegpu.dot_op layout with opIdx "
+             << opIdx << " and kWidth " << kWidth << " (one 32-bit register of "
+             << element << " per k-step)";
+  return success();
+}
+} // namespace
+
 LogicalResult
 TileGPUDialect::verifyOperationAttribute(Operation *op,
                                          NamedAttribute attribute) {
@@ -209,6 +268,9 @@ TileGPUDialect::verifyOperationAttribute(Operation *op,
   // Every register layout inside is for that many warps: a layout for more
   // would leave elements to warps that do not run, for fewer would repeat.
   WalkResult result = op->walk([&](Operation *inner) {
+    if (auto dot = dyn_cast<tile::DotOp>(inner);
+        dot && failed(verifyDotLayouts(dot)))
+      return WalkResult::interrupt();
     for (Type type : llvm::concat<const Type>(inner->getOperandTypes(),
                                               inner->getResultTypes())) {
       auto tensor = dyn_cast<RankedTensorType>(type);
