@@ -18,6 +18,7 @@
 #include <iterator>
 #include <limits>
 #include <optional>
+#include <sys/stat.h>
 
 using namespace tilec;
 
@@ -217,8 +218,28 @@ void readBufferFile(HostBuffer &buffer, const std::string &path) {
   if (!in)
     throw LaunchArgError("cannot read '" + path +
                          "': " + std::strerror(errno ? errno : ENOENT));
-  buffer.bytes.assign(std::istreambuf_iterator<char>(in),
-                      std::istreambuf_iterator<char>());
+  // Bounded: a buffer holds at most 2^32 elements (parseCount), and a
+  // stream whose size is not known up front (a pipe, /dev/zero) at most
+  // 1 GiB, read in chunks.
+  std::uint64_t limit = (std::uint64_t(1) << 32) * scalarTypeBytes(buffer.elem);
+  struct stat info;
+  if (::stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode))
+    limit = std::min<std::uint64_t>(limit, std::uint64_t(1) << 30);
+  else if (std::uint64_t(info.st_size) > limit)
+    throw LaunchArgError("'" + path + "' holds " +
+                         std::to_string(info.st_size) +
+                         " bytes, more than a buffer's 2^32 elements");
+  std::vector<char> chunk(1 << 16);
+  while (in) {
+    in.read(chunk.data(), chunk.size());
+    buffer.bytes.insert(buffer.bytes.end(), chunk.data(),
+                        chunk.data() + in.gcount());
+    if (buffer.bytes.size() > limit)
+      throw LaunchArgError("'" + path + "' gives more than " +
+                           std::to_string(limit) +
+                           " bytes (a pipe or device is read up to 1 GiB, a "
+                           "file up to 2^32 elements)");
+  }
   if (in.bad())
     throw LaunchArgError("cannot read '" + path + "'");
   unsigned elemBytes = scalarTypeBytes(buffer.elem);

@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Runtime/Files.h"
 #include "tilec/Runtime/Hash.h"
 #include "tilec/Support/LaunchArgs.h"
 #include "tilec/tilec.h"
@@ -20,6 +21,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -48,18 +50,6 @@ const char *kUsage =
 bool parseInt(std::string_view text, long long &out) {
   auto r = std::from_chars(text.data(), text.data() + text.size(), out);
   return r.ec == std::errc() && r.ptr == text.data() + text.size();
-}
-
-std::string readBinary(const std::string &path) {
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f)
-    throw Error("cannot read '" + path + "': " + std::strerror(errno));
-  std::string binary;
-  char chunk[65536];
-  for (std::size_t n; (n = std::fread(chunk, 1, sizeof(chunk), f)) > 0;)
-    binary.append(chunk, n);
-  std::fclose(f);
-  return binary;
 }
 
 /// Prints the checksums (and with \p printCount the first elements) of
@@ -142,7 +132,8 @@ int main(int argc, char **argv) {
       usageError(error.what());
     }
     Device device = Device::open(0);
-    Kernel kernel = Kernel::load(device, readBinary(binaryPath), meta);
+    Kernel kernel = Kernel::load(
+        device, detail::readWholeFile(binaryPath, "kernel binary"), meta);
 
     std::vector<Buffer<std::uint8_t>> memory;
     std::vector<HostArg> hostArgs;
@@ -192,6 +183,9 @@ int main(int argc, char **argv) {
   } catch (const Error &e) {
     std::fprintf(stderr, "tile-run: error: %s\n", e.what());
     return 1;
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "tile-run: error: not enough memory\n");
+    return 3;
   }
   return 0;
 }

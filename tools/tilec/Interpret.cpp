@@ -135,15 +135,23 @@ int tilec::runInterpret(TileSource &source, llvm::StringRef kernel,
     return kInputError;
   LaunchArgs launch;
   std::vector<std::pair<std::string, std::string>> dumps;
-  try {
-    launch = makeLaunchArgs(interpreter->getParams().vec(), request.args);
-    dumps = parseDumps(request.dumps, launch);
-  } catch (const LaunchArgError &error) {
-    llvm::errs() << "error: " << error.what() << "\n";
-    return kUsageError;
-  } catch (const std::bad_alloc &) {
-    llvm::errs() << "error: not enough memory for the --arg buffers\n";
-    return kEnvError;
+  {
+    // InitLLVM's out-of-memory handler aborts; while the buffers are made, an
+    // allocation that fails throws, and is reported below.
+    struct ThrowingNewHandler {
+      std::new_handler saved = std::set_new_handler(nullptr);
+      ~ThrowingNewHandler() { std::set_new_handler(saved); }
+    } throwingNewHandler;
+    try {
+      launch = makeLaunchArgs(interpreter->getParams().vec(), request.args);
+      dumps = parseDumps(request.dumps, launch);
+    } catch (const LaunchArgError &error) {
+      llvm::errs() << "error: " << error.what() << "\n";
+      return kUsageError;
+    } catch (const std::bad_alloc &) {
+      llvm::errs() << "error: not enough memory for the --arg buffers\n";
+      return kEnvError;
+    }
   }
   std::vector<InterpreterArg> args = toInterpreterArgs(launch);
   if (!interpreter->run(args, options, llvm::errs()))
