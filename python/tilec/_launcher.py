@@ -103,11 +103,20 @@ def pointer_of(value: Any, name: str) -> int:
 def grid3(grid: Any) -> Tuple[int, int, int]:
     """(x, y, z) of a grid given as an int or a sequence of 1 to 3 ints."""
     if hasattr(grid, "__index__"):  # An int, a NumPy integer, ...
-        return grid.__index__(), 1, 1
-    dims = tuple(g.__index__() for g in grid)
+        dims: Tuple[int, ...] = (grid.__index__(),)
+    else:
+        dims = tuple(g.__index__() for g in grid)
     if not 1 <= len(dims) <= 3:
         raise ValueError("tilec: a grid has 1 to 3 dimensions, got %r" % (grid,))
-    return (dims + (1, 1))[0], (dims + (1, 1))[1], (dims + (1, 1, 1))[2]
+    # The C ABI takes 32-bit dimensions: a larger one would wrap around
+    # (2**32 + 5 programs launched as 5); CUDA's own limits are checked there.
+    for i, d in enumerate(dims):
+        if not 0 <= d <= 2**31 - 1:
+            raise ValueError(
+                "tilec: grid dimension %d is %d; it must be in [0, 2**31 - 1]" % (i, d)
+            )
+    x, y, z = dims + (1,) * (3 - len(dims))
+    return x, y, z
 
 
 class _Torch:
@@ -319,9 +328,11 @@ def make_launcher(
         "    _v = _variants.get(_k + _d)",
         "    if _v is None:",
         "        _v = _miss(_k >> 8, _d)",
-        "    if _grid.__class__ is tuple and len(_grid) == 1 and _grid[0].__class__ is int:",
+        # The fast paths take 1-D grids that fit 32 bits; grid3 reports others.
+        "    if (_grid.__class__ is tuple and len(_grid) == 1 and _grid[0].__class__ is int"
+        " and -1 < _grid[0] < 2147483648):",
         "        _gx = _grid[0]; _gy = 1; _gz = 1",
-        "    elif _grid.__class__ is int:",
+        "    elif _grid.__class__ is int and -1 < _grid < 2147483648:",
         "        _gx = _grid; _gy = 1; _gz = 1",
         "    else:",
         "        if callable(_grid):",

@@ -210,6 +210,12 @@ class FakeLaunchTest(unittest.TestCase):
             k[(0,)](0x10000, 0x20000, 1.0, 16, False, 0)
         with self.assertRaisesRegex(ValueError, "1 to 3 dimensions"):
             k[(1, 1, 1, 1)](0x10000, 0x20000, 1.0, 16, False, 0)
+        # The C ABI's dimensions are 32-bit: larger ones must not wrap around.
+        before = self.state.launches
+        for grid in [(2**32 + 5,), (3, 2**32 + 1), 2**40, (-1,)]:
+            with self.assertRaisesRegex(ValueError, r"must be in \[0, 2\*\*31 - 1\]"):
+                k[grid](0x10000, 0x20000, 1.0, 16, False, 0)
+        self.assertEqual(self.state.launches, before)
         with self.assertRaisesRegex(TypeError, "is not a CUDA stream"):
             k[(1,)](0x10000, 0x20000, 1.0, 16, False, 0, stream="s")
 
