@@ -74,27 +74,38 @@ std::vector<std::string_view> splitWords(std::string_view text) {
   return words;
 }
 
-/// The size of one parameter declaration (".param .u64 .ptr .global .align
-/// 1 k_param_0", ".param .align 2 .b8 k_param_3[2]"), or nullopt.
-std::optional<std::uint64_t> paramBytes(std::string_view decl) {
+/// One parameter declaration (".param .u64 .ptr .global .align 1
+/// k_param_0", ".param .align 2 .b8 k_param_3[2]"), or nullopt.
+std::optional<detail::PtxParam> readParam(std::string_view decl) {
+  using Kind = detail::PtxParam::Kind;
   std::vector<std::string_view> words = splitWords(decl);
   if (words.size() < 3 || words.front() != ".param")
     return std::nullopt;
-  std::uint64_t element = 0;
+  detail::PtxParam param;
+  bool pointer = false;
   for (std::size_t i = 1; i + 1 < words.size(); ++i) {
     if (words[i] == ".align") {
       ++i; // Skip the alignment value.
       continue;
     }
-    if (std::uint64_t bytes = typeBytes(words[i]))
-      element = bytes;
+    if (words[i] == ".ptr")
+      pointer = true;
+    if (std::uint64_t bytes = typeBytes(words[i])) {
+      param.bytes = bytes;
+      char letter = words[i][1];
+      param.kind = letter == 'f'                    ? Kind::Float
+                   : letter == 'u' || letter == 's' ? Kind::Integer
+                                                    : Kind::Bits;
+    }
   }
-  if (element == 0)
+  if (param.bytes == 0)
     return std::nullopt;
+  if (pointer)
+    param.kind = Kind::Pointer;
   std::string_view name = words.back();
   std::size_t bracket = name.find('[');
   if (bracket == std::string_view::npos)
-    return element;
+    return param;
   std::uint64_t count = 0;
   for (std::size_t i = bracket + 1; i < name.size() && name[i] != ']'; ++i) {
     if (!std::isdigit(static_cast<unsigned char>(name[i])) ||
@@ -102,7 +113,9 @@ std::optional<std::uint64_t> paramBytes(std::string_view decl) {
       return std::nullopt;
     count = count * 10 + std::uint64_t(name[i] - '0');
   }
-  return element * count;
+  param.bytes *= count;
+  param.kind = Kind::Bits;
+  return param;
 }
 
 /// The offsets of the parameter list of `.entry KERNEL(...)` in \p ptx:
@@ -120,30 +133,29 @@ findParamList(std::string_view ptx, std::string_view kernel) {
 
 } // namespace
 
-std::optional<std::vector<std::uint64_t>>
+std::optional<std::vector<detail::PtxParam>>
 detail::parsePtxEntryParams(std::string_view ptx, std::string_view kernel) {
-  auto params = findParamList(ptx, kernel);
-  if (!params)
+  auto range = findParamList(ptx, kernel);
+  if (!range)
     return std::nullopt;
   std::string_view list =
-      ptx.substr(params->first, params->second - params->first);
-  std::vector<std::uint64_t> sizes;
+      ptx.substr(range->first, range->second - range->first);
+  std::vector<PtxParam> params;
   if (splitWords(list).empty())
-    return sizes;
+    return params;
   std::size_t pos = 0;
   while (pos <= list.size()) {
     std::size_t comma = list.find(',', pos);
     std::size_t stop = comma == std::string_view::npos ? list.size() : comma;
-    std::optional<std::uint64_t> bytes =
-        paramBytes(list.substr(pos, stop - pos));
-    if (!bytes)
+    std::optional<PtxParam> param = readParam(list.substr(pos, stop - pos));
+    if (!param)
       return std::nullopt;
-    sizes.push_back(*bytes);
+    params.push_back(*param);
     if (comma == std::string_view::npos)
       break;
     pos = comma + 1;
   }
-  return sizes;
+  return params;
 }
 
 std::optional<std::pair<std::size_t, std::size_t>>
@@ -161,25 +173,38 @@ detail::findPtxEntryDirectives(std::string_view ptx, std::string_view kernel) {
 std::string detail::describePtxEntryMismatch(std::string_view ptx,
                                              const KernelMetadata &meta) {
   std::string who = "kernel '" + meta.kernel + "'";
-  std::optional<std::vector<std::uint64_t>> sizes =
+  std::optional<std::vector<PtxParam>> params =
       parsePtxEntryParams(ptx, meta.kernel);
-  if (!sizes)
+  if (!params)
     return who + " is not a .entry of the PTX (with a parameter list that "
                  "reads): the metadata's \"kernel\" must name a .visible "
                  ".entry of the PTX";
-  if (sizes->size() != meta.params.size())
+  if (params->size() != meta.params.size())
     return who + ": the metadata lists " + std::to_string(meta.params.size()) +
            " parameters (" + meta.signature() + ") but the PTX .entry has " +
-           std::to_string(sizes->size()) + " (a stale .json?)";
-  for (std::size_t i = 0; i < sizes->size(); ++i) {
+           std::to_string(params->size()) + " (a stale .json?)";
+  for (std::size_t i = 0; i < params->size(); ++i) {
     const KernelParam &param = meta.params[i];
+    const PtxParam &declared = (*params)[i];
+    std::string which = who + ": parameter " + std::to_string(i) + " ('" +
+                        param.name + "', " + param.type.str() + ")";
     std::uint64_t expected =
         param.type.isPointer ? 8 : scalarTypeBytes(param.type.elem);
-    if ((*sizes)[i] != expected)
-      return who + ": parameter " + std::to_string(i) + " ('" + param.name +
-             "', " + param.type.str() + ") has " + std::to_string(expected) +
-             " bytes in the metadata but " + std::to_string((*sizes)[i]) +
+    if (declared.bytes != expected)
+      return which + " has " + std::to_string(expected) +
+             " bytes in the metadata but " + std::to_string(declared.bytes) +
              " in the PTX .entry (a stale .json?)";
+    using Kind = PtxParam::Kind;
+    bool isFloat = !param.type.isPointer && isFloatType(param.type.elem);
+    const char *conflict = nullptr;
+    if (declared.kind == Kind::Pointer && !param.type.isPointer)
+      conflict = "a pointer";
+    else if (declared.kind == Kind::Float && !isFloat)
+      conflict = "a float";
+    else if (declared.kind == Kind::Integer && isFloat)
+      conflict = "an integer";
+    if (conflict)
+      return which + " is " + conflict + " in the PTX .entry (a stale .json?)";
   }
   return "";
 }

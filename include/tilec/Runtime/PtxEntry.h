@@ -23,10 +23,26 @@
 
 namespace tilec::detail {
 
-/// The byte size of each parameter of `.entry` \p kernel of \p ptx, in
-/// order; std::nullopt when the PTX has no such entry or its parameter list
-/// does not parse.
-std::optional<std::vector<std::uint64_t>>
+/// One parameter of a PTX `.entry`: its size and what its declaration says
+/// it holds.
+struct PtxParam {
+  enum class Kind {
+    /// `.u64 .ptr ...`: a pointer.
+    Pointer,
+    /// `.f32`, `.f64`, `.f16`, ...
+    Float,
+    /// `.u32`, `.s64`, ... (not marked a pointer).
+    Integer,
+    /// `.b8` arrays, `.b16`, ...: any value of that size.
+    Bits,
+  };
+  std::uint64_t bytes = 0;
+  Kind kind = Kind::Bits;
+};
+
+/// The parameters of `.entry` \p kernel of \p ptx, in order; std::nullopt
+/// when the PTX has no such entry or its parameter list does not parse.
+std::optional<std::vector<PtxParam>>
 parsePtxEntryParams(std::string_view ptx, std::string_view kernel);
 
 /// The text between the parameter list of `.entry` \p kernel of \p ptx
@@ -37,7 +53,9 @@ std::optional<std::pair<std::size_t, std::size_t>>
 findPtxEntryDirectives(std::string_view ptx, std::string_view kernel);
 
 /// Why \p ptx cannot be launched with \p meta (no `.entry` of that name,
-/// another number or size of parameters); "" when it can.
+/// another number, size or kind of parameters: a pointer where the PTX has
+/// a float or a non-pointer, a float where it has an integer); "" when it
+/// can.
 std::string describePtxEntryMismatch(std::string_view ptx,
                                      const KernelMetadata &meta);
 

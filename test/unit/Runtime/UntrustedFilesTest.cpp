@@ -84,9 +84,16 @@ TEST(PtxEntry, ParameterSizes) {
                     "\t.param .f64 k_param_6,\n"
                     "\t.param .u64 k_param_7\n"
                     ")\n.reqntid 128, 1, 1\n{\n  ret;\n}\n";
-  auto sizes = detail::parsePtxEntryParams(ptx, "k");
-  ASSERT_TRUE(sizes);
-  EXPECT_EQ(*sizes, (std::vector<std::uint64_t>{8, 1, 2, 2, 2, 1, 8, 8}));
+  auto params = detail::parsePtxEntryParams(ptx, "k");
+  ASSERT_TRUE(params);
+  std::vector<std::uint64_t> sizes;
+  std::string kinds;
+  for (const detail::PtxParam &param : *params) {
+    sizes.push_back(param.bytes);
+    kinds += "PFIB"[static_cast<int>(param.kind)];
+  }
+  EXPECT_EQ(sizes, (std::vector<std::uint64_t>{8, 1, 2, 2, 2, 1, 8, 8}));
+  EXPECT_EQ(kinds, "PIIBBIFI");
   EXPECT_EQ(detail::parsePtxEntryParams(ptx, "kk")->size(), 1u);
   EXPECT_FALSE(detail::parsePtxEntryParams(ptx, "missing"));
   EXPECT_EQ(detail::parsePtxEntryParams(".entry e()\n{}", "e")->size(), 0u);
@@ -103,6 +110,18 @@ TEST(PtxEntry, ParameterSizes) {
   EXPECT_EQ(detail::describePtxEntryMismatch(ptx, stale),
             "kernel 'k': parameter 6 ('p', f32) has 4 bytes in the metadata "
             "but 8 in the PTX .entry (a stale .json?)");
+  // Sizes that agree but kinds that do not (a pointer retyped as i64, an
+  // f64 as i64, an i64 as f64).
+  for (auto [index, type, message] :
+       {std::tuple{0, "i64", "('p', i64) is a pointer"},
+        std::tuple{6, "i64", "('p', i64) is a float"},
+        std::tuple{7, "f64", "('p', f64) is an integer"}}) {
+    KernelMetadata retyped = meta;
+    retyped.params[index].type = *ParamType::parse(type);
+    EXPECT_EQ(detail::describePtxEntryMismatch(ptx, retyped),
+              "kernel 'k': parameter " + std::to_string(index) + " " + message +
+                  " in the PTX .entry (a stale .json?)");
+  }
 }
 
 TEST(AllocationFailures, AreErrors) {
