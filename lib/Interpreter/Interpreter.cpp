@@ -145,9 +145,24 @@ LogicalResult Executor::runRegion(Region &region,
 }
 
 LogicalResult Executor::countOp(Operation *op) {
-  if (maxOps && ++numOps > maxOps)
-    return error(op) << "stopped after " << maxOps
-                     << " operations (does the kernel terminate?)";
+  if (!maxOps)
+    return success();
+  // An operation on a block counts once per kElementsPerOp elements of its
+  // largest block, so that the limit bounds time: a loop over 2^20-element
+  // blocks costs milliseconds per operation.
+  std::uint64_t weight = 1;
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto tensor = dyn_cast<RankedTensorType>(type);
+        tensor && tensor.hasStaticShape())
+      weight = std::max<std::uint64_t>(
+          weight,
+          (tensor.getNumElements() + kElementsPerOp - 1) / kElementsPerOp);
+  numOps += weight;
+  if (numOps > maxOps)
+    return error(op) << "stopped after " << maxOps << " operations (one per "
+                     << kElementsPerOp
+                     << " elements of a block; does the kernel terminate?)";
   return success();
 }
 

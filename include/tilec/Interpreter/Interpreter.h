@@ -92,9 +92,15 @@ struct InterpreterOptions {
   llvm::raw_ostream *printOS = nullptr;
   /// Stop with an error after this many operations (0: no limit), for
   /// generated programs that might not terminate. Every executed operation
-  /// counts, terminators (each loop iteration, each program) included.
+  /// counts, terminators (each loop iteration, each program) included; an
+  /// operation on a block counts once per kElementsPerOp elements of its
+  /// largest block (operand or result), so that the limit bounds time.
   std::uint64_t maxOps = 0;
 };
+
+/// How many elements of a block count as one operation of
+/// InterpreterOptions::maxOps.
+constexpr std::uint64_t kElementsPerOp = 1024;
 
 /// Interprets `func` (tile IR after the tile pipeline, as `tilec
 /// --emit=tile` prints it) over `options.grid` with `args` in parameter
