@@ -84,6 +84,19 @@ std::string tilec::escapeControlCharacters(llvm::StringRef text) {
   return out;
 }
 
+void ControlEscapingOstream::write_impl(const char *ptr, size_t size) {
+  written += size;
+  llvm::StringRef text(ptr, size);
+  // Lines one at a time: a newline is not a control character to escape.
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    os << escapeControlCharacters(line);
+    if (line.size() < text.size())
+      os << '\n';
+    text = rest;
+  }
+}
+
 void DiagnosticEngine::emit(SourceLoc loc, int kind, const llvm::Twine &msg) {
   auto diagKind = static_cast<llvm::SourceMgr::DiagKind>(kind);
   llvm::SMDiagnostic diag =

@@ -12,6 +12,7 @@
 
 #include "tilec/Driver/KernelCompiler.h"
 #include "tilec/Analysis/AxisInfo.h"
+#include "tilec/Frontend/Diagnostics.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
@@ -284,8 +285,9 @@ KernelCompiler::compile(TileSource &source, llvm::StringRef kernel,
     return std::nullopt;
   describeKernel(*checked, options, result.metadata);
 
+  ControlEscapingOstream escaped(diagOS);
   SourceMgrDiagnosticHandler handler(source.getSourceMgr(), context.get(),
-                                     diagOS);
+                                     escaped);
   uint64_t reported = diagOS.tell();
   {
     TimingScope scope = root.nest("mlirgen");
@@ -320,8 +322,9 @@ KernelCompiler::compile(TileGPUSource &source, llvm::StringRef kernel,
                         llvm::raw_ostream &diagOS, CompileFailure *failure) {
   if (failure)
     *failure = CompileFailure::Input;
+  ControlEscapingOstream escaped(diagOS);
   SourceMgrDiagnosticHandler handler(source.getSourceMgr(), context.get(),
-                                     diagOS);
+                                     escaped);
   ModuleOp parsed = source.getModule();
   if (stage < Stage::TileGPU) {
     emitError(parsed.getLoc())

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Driver/KernelInterpreter.h"
+#include "tilec/Frontend/Diagnostics.h"
 
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
 
@@ -41,8 +42,9 @@ KernelInterpreter::create(TileSource &source, llvm::StringRef kernel,
 bool KernelInterpreter::run(llvm::ArrayRef<InterpreterArg> args,
                             const InterpreterOptions &options,
                             llvm::raw_ostream &diagOS) {
+  ControlEscapingOstream escaped(diagOS);
   SourceMgrDiagnosticHandler handler(source.getSourceMgr(),
-                                     &compiler.getContext(), diagOS);
+                                     &compiler.getContext(), escaped);
   func::FuncOp func;
   module->walk([&](func::FuncOp candidate) {
     if (!func && candidate->hasAttr(mlir::tile::kKernelAttrName))

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Driver/TileGPUSource.h"
+#include "tilec/Frontend/Diagnostics.h"
 
 #include "tilec/Analysis/AxisInfo.h"
 #include "tilec/Dialect/Tile/IR/TileDialect.h"
@@ -33,7 +34,8 @@ TileGPUSource::parse(std::unique_ptr<llvm::MemoryBuffer> buffer,
   std::unique_ptr<TileGPUSource> source(new TileGPUSource());
   source->srcMgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
   source->state = std::make_unique<AsmParserState>();
-  SourceMgrDiagnosticHandler handler(source->srcMgr, &context, diagOS);
+  ControlEscapingOstream escaped(diagOS);
+  SourceMgrDiagnosticHandler handler(source->srcMgr, &context, escaped);
   // parseAsmSourceFile keeps the state (the SSA names); it neither wraps
   // the ops in a module nor verifies them, as parseSourceFile does.
   ParserConfig config(&context);

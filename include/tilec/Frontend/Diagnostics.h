@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/SMLoc.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 
@@ -78,6 +79,25 @@ private:
 /// \p text with each control character (below 0x20 but tab, and 0x7F)
 /// written as `\xHH`: what diagnostics print of source text and messages.
 std::string escapeControlCharacters(llvm::StringRef text);
+
+/// A stream that writes to another with control characters escaped as
+/// escapeControlCharacters() does (newlines kept): for the diagnostics MLIR's
+/// handlers print, whose source lines are the input's (a `.mlir` file, a
+/// `.tile` file's lowering), so that no byte of the input reaches a terminal
+/// as an escape sequence.
+class ControlEscapingOstream : public llvm::raw_ostream {
+public:
+  explicit ControlEscapingOstream(llvm::raw_ostream &os) : os(os) {
+    SetUnbuffered();
+  }
+
+private:
+  void write_impl(const char *ptr, size_t size) override;
+  uint64_t current_pos() const override { return written; }
+
+  llvm::raw_ostream &os;
+  uint64_t written = 0;
+};
 
 /// Names longer than this get no did-you-mean suggestion.
 constexpr size_t kMaxSuggestedNameLength = 256;
