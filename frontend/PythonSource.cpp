@@ -373,6 +373,11 @@ private:
   /// index of its last clause.
   size_t processIf(llvm::ArrayRef<Statement> statements, size_t i);
 
+  /// Module-level `if`s nested deeper than this are host code (Python's
+  /// own parser stops near 100 levels); the walk's recursion stays small.
+  static constexpr unsigned kMaxIfNesting = 64;
+  unsigned ifNesting = 0;
+
   llvm::ArrayRef<llvm::StringRef> lines;
   std::vector<bool> keep;
   HostCode *host;
@@ -408,6 +413,9 @@ size_t Extractor::processIf(llvm::ArrayRef<Statement> statements, size_t i) {
   }
   std::optional<size_t> chosen;
   std::string why;
+  if (ifNesting >= kMaxIfNesting)
+    why = "it is nested more than " + std::to_string(kMaxIfNesting) +
+          " levels deep";
   for (size_t c = i; c <= end && !chosen && why.empty(); ++c) {
     std::string head = getHeadText(lines, statements[c]);
     llvm::StringRef keyword = getClauseKeyword(head);
@@ -470,7 +478,9 @@ size_t Extractor::processIf(llvm::ArrayRef<Statement> statements, size_t i) {
     llvm::StringRef stripped = text.ltrim(" \t\f");
     if (stripped.empty() || stripped.starts_with("#"))
       continue;
+    ++ifNesting;
     processBlock(body->first, body->second, text.size() - stripped.size());
+    --ifNesting;
     break;
   }
   return end;

@@ -247,6 +247,21 @@ TEST(PythonSourceTest, DecidesModuleLevelIfs) {
   EXPECT_FALSE(llvm::is_contained(host.names, "f"));
 }
 
+// Deeply nested module-level ifs are host code past a fixed depth, not a
+// deep recursion.
+TEST(PythonSourceTest, DeepIfNestingIsHostCode) {
+  std::string text;
+  for (int depth = 0; depth < 3000; ++depth)
+    text += std::string(depth, ' ') + "if True:\n";
+  text += std::string(3000, ' ') + "X = tl.constexpr(1)\n";
+  HostCode host;
+  std::string out = extractTritonCode(text, "", &host);
+  EXPECT_EQ(linesOf(out)[3000], ""); // X = ..., not kept
+  EXPECT_NE(host.whyUndecided["X"].find("nested more than 64 levels deep"),
+            std::string::npos)
+      << host.whyUndecided["X"];
+}
+
 // The pre-pass keeps only decorated functions with `@triton.jit`, so tilec
 // never gives the parser one without it; the parser still says what is
 // missing.
