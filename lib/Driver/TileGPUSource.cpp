@@ -28,6 +28,35 @@ using namespace tilec;
 TileGPUSource::TileGPUSource() = default;
 TileGPUSource::~TileGPUSource() = default;
 
+namespace {
+/// How deep brackets may nest in a .mlir input: MLIR's parser recurses once
+/// per region (and per nested attribute), and a few thousand levels
+/// overflow the stack; the frontend's languages stop at 100 statements.
+constexpr unsigned kMaxMlirNesting = 1000;
+
+/// The first bracket of \p text nested deeper than kMaxMlirNesting (outside
+/// strings and `//` comments), or null.
+const char *findTooDeepBracket(llvm::StringRef text) {
+  unsigned depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '/' && text.substr(i, 2) == "//") {
+      i = std::min(text.find('\n', i), text.size());
+    } else if (c == '{' || c == '(' || c == '[') {
+      if (++depth > kMaxMlirNesting)
+        return text.data() + i;
+    } else if ((c == '}' || c == ')' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return nullptr;
+}
+} // namespace
+
 std::unique_ptr<TileGPUSource>
 TileGPUSource::parse(std::unique_ptr<llvm::MemoryBuffer> buffer,
                      MLIRContext &context, llvm::raw_ostream &diagOS) {
@@ -36,6 +65,13 @@ TileGPUSource::parse(std::unique_ptr<llvm::MemoryBuffer> buffer,
   source->state = std::make_unique<AsmParserState>();
   ControlEscapingOstream escaped(diagOS);
   SourceMgrDiagnosticHandler handler(source->srcMgr, &context, escaped);
+  if (const char *deep = findTooDeepBracket(source->getText())) {
+    source->srcMgr.PrintMessage(
+        escaped, llvm::SMLoc::getFromPointer(deep), llvm::SourceMgr::DK_Error,
+        "brackets nested more than " + llvm::Twine(kMaxMlirNesting) +
+            " levels deep (regions, attributes); tilec reads no deeper");
+    return nullptr;
+  }
   // parseAsmSourceFile keeps the state (the SSA names); it neither wraps
   // the ops in a module nor verifies them, as parseSourceFile does.
   ParserConfig config(&context);
