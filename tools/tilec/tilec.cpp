@@ -19,6 +19,7 @@
 #include "tilec/Driver/KernelCompiler.h"
 #include "tilec/Driver/Pipeline.h"
 #include "tilec/Driver/TileGPUSource.h"
+#include "tilec/Frontend/Diagnostics.h"
 #include "tilec/Frontend/Sema.h"
 #include "tilec/Frontend/TritonSignature.h"
 #include "tilec/Runtime/CompilerBackend.h"
@@ -671,6 +672,18 @@ int run(int argc, char **argv) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  // tilec's messages echo file names and option values: one with a control
+  // character (a terminal escape) is refused before anything echoes it.
+  for (int i = 1; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    if (tilec::escapeControlCharacters(arg) != arg) {
+      llvm::errs() << "error: argument " << i << " ('"
+                   << tilec::escapeControlCharacters(arg)
+                   << "') has control characters; tilec takes none in its "
+                      "arguments (file names, option values)\n";
+      return kUsageError;
+    }
+  }
   int code = run(argc, argv);
   // Anything written to stdout that was lost (a full disk) is exit code 3,
   // with a message, not LLVM's "IO failure" abort at exit.
