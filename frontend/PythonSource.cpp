@@ -358,6 +358,26 @@ readAssignment(llvm::StringRef text) {
   return std::make_pair(name.str(), rest.trim().str());
 }
 
+/// The name an import gives one of Triton's function modules (libdevice,
+/// tl.math), or "": `import triton.language.extra.libdevice as tldevice`,
+/// `from triton.language.extra.cuda import libdevice as ld`.
+std::string readModuleAlias(llvm::StringRef head) {
+  static const char *const kModules[] = {"triton.language.extra.libdevice",
+                                         "triton.language.extra.cuda.libdevice",
+                                         "triton.language.math"};
+  llvm::SmallVector<llvm::StringRef> words;
+  llvm::SplitString(head.split('#').first, words);
+  std::string module;
+  if (words.size() == 4 && words[0] == "import" && words[2] == "as")
+    module = words[1].str();
+  else if (words.size() == 6 && words[0] == "from" && words[2] == "import" &&
+           words[4] == "as")
+    module = (words[1] + "." + words[3]).str();
+  else
+    return "";
+  return llvm::is_contained(kModules, module) ? words.back().str() : "";
+}
+
 /// The walk over a file's statements that decides what to keep.
 class Extractor {
 public:
@@ -529,6 +549,11 @@ void Extractor::processBlock(size_t first, size_t last, size_t indent) {
     }
     if (getClauseKeyword(s.head) == "if") {
       i = processIf(statements, i);
+      continue;
+    }
+    if (std::string alias = readModuleAlias(s.head); !alias.empty()) {
+      if (host)
+        host->moduleAliases.push_back(alias);
       continue;
     }
     // A host assignment: its value, when tilec can work it out, serves

@@ -384,7 +384,8 @@ Value Sema::elabCall(const ast::CallExpr &e) {
     }
     if (auto *bn = llvm::dyn_cast<ast::NameExpr>(base))
       if ((bn->name == "tl" || bn->name == "triton" ||
-           bn->name == "libdevice") &&
+           bn->name == "libdevice" ||
+           llvm::is_contained(module.moduleAliases, bn->name)) &&
           !frame->env.count(bn->name) && !module.lookupGlobal(bn->name))
         return callBuiltinNamed(a->attr, a->attrLoc);
     Value self = elabExpr(*a->base);

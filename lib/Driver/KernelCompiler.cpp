@@ -57,6 +57,7 @@ TileSource::parse(std::unique_ptr<llvm::MemoryBuffer> buffer,
   if (source->module) {
     source->module->hostNames = std::move(host.names);
     source->module->hostNameNotes = std::move(host.whyUndecided);
+    source->module->moduleAliases = std::move(host.moduleAliases);
   }
   if (!source->module || diags.hasErrors())
     return nullptr;

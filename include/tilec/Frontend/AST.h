@@ -403,6 +403,9 @@ public:
   /// Why some of hostNames are the host code's: a module-level `if` tilec
   /// could not decide (HostCode::whyUndecided).
   std::map<std::string, std::string> hostNameNotes;
+  /// Names a Python source's imports give Triton's function modules
+  /// (HostCode::moduleAliases).
+  std::vector<std::string> moduleAliases;
 
   /// "'NAME' is defined by the file's host code, which tilec does not
   /// compile", with the note of hostNameNotes when there is one.

@@ -33,6 +33,11 @@ struct HostCode {
   /// read (`os.environ.get("FAST", "0")`), each "NAME=value" or
   /// "NAME unset": the compiled code depends on them (cache keys).
   std::vector<std::string> environmentReads;
+  /// Names that imports give Triton's function modules
+  /// (`import triton.language.extra.libdevice as tldevice`, `from
+  /// triton.language.extra import libdevice as ld`): `tldevice.exp(x)` is
+  /// then a built-in, as `libdevice.exp(x)` is.
+  std::vector<std::string> moduleAliases;
 };
 
 /// The text of the Python source \p text with only these top-level
