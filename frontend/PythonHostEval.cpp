@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Frontend/PythonHostEval.h"
+#include "tilec/Support/FloorDivision.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -1104,10 +1105,8 @@ private:
         return fail("a division by zero");
       else if (a == INT64_MIN && b == -1)
         overflow = true;
-      else if (op == "//")
-        r = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
-      else // '%': the sign of the divisor, as in Python
-        r = a % b + ((a % b != 0) && ((a < 0) != (b < 0)) ? b : 0);
+      else
+        r = op == "//" ? floorDivide(a, b) : floorModulo(a, b);
       if (overflow)
         return fail("an integer that overflows");
       return HostValue::ofInt(r);
@@ -1125,7 +1124,7 @@ private:
       return HostValue::ofFloat(a / b);
     if (op == "//")
       return HostValue::ofFloat(std::floor(a / b));
-    return HostValue::ofFloat(a - b * std::floor(a / b));
+    return HostValue::ofFloat(floorModulo(a, b));
   }
 
   /// -1, 0 or 1 for values Python orders (numbers, strings, sequences of

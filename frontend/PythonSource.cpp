@@ -223,6 +223,25 @@ std::string readDefName(llvm::StringRef head) {
       .str();
 }
 
+/// `NAME = expr` or `NAME: T = expr` (one target): NAME and expr.
+std::optional<std::pair<std::string, std::string>>
+readAssignment(llvm::StringRef text) {
+  auto isNameChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  llvm::StringRef name = text.take_while(isNameChar);
+  if (name.empty() || llvm::isDigit(name[0]))
+    return std::nullopt;
+  llvm::StringRef rest = text.drop_front(name.size()).ltrim();
+  if (rest.consume_front(":")) {
+    size_t eq = rest.find('=');
+    if (eq == llvm::StringRef::npos)
+      return std::nullopt;
+    rest = rest.drop_front(eq);
+  }
+  if (!rest.consume_front("=") || rest.starts_with("="))
+    return std::nullopt;
+  return std::make_pair(name.str(), rest.trim().str());
+}
+
 /// Adds the name that the statement starting with `head` defines, if any:
 /// `NAME = ...`, `NAME: T = ...`, `def NAME`, `class NAME`.
 void addDefinedName(llvm::StringRef head, std::vector<std::string> &names) {
@@ -233,14 +252,8 @@ void addDefinedName(llvm::StringRef head, std::vector<std::string> &names) {
       names.push_back(name);
     return;
   }
-  llvm::StringRef name = head.take_while(isNameChar);
-  if (name.empty() || llvm::isDigit(name[0]))
-    return;
-  llvm::StringRef rest = head.drop_front(name.size()).ltrim();
-  if (rest.consume_front(":"))
-    rest = rest.drop_until([](char c) { return c == '='; });
-  if (rest.starts_with("=") && !rest.starts_with("=="))
-    names.push_back(name.str());
+  if (auto assignment = readAssignment(head))
+    names.push_back(assignment->first);
 }
 
 /// The identifiers of `text` (in code, comments and strings alike).
@@ -337,25 +350,6 @@ llvm::StringRef getClauseKeyword(llvm::StringRef head) {
          !(llvm::isAlnum(head[keyword.size()]) || head[keyword.size()] == '_')))
       return keyword;
   return "";
-}
-
-/// `NAME = expr` or `NAME: T = expr` (one target): NAME and expr.
-std::optional<std::pair<std::string, std::string>>
-readAssignment(llvm::StringRef text) {
-  auto isNameChar = [](char c) { return llvm::isAlnum(c) || c == '_'; };
-  llvm::StringRef name = text.take_while(isNameChar);
-  if (name.empty() || llvm::isDigit(name[0]))
-    return std::nullopt;
-  llvm::StringRef rest = text.drop_front(name.size()).ltrim();
-  if (rest.consume_front(":")) {
-    size_t eq = rest.find('=');
-    if (eq == llvm::StringRef::npos)
-      return std::nullopt;
-    rest = rest.drop_front(eq);
-  }
-  if (!rest.consume_front("=") || rest.starts_with("="))
-    return std::nullopt;
-  return std::make_pair(name.str(), rest.trim().str());
 }
 
 /// The name an import gives one of Triton's function modules (libdevice,

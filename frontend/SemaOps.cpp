@@ -8,6 +8,8 @@
 
 #include "SemaImpl.h"
 
+#include "tilec/Support/FloorDivision.h"
+
 #include <cmath>
 
 using namespace tilec;
@@ -69,12 +71,9 @@ Value Sema::foldBinary(BinaryOp op, const ConstexprValue &a,
         error(loc, "division by zero in a constant expression");
         return Value::invalid();
       }
-      // Python's: `%` takes the divisor's sign.
       r = op == BinaryOp::Div        ? x / y
           : op == BinaryOp::FloorDiv ? std::floor(x / y)
-                                     : std::fmod(x, y);
-      if (op == BinaryOp::Mod && r != 0 && (r < 0) != (y < 0))
-        r += y;
+                                     : floorModulo(x, y);
       break;
     case BinaryOp::Pow:
       r = std::pow(x, y);
@@ -113,9 +112,7 @@ Value Sema::foldBinary(BinaryOp op, const ConstexprValue &a,
     // Python's semantics, as Triton folds constexprs: `//` rounds toward
     // negative infinity and `%` takes the divisor's sign (the run-time
     // operators truncate toward zero, as Triton's generated code does).
-    r = op == BinaryOp::FloorDiv ? x / y : x % y;
-    if (x % y != 0 && (x < 0) != (y < 0))
-      r = op == BinaryOp::FloorDiv ? r - 1 : r + y;
+    r = op == BinaryOp::FloorDiv ? floorDivide(x, y) : floorModulo(x, y);
     break;
   case BinaryOp::Pow: {
     if (y < 0)

@@ -221,8 +221,12 @@ struct Compiler::Impl {
   }
 
   CompiledKernel compile(const CompileRequest &request) {
-    return compileCached(*cache, withHostEnvironment(request),
-                         compilerVersion(), compileTileKernel);
+    return compileWithEnvironment(withHostEnvironment(request));
+  }
+
+  /// compile() of a request withHostEnvironment() has filled in.
+  CompiledKernel compileWithEnvironment(const CompileRequest &request) {
+    return compileCached(*cache, request, compilerVersion(), compileTileKernel);
   }
 
   Kernel compileAndLoad(const CompileRequest &request) {
@@ -231,8 +235,9 @@ struct Compiler::Impl {
                   "': this Compiler has no device (it was made with "
                   "Compiler(Options)); use compileFileToPTX or "
                   "compileSourceToPTX, or make it with Device::open()");
+    CompileRequest keyed = withHostEnvironment(request);
     std::string key = std::to_string(device.ordinal()) + ":" +
-                      cacheKey(withHostEnvironment(request), compilerVersion());
+                      cacheKey(keyed, compilerVersion());
     JITState &state = jitState();
     {
       std::lock_guard<std::mutex> lock(state.mutex);
@@ -240,7 +245,7 @@ struct Compiler::Impl {
       if (it != state.loaded.end())
         return it->second;
     }
-    CompiledKernel compiled = compile(request);
+    CompiledKernel compiled = compileWithEnvironment(keyed);
     Kernel kernel = Kernel::load(device, compiled.binary, compiled.meta);
     std::lock_guard<std::mutex> lock(state.mutex);
     // Another thread may have loaded it meanwhile; keep the first.
