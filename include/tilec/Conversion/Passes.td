@@ -13,7 +13,9 @@ def ConvertTileToTileGPU : Pass<"convert-tile-to-tilegpu", "::mlir::ModuleOp"> {
   let summary = "Assign a layout to every block (the tiling pass)";
   let description = [{
     Gives every block a blocked layout for `num-warps` warps (the default
-    layout of its shape), reductions the slice layout of their source, and
+    layout of its shape), reductions the slice layout of their source,
+    reshapes the layout that keeps each element of their source in its
+    thread (when a blocked layout does), and
     inserts `tilegpu.convert_layout` where an op needs its operand in a
     layout other than the one it was produced in (the source of
     `expand_dims` must be the slice of its result's layout; the source of

@@ -4,7 +4,9 @@
 // every block is one: tile::verifyBlocksIn):
 //  1. every tensor value gets the default blocked layout of its shape for
 //     the kernel's warp count, except reduction results (tile.reduce,
-//     tile.combine_reduce), which get the slice of their source's layout;
+//     tile.combine_reduce), which get the slice of their source's layout,
+//     and reshapes, which keep their source's map where a blocked layout
+//     says it (getReshapedLayout);
 //  2. where an op needs an operand in another layout than it has, a
 //     `tilegpu.convert_layout` is inserted (insertLayoutConversions).
 //
@@ -12,6 +14,7 @@
 
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 #include "tilec/Support/CompileOptions.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -80,6 +83,14 @@ private:
       auto slice = SliceEncodingAttr::get(context, reduce.getAxis(),
                                           srcType.getEncoding());
       return withLayout(resultType, slice);
+    }
+    // A reshape keeps each element in its thread when a blocked layout
+    // can say so (getReshapedLayout): no data moves.
+    if (auto reshape = dyn_cast<tile::ReshapeOp>(op)) {
+      auto resultType = cast<RankedTensorType>(result.getType());
+      if (BlockedEncodingAttr layout = getReshapedLayout(
+              reshape.getSrc().getType(), resultType.getShape()))
+        return withLayout(resultType, layout);
     }
     return getDefaultType(result.getType());
   }

@@ -132,6 +132,46 @@ func.func @dot(%x: f16, %c: f32) attributes {tile.kernel} {
 
 // -----
 
+// A reshape keeps its source's map where a blocked layout says it: the
+// 1024 elements (one per lane, 128 apart in each thread) split as 64 x 16
+// stay in their threads: 16 lanes along a row, 2 rows per warp, the warps
+// and then the registers down the rows; no conversion.
+// CHECK-DAG: #[[$FLAT:.*]] = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-DAG: #[[$ROWS:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [2, 16], warpsPerCTA = [4, 1], order = [1, 0]}>
+// CHECK-LABEL: func.func @reshape
+func.func @reshape(%p: !tile.ptr<f32>) attributes {tile.kernel} {
+  %ps = tile.splat %p : tensor<1024x!tile.ptr<f32>>
+  %r = tile.make_range {end = 1024 : i32, start = 0 : i32} : tensor<1024xi32>
+  %a = tile.addptr %ps, %r : tensor<1024x!tile.ptr<f32>>, tensor<1024xi32>
+  // CHECK: tile.load %{{.*}} : tensor<1024x!tile.ptr<f32>, #[[$FLAT]]>
+  %x = tile.load %a : tensor<1024x!tile.ptr<f32>>
+  // CHECK: tile.reshape %{{.*}} : tensor<1024xf32, #[[$FLAT]]> -> tensor<64x16xf32, #[[$ROWS]]>
+  %y = tile.reshape %x : tensor<1024xf32> -> tensor<64x16xf32>
+  // CHECK-NOT: convert_layout
+  tile.print "y", %y : tensor<64x16xf32>
+  return
+}
+
+// -----
+
+// A reshape of row sums (a slice: the 16 low lanes of a row hold copies of
+// each sum) to 8 x 8: a column-major blocked layout keeps each sum in its
+// threads (8 registers down a column, the copies across 16 lanes, then 2
+// lanes and 4 warps along the row).
+// CHECK-DAG: #[[$SUMS:.*]] = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [16, 2], warpsPerCTA = [1, 4], order = [0, 1]}>
+// CHECK-LABEL: func.func @reshape_slice
+func.func @reshape_slice(%x: f32) attributes {tile.kernel} {
+  %t = tile.splat %x : tensor<64x16xf32>
+  %s = tile.reduce sum %t axis = 1 : tensor<64x16xf32> -> tensor<64xf32>
+  // CHECK: tile.reshape %{{.*}} : tensor<64xf32, #{{.*}}> -> tensor<8x8xf32, #[[$SUMS]]>
+  %y = tile.reshape %s : tensor<64xf32> -> tensor<8x8xf32>
+  // CHECK-NOT: convert_layout
+  tile.print "y", %y : tensor<8x8xf32>
+  return
+}
+
+// -----
+
 func.func @tensor_argument(%x: tensor<16xf32>) {
   return
 }

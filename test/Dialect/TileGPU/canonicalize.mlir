@@ -70,6 +70,35 @@ func.func @remat_expression(%left: i32, %x: tensor<32x1xi32, #p>) -> (tensor<32x
 
 // -----
 
+// The join mask of `tl.join` (a pair index compared with 0), converted to
+// the layout that holds pairs in registers: recreated there, through the
+// reshape of the range (its source in the layout that keeps each element
+// in its thread: 8 registers, as the pair layout's 4 x 2 on a 1 x 1 x 2
+// block, every lane and warp a copy).
+#row = #tilegpu.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+#lanes = #tilegpu.blocked<{sizePerThread = [1, 1, 1], threadsPerWarp = [1, 16, 2], warpsPerCTA = [1, 4, 1], order = [2, 1, 0]}>
+#pairs = #tilegpu.blocked<{sizePerThread = [1, 4, 2], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// CHECK-DAG: #[[$PAIRS:.*]] = #tilegpu.blocked<{sizePerThread = [1, 4, 2], threadsPerWarp = [4, 8, 1], warpsPerCTA = [4, 1, 1], order = [2, 1, 0]}>
+// CHECK-DAG: #[[$TWO:.*]] = #tilegpu.blocked<{sizePerThread = [8], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
+// CHECK-LABEL: func.func @remat_reshape
+func.func @remat_reshape() -> tensor<16x32x2xi1, #pairs> {
+  // CHECK: %[[R:.*]] = tile.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32, #[[$TWO]]>
+  // CHECK-NEXT: %[[R3:.*]] = tile.reshape %[[R]] : tensor<2xi32, #[[$TWO]]> -> tensor<1x1x2xi32, #[[$PAIRS]]>
+  // CHECK-NEXT: %[[B:.*]] = tile.broadcast %[[R3]] : tensor<1x1x2xi32, #[[$PAIRS]]> -> tensor<16x32x2xi32, #[[$PAIRS]]>
+  // CHECK-NEXT: %[[M:.*]] = arith.cmpi eq, %[[B]], %{{.*}} : tensor<16x32x2xi32, #[[$PAIRS]]>
+  // CHECK-NOT: convert_layout
+  // CHECK: return %[[M]]
+  %r = tile.make_range {end = 2 : i32, start = 0 : i32} : tensor<2xi32, #row>
+  %r3 = tile.reshape %r : tensor<2xi32, #row> -> tensor<1x1x2xi32, #lanes>
+  %rb = tile.broadcast %r3 : tensor<1x1x2xi32, #lanes> -> tensor<16x32x2xi32, #lanes>
+  %zero = arith.constant dense<0> : tensor<16x32x2xi32, #lanes>
+  %first = arith.cmpi eq, %rb, %zero : tensor<16x32x2xi32, #lanes>
+  %c = tilegpu.convert_layout %first : tensor<16x32x2xi1, #lanes> -> tensor<16x32x2xi1, #pairs>
+  return %c : tensor<16x32x2xi1, #pairs>
+}
+
+// -----
+
 // A block converted from a blocked layout is staged from that layout.
 #r = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
 #k = #tilegpu.blocked<{sizePerThread = [8, 1], threadsPerWarp = [8, 4], warpsPerCTA = [1, 4], order = [0, 1]}>

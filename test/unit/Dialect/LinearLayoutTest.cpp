@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <set>
 
 using namespace mlir;
@@ -282,23 +283,31 @@ protected:
         shape, element ? element : Builder(&context).getF32Type(), encoding);
   }
 
+  /// 2-D blocked layouts of every kind of order, replication and spread.
+  SmallVector<BlockedEncodingAttr> getBlockedSweep() {
+    struct Params {
+      SmallVector<unsigned> spt, tpw, wpc, order;
+    };
+    SmallVector<Params> params = {
+        {{1, 4}, {4, 8}, {4, 1}, {1, 0}},  {{1, 1}, {1, 32}, {1, 4}, {1, 0}},
+        {{4, 1}, {8, 4}, {1, 2}, {0, 1}},  {{2, 2}, {2, 16}, {2, 2}, {1, 0}},
+        {{1, 8}, {32, 1}, {8, 1}, {1, 0}}, {{2, 4}, {4, 8}, {1, 1}, {0, 1}}};
+    SmallVector<BlockedEncodingAttr> layouts;
+    for (const Params &p : params)
+      layouts.push_back(
+          BlockedEncodingAttr::get(&context, p.spt, p.tpw, p.wpc, p.order));
+    return layouts;
+  }
+  /// Blocks smaller and larger than those layouts' tiles.
+  static constexpr std::array<std::array<int64_t, 2>, 7> kSweepShapes = {
+      {{1, 1}, {2, 8}, {16, 16}, {64, 32}, {128, 128}, {4, 256}, {256, 2}}};
+
   MLIRContext context;
 };
 
 TEST_F(LinearLayoutEncodings, BlockedAndSlices) {
-  struct Case {
-    SmallVector<unsigned> spt, tpw, wpc, order;
-  };
-  SmallVector<Case> cases = {
-      {{1, 4}, {4, 8}, {4, 1}, {1, 0}},  {{1, 1}, {1, 32}, {1, 4}, {1, 0}},
-      {{4, 1}, {8, 4}, {1, 2}, {0, 1}},  {{2, 2}, {2, 16}, {2, 2}, {1, 0}},
-      {{1, 8}, {32, 1}, {8, 1}, {1, 0}}, {{2, 4}, {4, 8}, {1, 1}, {0, 1}}};
-  SmallVector<SmallVector<int64_t>> shapes = {
-      {1, 1}, {2, 8}, {16, 16}, {64, 32}, {128, 128}, {4, 256}, {256, 2}};
-  for (const Case &c : cases) {
-    auto blocked =
-        BlockedEncodingAttr::get(&context, c.spt, c.tpw, c.wpc, c.order);
-    for (auto &shape : shapes) {
+  for (BlockedEncodingAttr blocked : getBlockedSweep()) {
+    for (ArrayRef<int64_t> shape : kSweepShapes) {
       expectAgrees(block(shape, blocked));
       for (unsigned dim : {0u, 1u}) {
         auto slice = SliceEncodingAttr::get(&context, dim, blocked);
@@ -386,6 +395,104 @@ TEST_F(LinearLayoutEncodings, SharedTiles) {
   EXPECT_EQ(layout->apply({3 * 64 + 0}), (SmallVector<int32_t>{3, 12}));
   EXPECT_EQ(layout->apply({3 * 64 + 13}), (SmallVector<int32_t>{3, 13 ^ 12}));
   EXPECT_TRUE(layout->invert().has_value());
+}
+
+//===----------------------------------------------------------------------===//
+// Blocked layouts recovered from maps; reshapes that move no data
+//===----------------------------------------------------------------------===//
+
+/// Whether two register layouts hold the same elements in every thread,
+/// each element in the same number of registers.
+bool holdSameElements(const LinearLayout &a, const LinearLayout &b) {
+  if (a.getInputSize(dims::kLane) != b.getInputSize(dims::kLane) ||
+      a.getInputSize(dims::kWarp) != b.getInputSize(dims::kWarp) ||
+      a.getInputSize(dims::kRegister) != b.getInputSize(dims::kRegister))
+    return false;
+  for (int32_t warp = 0; warp < a.getInputSize(dims::kWarp); ++warp)
+    for (int32_t ln = 0; ln < 32; ++ln) {
+      std::multiset<SmallVector<int32_t>> ea, eb;
+      for (int32_t r = 0; r < a.getInputSize(dims::kRegister); ++r) {
+        ea.insert(a.apply({r, ln, warp}));
+        eb.insert(b.apply({r, ln, warp}));
+      }
+      if (ea != eb)
+        return false;
+    }
+  return true;
+}
+
+TEST_F(LinearLayoutEncodings, BlockedLayoutsAreFoundFromTheirMaps) {
+  // Every blocked layout of the sweep, on blocks smaller and larger than
+  // its tile: the layout found holds the same elements in every thread.
+  for (BlockedEncodingAttr blocked : getBlockedSweep()) {
+    for (ArrayRef<int64_t> shape : kSweepShapes) {
+      RankedTensorType type = block(shape, blocked);
+      SCOPED_TRACE(llvm::formatv("{0}", type).str());
+      std::optional<LinearLayout> layout = toLinearLayout(type);
+      ASSERT_TRUE(layout.has_value());
+      BlockedEncodingAttr found = findBlockedLayout(&context, *layout);
+      ASSERT_TRUE(found);
+      std::optional<LinearLayout> again = toLinearLayout(block(shape, found));
+      ASSERT_TRUE(again.has_value());
+      EXPECT_TRUE(holdSameElements(*layout, *again));
+    }
+  }
+  // A slice along the outer dimension of a 2-D blocked layout is a 1-D
+  // blocked layout (the lanes along the sliced dimension come last and
+  // become copies, as lanes past a block's extent do).
+  auto b2 = BlockedEncodingAttr::get(&context, {1, 4}, {4, 8}, {4, 1}, {1, 0});
+  auto rowSlice = SliceEncodingAttr::get(&context, 0, b2);
+  std::optional<LinearLayout> sliced = toLinearLayout(block({32}, rowSlice));
+  ASSERT_TRUE(sliced.has_value());
+  BlockedEncodingAttr found = findBlockedLayout(&context, *sliced);
+  ASSERT_TRUE(found);
+  EXPECT_TRUE(holdSameElements(*sliced, *toLinearLayout(block({32}, found))));
+  // A slice along a middle dimension copies across lanes between two other
+  // dimensions' lanes: no blocked layout does that.
+  auto b3 = BlockedEncodingAttr::get(&context, {1, 2, 2}, {2, 4, 4}, {2, 1, 2},
+                                     {2, 1, 0});
+  auto middle = SliceEncodingAttr::get(&context, 1, b3);
+  EXPECT_FALSE(
+      findBlockedLayout(&context, *toLinearLayout(block({4, 16}, middle))));
+  // An mma accumulator is not blocked (its lanes step 2 columns and 1 row).
+  auto mma = MmaEncodingAttr::get(&context, 2, {2, 2}, {16, 8});
+  EXPECT_FALSE(
+      findBlockedLayout(&context, *toLinearLayout(block({32, 32}, mma))));
+}
+
+TEST_F(LinearLayoutEncodings, ReshapesKeepElementsInTheirThreads) {
+  // FlashAttention's interleaved rotary: [2, 8, 64] loaded 8 per thread,
+  // split into pairs along a new last dimension: the pair stays in
+  // registers, no element changes thread.
+  auto loaded = BlockedEncodingAttr::get(&context, {1, 1, 8}, {1, 4, 8},
+                                         {2, 2, 1}, {2, 1, 0});
+  RankedTensorType src = block({2, 8, 64}, loaded);
+  BlockedEncodingAttr pairs = getReshapedLayout(src, {2, 8, 32, 2});
+  ASSERT_TRUE(pairs);
+  EXPECT_EQ(pairs.getSizePerThread(), (ArrayRef<unsigned>{1, 1, 4, 2}));
+  EXPECT_EQ(pairs.getThreadsPerWarp(), (ArrayRef<unsigned>{1, 4, 8, 1}));
+  EXPECT_EQ(pairs.getWarpsPerCTA(), (ArrayRef<unsigned>{2, 2, 1, 1}));
+  // Element (h, m, k, p) of the result sits where element (h, m, 2k + p)
+  // of the source does, in every thread.
+  std::optional<LinearLayout> from = toLinearLayout(src);
+  std::optional<LinearLayout> to = toLinearLayout(block({2, 8, 32, 2}, pairs));
+  ASSERT_TRUE(from && to);
+  EXPECT_TRUE(holdSameElements(*from, getReshapedView(*to, {2, 8, 64})));
+  // And back: the source's layout.
+  BlockedEncodingAttr back =
+      getReshapedLayout(block({2, 8, 32, 2}, pairs), {2, 8, 64});
+  ASSERT_TRUE(back);
+  EXPECT_TRUE(
+      holdSameElements(*from, *toLinearLayout(block({2, 8, 64}, back))));
+  // Flattening a 2-D tile whose rows are spread over lanes: blocked again.
+  auto rows =
+      BlockedEncodingAttr::get(&context, {1, 4}, {4, 8}, {4, 1}, {1, 0});
+  EXPECT_TRUE(getReshapedLayout(block({16, 32}, rows), {512}));
+  // Flattening a column-major tile: the lanes run along the rows, which
+  // are not contiguous in row-major order: no blocked layout says it.
+  auto columns =
+      BlockedEncodingAttr::get(&context, {4, 1}, {8, 4}, {1, 4}, {0, 1});
+  EXPECT_FALSE(getReshapedLayout(block({32, 16}, columns), {512}));
 }
 
 } // namespace

@@ -19,6 +19,7 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
 #include <array>
 
 using namespace mlir;
@@ -308,4 +309,175 @@ std::optional<LinearLayout> mlir::tilegpu::toLinearLayout(MemDescType type) {
     int64_t col = (element % contig) ^ ((phase * vec) & (contig - 1));
     return orient(contigDim, row, col);
   });
+}
+
+namespace {
+/// Where one basis of a register layout goes: nowhere (a copy), or one
+/// power of two along one dimension; std::nullopt for anything else.
+struct BasisStep {
+  bool zero = true;
+  unsigned dim = 0;
+  int64_t value = 0;
+};
+
+std::optional<BasisStep> getBasisStep(const LinearLayout::Basis &basis) {
+  BasisStep step;
+  for (auto [d, value] : llvm::enumerate(basis)) {
+    if (value == 0)
+      continue;
+    if (!step.zero || !llvm::isPowerOf2_32(uint32_t(value)))
+      return std::nullopt;
+    step = {false, unsigned(d), value};
+  }
+  return step;
+}
+
+/// Splits the bases of one input (lanes or warps) over the dimensions in
+/// `order`, as a blocked layout does: each dimension's run continues from
+/// `start[d]` doubling, and once it covers `shape[d]` wraps to copies.
+/// counts[d] receives the run's length; false when the bases are not such
+/// runs.
+bool splitRuns(ArrayRef<BasisStep> steps, ArrayRef<unsigned> order,
+               ArrayRef<int64_t> shape, ArrayRef<int64_t> start,
+               SmallVectorImpl<unsigned> &counts) {
+  counts.assign(shape.size(), 1);
+  size_t o = 0;
+  for (const BasisStep &step : steps) {
+    for (;; ++o) {
+      if (o == order.size())
+        return false;
+      unsigned d = order[o];
+      int64_t expected = start[d] * counts[d];
+      if (step.zero ? expected >= shape[d]
+                    : step.dim == d && step.value == expected)
+        break;
+    }
+    counts[order[o]] *= 2;
+  }
+  return true;
+}
+
+/// Whether two register layouts hold the same elements in the same lanes
+/// and warps, their registers possibly numbered differently.
+bool equalUpToRegisterOrder(const LinearLayout &a, const LinearLayout &b) {
+  if (a.getOutputs().size() != b.getOutputs().size() ||
+      a.getInputs().size() != b.getInputs().size())
+    return false;
+  for (auto [x, y] : llvm::zip(a.getOutputs(), b.getOutputs()))
+    if (x.name != y.name || x.log2Size != y.log2Size)
+      return false;
+  for (auto [x, y] : llvm::zip(a.getInputs(), b.getInputs())) {
+    if (x.name != y.name)
+      return false;
+    if (x.name != dims::kRegister) {
+      if (x.bases != y.bases)
+        return false;
+      continue;
+    }
+    SmallVector<LinearLayout::Basis> sx(x.bases), sy(y.bases);
+    llvm::sort(sx);
+    llvm::sort(sy);
+    if (sx != sy)
+      return false;
+  }
+  return true;
+}
+} // namespace
+
+BlockedEncodingAttr
+mlir::tilegpu::findBlockedLayout(MLIRContext *context,
+                                 const LinearLayout &layout) {
+  ArrayRef<LinearLayout::InputDim> inputs = layout.getInputs();
+  if (inputs.size() != 3 || inputs[0].name != dims::kRegister ||
+      inputs[1].name != dims::kLane || inputs[2].name != dims::kWarp ||
+      layout.getInputLog2Size(dims::kLane) != 5)
+    return {};
+  unsigned rank = layout.getOutputs().size();
+  if (rank == 0)
+    return {};
+  SmallVector<int64_t> shape;
+  for (const LinearLayout::OutputDim &out : layout.getOutputs())
+    shape.push_back(int64_t(1) << out.log2Size);
+  SmallVector<SmallVector<BasisStep>> steps(3);
+  for (auto [i, in] : llvm::enumerate(inputs))
+    for (const LinearLayout::Basis &basis : in.bases) {
+      std::optional<BasisStep> step = getBasisStep(basis);
+      if (!step)
+        return {};
+      steps[i].push_back(*step);
+    }
+  // sizePerThread: the registers' run from 1 along each dimension.
+  SmallVector<unsigned> spt(rank, 1);
+  for (unsigned d = 0; d < rank; ++d)
+    while (spt[d] < shape[d] && llvm::any_of(
+                                    steps[0],
+                                    [&](BasisStep s) {
+                                      return !s.zero && s.dim == d &&
+                                             s.value == int64_t(spt[d]);
+                                    }))
+      spt[d] *= 2;
+  // Registers that repeat an element: a sizePerThread beyond the extent of a
+  // dimension the registers cover (wrapped around).
+  unsigned copies =
+      llvm::count_if(steps[0], [](BasisStep s) { return s.zero; });
+  if (copies) {
+    unsigned d = 0;
+    while (d < rank && spt[d] < shape[d])
+      ++d;
+    if (d == rank)
+      return {};
+    spt[d] <<= copies;
+  }
+  // The dimensions in the order their bases first appear, then the rest.
+  SmallVector<unsigned> natural;
+  for (ArrayRef<BasisStep> input : steps)
+    for (const BasisStep &step : input)
+      if (!step.zero && !llvm::is_contained(natural, step.dim))
+        natural.push_back(step.dim);
+  for (unsigned d = rank; d-- > 0;)
+    if (!llvm::is_contained(natural, d))
+      natural.push_back(d);
+
+  auto tryOrder = [&](ArrayRef<unsigned> order) -> BlockedEncodingAttr {
+    SmallVector<int64_t> laneStart(spt.begin(), spt.end());
+    SmallVector<unsigned> tpw, wpc;
+    if (!splitRuns(steps[1], order, shape, laneStart, tpw))
+      return {};
+    SmallVector<int64_t> warpStart;
+    for (unsigned d = 0; d < rank; ++d)
+      warpStart.push_back(int64_t(spt[d]) * tpw[d]);
+    if (!splitRuns(steps[2], order, shape, warpStart, wpc))
+      return {};
+    auto blocked = BlockedEncodingAttr::get(context, spt, tpw, wpc, order);
+    std::optional<LinearLayout> candidate = toLinearLayout(
+        RankedTensorType::get(shape, Float32Type::get(context), blocked));
+    if (!candidate || !equalUpToRegisterOrder(*candidate, layout))
+      return {};
+    return blocked;
+  };
+  if (BlockedEncodingAttr blocked = tryOrder(natural))
+    return blocked;
+  if (rank > 4)
+    return {};
+  SmallVector<unsigned> order(rank);
+  for (unsigned d = 0; d < rank; ++d)
+    order[d] = rank - 1 - d;
+  llvm::sort(order);
+  do {
+    if (BlockedEncodingAttr blocked = tryOrder(order))
+      return blocked;
+  } while (std::next_permutation(order.begin(), order.end()));
+  return {};
+}
+
+BlockedEncodingAttr
+mlir::tilegpu::getReshapedLayout(RankedTensorType srcType,
+                                 ArrayRef<int64_t> dstShape) {
+  if (!isPowerOf2Shape(dstShape) || !hasRegisterLayout(srcType.getEncoding()))
+    return {};
+  std::optional<LinearLayout> src = toLinearLayout(srcType);
+  if (!src)
+    return {};
+  return findBlockedLayout(srcType.getContext(),
+                           getReshapedView(*src, dstShape));
 }

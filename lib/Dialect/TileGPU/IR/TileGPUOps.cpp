@@ -10,6 +10,7 @@
 #include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
@@ -73,8 +74,8 @@ bool hasNoWritesBetween(tile::LoadOp load, Operation *site) {
 }
 
 /// Recomputes a conversion's source in the target layout when it is built
-/// only from splats, ranges and splat constants by expand_dims, broadcast
-/// and elementwise ops (at most `budget` ops), so that recomputing is
+/// only from splats, ranges and splat constants by expand_dims, broadcast,
+/// reshape and elementwise ops (at most `budget` ops), so that recomputing is
 /// cheaper than moving it through shared memory. Inside a loop, blocks
 /// defined outside the loop are leaves too: they are converted once, where
 /// they are defined, instead of every iteration. A small load (fewer
@@ -94,8 +95,10 @@ struct Rematerializer {
     return !loop->isAncestor(scope);
   }
 
-  bool isCheap(Value value) {
-    if (!isa<RankedTensorType>(value.getType()) || --budget < 0)
+  /// Whether `value` is cheap to recreate in `layout`.
+  bool isCheap(Value value, Attribute layout) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || --budget < 0)
       return false;
     Operation *def = value.getDefiningOp();
     if (isa_and_nonnull<tile::SplatOp, tile::MakeRangeOp>(def))
@@ -105,7 +108,7 @@ struct Rematerializer {
       return constant.isSplat();
     // Conversions compose: recreate their source instead.
     if (auto convert = dyn_cast_or_null<ConvertLayoutOp>(def))
-      return isCheap(convert.getSrc());
+      return isCheap(convert.getSrc(), layout);
     if (isLoopInvariantLeaf(value))
       return true;
     if (!def)
@@ -117,11 +120,20 @@ struct Rematerializer {
     auto load = dyn_cast<tile::LoadOp>(def);
     bool smallLoad =
         load && isSmallLoad(load) && hasNoWritesBetween(load, site);
-    if (!elementwise && !smallLoad &&
-        !isa<tile::ExpandDimsOp, tile::BroadcastOp>(def))
+    Attribute operandLayout = layout;
+    if (auto expand = dyn_cast<tile::ExpandDimsOp>(def))
+      operandLayout =
+          SliceEncodingAttr::get(def->getContext(), expand.getAxis(), layout);
+    else if (auto reshape = dyn_cast<tile::ReshapeOp>(def))
+      operandLayout = getReshapedLayout(withLayout(type, layout),
+                                        reshape.getSrc().getType().getShape());
+    else if (!elementwise && !smallLoad && !isa<tile::BroadcastOp>(def))
+      return false;
+    if (!operandLayout)
       return false;
     for (Value operand : def->getOperands())
-      if (isa<RankedTensorType>(operand.getType()) && !isCheap(operand))
+      if (isa<RankedTensorType>(operand.getType()) &&
+          !isCheap(operand, operandLayout))
         return false;
     return true;
   }
@@ -160,6 +172,15 @@ struct Rematerializer {
       return tile::BroadcastOp::create(
           rewriter, loc, newType,
           recreate(rewriter, broadcast.getSrc(), layout));
+    if (auto reshape = dyn_cast<tile::ReshapeOp>(def)) {
+      // From the source in the layout that keeps every element in its
+      // thread (isCheap checked that there is one).
+      BlockedEncodingAttr srcLayout =
+          getReshapedLayout(newType, reshape.getSrc().getType().getShape());
+      return tile::ReshapeOp::create(
+          rewriter, loc, newType,
+          recreate(rewriter, reshape.getSrc(), srcLayout));
+    }
     IRMapping mapping;
     for (Value operand : def->getOperands())
       if (isa<RankedTensorType>(operand.getType()))
@@ -195,7 +216,7 @@ std::optional<Rematerializer> getRematerializer(Value src, Attribute layout,
   if (!distributed)
     loop = nullptr;
   Rematerializer rematerializer{loop, site, budget};
-  if (!rematerializer.isCheap(src))
+  if (!rematerializer.isCheap(src, layout))
     return std::nullopt;
   return rematerializer;
 }

@@ -4,7 +4,10 @@
 // flows forward to the users that can compute in it:
 //   - elementwise ops (arith, math, `where`, casts; `addptr` in blocked and
 //     slice layouts only, so that pointers never take an mma layout) keep it;
-//   - `reduce` along `axis` gives `slice<axis, layout>`, `expand_dims`
+//   - `reduce` (and a `combine_reduce` of one block) along `axis` gives
+//     `slice<axis, layout>`; `reshape` gives the blocked layout that keeps
+//     every element in its thread (getReshapedLayout), when there is one;
+//     `expand_dims`
 //     along `axis` of `slice<axis, parent>` gives `parent`, `broadcast`
 //     keeps it (blocked and slice layouts: what the lowering handles);
 //   - `convert_layout` to a register layout becomes a no-op and carries it on;
@@ -29,6 +32,7 @@
 #include "LayoutPropagation.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -77,11 +81,27 @@ bool isPropagatableLayout(Attribute layout) {
   return isa_and_nonnull<BlockedEncodingAttr, MmaEncodingAttr>(layout);
 }
 
-bool isPureElementwise(Operation *op) {
-  return (op->hasTrait<OpTrait::Elementwise>() || isa<tile::AddPtrOp>(op)) &&
-         op->getNumResults() == 1 && op->getNumRegions() == 0 &&
-         isa<RankedTensorType>(op->getResult(0).getType()) &&
-         isMemoryEffectFree(op);
+/// A reduction of one block to a block along `axis` (tile.reduce, or a
+/// tile.combine_reduce of one source): its result is a slice of its
+/// source's layout. The axis, or std::nullopt for other ops.
+std::optional<unsigned> getSingleReductionAxis(Operation *op) {
+  if (op->getNumResults() != 1 ||
+      !isa<RankedTensorType>(op->getResult(0).getType()))
+    return std::nullopt;
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op))
+    return reduce.getAxis();
+  if (auto reduce = dyn_cast<tile::CombineReduceOp>(op);
+      reduce && reduce.getSrcs().size() == 1)
+    return reduce.getAxis();
+  return std::nullopt;
+}
+
+/// The layout the source of `reshape` needs for its result to be in
+/// `resultLayout` without moving data, or null.
+Attribute getReshapeSourceLayout(tile::ReshapeOp reshape,
+                                 Attribute resultLayout) {
+  return getReshapedLayout(withLayout(reshape.getType(), resultLayout),
+                           reshape.getSrc().getType().getShape());
 }
 
 /// The number of loops around `op` (not counting `op` itself).
@@ -119,6 +139,14 @@ int64_t getRegisterBytes(RankedTensorType type) {
          getSharedElementBytes(type.getElementType());
 }
 
+/// What moving a block into `type` through shared memory costs: its bytes,
+/// the fixed cost of the barriers, and the registers it then takes.
+int64_t getExchangeBytes(RankedTensorType type) {
+  return kConversionOverhead +
+         type.getNumElements() * getSharedElementBytes(type.getElementType()) +
+         getRegisterBytes(type);
+}
+
 /// One candidate: the values it retypes and the edges (operands) whose
 /// conversions it changes.
 class Candidate {
@@ -142,6 +170,8 @@ private:
   Attribute getRequiredLayout(OpOperand &edge) const;
   int64_t getConversionCost(OpOperand &edge, Attribute from,
                             Attribute to) const;
+  int64_t getReshapeCost(OpOperand &edge, Attribute srcLayout,
+                         Attribute resultLayout) const;
   int64_t getRegisterCost(bool after) const;
 
   llvm::MapVector<Value, Attribute> layouts;
@@ -240,11 +270,15 @@ void Candidate::visitUses(Value value, Attribute layout) {
              layout);
     } else if (auto loop = dyn_cast<scf::WhileOp>(owner)) {
       join(loop.getBeforeArguments()[index], layout);
-    } else if (auto reduce = dyn_cast<tile::ReduceOp>(owner)) {
-      auto slice = SliceEncodingAttr::get(context, reduce.getAxis(), layout);
-      if (isa<RankedTensorType>(reduce.getType()) &&
-          canComputeIn(reduce, slice))
-        join(reduce.getResult(), slice);
+    } else if (std::optional<unsigned> axis = getSingleReductionAxis(owner)) {
+      auto slice = SliceEncodingAttr::get(context, *axis, layout);
+      if (canComputeIn(owner, slice))
+        join(owner->getResult(0), slice);
+    } else if (auto reshape = dyn_cast<tile::ReshapeOp>(owner)) {
+      if (BlockedEncodingAttr result =
+              getReshapedLayout(withLayout(reshape.getSrc().getType(), layout),
+                                reshape.getType().getShape()))
+        join(reshape.getResult(), result);
     } else if (auto expand = dyn_cast<tile::ExpandDimsOp>(owner)) {
       auto slice = dyn_cast<SliceEncodingAttr>(layout);
       if (slice && slice.getDim() == expand.getAxis() &&
@@ -354,8 +388,21 @@ Attribute Candidate::getRequiredLayout(OpOperand &edge) const {
   // An op that computes in a new layout needs its operands in it.
   if (owner->getNumResults() == 1 && layouts.count(owner->getResult(0))) {
     Attribute result = getNewLayout(owner->getResult(0));
-    if (isa<tile::ReduceOp>(owner))
+    if (getSingleReductionAxis(owner))
       return cast<SliceEncodingAttr>(result).getParent();
+    if (auto reshape = dyn_cast<tile::ReshapeOp>(owner)) {
+      // The operand's own new layout where it already is the result's map
+      // (a slice equal to the blocked layout the reshape asks for).
+      Attribute current = getNewLayout(value);
+      auto resultType = withLayout(reshape.getType(), result);
+      if (BlockedEncodingAttr reshaped =
+              getReshapedLayout(withLayout(reshape.getSrc().getType(), current),
+                                resultType.getShape());
+          reshaped &&
+          layoutsAreEquivalent(resultType, withLayout(resultType, reshaped)))
+        return current;
+      return getReshapeSourceLayout(reshape, result);
+    }
     if (auto expand = dyn_cast<tile::ExpandDimsOp>(owner))
       return SliceEncodingAttr::get(owner->getContext(), expand.getAxis(),
                                     result);
@@ -377,15 +424,27 @@ int64_t Candidate::getConversionCost(OpOperand &edge, Attribute from,
   if (isPropagatableLayout(from) && isPropagatableLayout(to) &&
       layoutsAreEquivalent(withLayout(type, from), withLayout(type, to)))
     return 0;
-  // The bytes moved, and the registers the converted block takes.
-  int64_t bytes =
-      kConversionOverhead +
-      type.getNumElements() * getSharedElementBytes(type.getElementType()) +
-      getRegisterBytes(withLayout(type, to));
   // A conversion of a value defined outside the loop runs where it is
   // defined (tilegpu-remove-layout-conversions hoists it).
   unsigned depth = std::min(getLoopDepth(edge.getOwner()), getLoopDepth(value));
-  return bytes * getWeight(depth);
+  return getExchangeBytes(withLayout(type, to)) * getWeight(depth);
+}
+
+/// A reshape (its operand `edge`) from `srcLayout` to `resultLayout` costs
+/// nothing when no element changes thread, else what a conversion does.
+int64_t Candidate::getReshapeCost(OpOperand &edge, Attribute srcLayout,
+                                  Attribute resultLayout) const {
+  auto reshape = cast<tile::ReshapeOp>(edge.getOwner());
+  if (!isPropagatableLayout(srcLayout) || !isPropagatableLayout(resultLayout))
+    return 0;
+  auto resultType = withLayout(reshape.getType(), resultLayout);
+  if (BlockedEncodingAttr free =
+          getReshapedLayout(withLayout(reshape.getSrc().getType(), srcLayout),
+                            resultType.getShape());
+      free && layoutsAreEquivalent(resultType, withLayout(resultType, free)))
+    return 0;
+  return getExchangeBytes(resultType) *
+         getWeight(getLoopDepth(reshape.getOperation()));
 }
 
 /// The registers of the blocks the candidate computes in a new layout
@@ -405,18 +464,26 @@ int64_t Candidate::getRegisterCost(bool after) const {
 
 int64_t Candidate::getCostBefore() const {
   int64_t cost = getRegisterCost(/*after=*/false);
-  for (OpOperand *edge : edges)
+  for (OpOperand *edge : edges) {
     if (auto convert = dyn_cast<ConvertLayoutOp>(edge->getOwner()))
       cost += getConversionCost(*edge, getLayout(convert.getSrc()),
                                 getLayout(convert.getResult()));
+    if (auto reshape = dyn_cast<tile::ReshapeOp>(edge->getOwner()))
+      cost += getReshapeCost(*edge, getLayout(reshape.getSrc()),
+                             getLayout(reshape.getResult()));
+  }
   return cost;
 }
 
 int64_t Candidate::getCostAfter() const {
   int64_t cost = getRegisterCost(/*after=*/true);
-  for (OpOperand *edge : edges)
-    cost += getConversionCost(*edge, getNewLayout(edge->get()),
-                              getRequiredLayout(*edge));
+  for (OpOperand *edge : edges) {
+    Attribute required = getRequiredLayout(*edge);
+    cost += getConversionCost(*edge, getNewLayout(edge->get()), required);
+    if (auto reshape = dyn_cast<tile::ReshapeOp>(edge->getOwner()))
+      cost +=
+          getReshapeCost(*edge, required, getNewLayout(reshape.getResult()));
+  }
   return cost;
 }
 
@@ -453,6 +520,13 @@ void Candidate::apply() {
 }
 } // namespace
 
+bool mlir::tilegpu::isPureElementwise(Operation *op) {
+  return (op->hasTrait<OpTrait::Elementwise>() || isa<tile::AddPtrOp>(op)) &&
+         op->getNumResults() == 1 && op->getNumRegions() == 0 &&
+         isa<RankedTensorType>(op->getResult(0).getType()) &&
+         isMemoryEffectFree(op);
+}
+
 bool mlir::tilegpu::canComputeIn(Operation *op, Attribute layout) {
   if (!isPropagatableLayout(layout))
     return false;
@@ -460,11 +534,17 @@ bool mlir::tilegpu::canComputeIn(Operation *op, Attribute layout) {
     return true;
   // A reduction's result is the slice of its operand's layout along the
   // reduced axis.
-  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+  if (std::optional<unsigned> axis = getSingleReductionAxis(op)) {
     auto slice = dyn_cast<SliceEncodingAttr>(layout);
-    return slice && slice.getDim() == reduce.getAxis() &&
+    return slice && slice.getDim() == *axis &&
            isPropagatableLayout(slice.getParent());
   }
+  if (isa<tile::ReduceOp, tile::CombineReduceOp>(op))
+    return false;
+  // A reshape moves no data when its source can take the matching layout.
+  if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
+    return isa<BlockedEncodingAttr>(layout) &&
+           getReshapeSourceLayout(reshape, layout);
   if (isa<tile::ExpandDimsOp, tile::BroadcastOp>(op))
     return true;
   if (!isPureElementwise(op))

@@ -29,6 +29,11 @@ bool propagateLayout(Value seed, Attribute layout);
 /// ShapeOpToLLVM.cpp are written for those).
 bool canComputeIn(Operation *op, Attribute layout);
 
+/// Whether `op` computes one block element by element without side effects
+/// (arith, math, casts, `where`, `addptr`): it computes in any layout its
+/// operands share.
+bool isPureElementwise(Operation *op);
+
 } // namespace mlir::tilegpu
 
 #endif // TILEC_LIB_DIALECT_TILEGPU_TRANSFORMS_LAYOUTPROPAGATION_H

@@ -15,7 +15,9 @@
 //      recreate splats, ranges, constants and expressions of them in the
 //      target layout, and fold chains of conversions; a conversion of an
 //      expand_dims or a broadcast converts its operand instead (as many or
-//      fewer elements, and it may fold with the conversion before it).
+//      fewer elements, and it may fold with the conversion before it), and
+//      so does a conversion of an elementwise op whose operands are
+//      conversions (they fold) or cheap to recreate.
 //   3. a conversion of a loop-invariant block moves before the loop.
 //   4. a conversion used only in one branch of an `scf.if` moves into it.
 //
@@ -24,10 +26,12 @@
 #include "LayoutPropagation.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
+#include "tilec/Dialect/TileGPU/IR/LinearLayoutConversions.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -49,17 +53,31 @@ namespace {
 constexpr unsigned kMaxChanges = 256;
 
 /// Tries each conversion's source layout for its result, then its result
-/// layout for its source; returns whether one change was kept.
+/// layout for its source; the same for each reshape that moves data, with
+/// the layouts that would make it move none (getReshapedLayout). Returns
+/// whether one change was kept.
 bool propagateOnce(Operation *root) {
-  SmallVector<ConvertLayoutOp> converts;
-  root->walk([&](ConvertLayoutOp op) { converts.push_back(op); });
-  for (ConvertLayoutOp convert : converts) {
-    Value src = convert.getSrc(), result = convert.getResult();
-    Attribute srcLayout = cast<RankedTensorType>(src.getType()).getEncoding();
-    Attribute resultLayout = convert.getType().getEncoding();
-    if (propagateLayout(result, srcLayout))
+  SmallVector<Operation *> exchanges;
+  root->walk([&](Operation *op) {
+    if (isa<ConvertLayoutOp, tile::ReshapeOp>(op))
+      exchanges.push_back(op);
+  });
+  for (Operation *op : exchanges) {
+    Value src = op->getOperand(0), result = op->getResult(0);
+    auto srcType = cast<RankedTensorType>(src.getType());
+    auto resultType = cast<RankedTensorType>(result.getType());
+    Attribute resultLayout = resultType.getEncoding();
+    Attribute srcLayout = srcType.getEncoding();
+    if (isa<tile::ReshapeOp>(op)) {
+      resultLayout = getReshapedLayout(resultType, srcType.getShape());
+      srcLayout = getReshapedLayout(srcType, resultType.getShape());
+      if (srcLayout &&
+          layoutsAreEquivalent(resultType, withLayout(resultType, srcLayout)))
+        continue;
+    }
+    if (srcLayout && propagateLayout(result, srcLayout))
       return true;
-    if (propagateLayout(src, resultLayout))
+    if (resultLayout && propagateLayout(src, resultLayout))
       return true;
   }
   return false;
@@ -102,6 +120,44 @@ struct ConvertBeforeBroadcast : OpRewritePattern<ConvertLayoutOp> {
     Value converted = ConvertLayoutOp::create(
         rewriter, op.getLoc(), withLayout(srcType, layout), broadcast.getSrc());
     rewriter.replaceOpWithNewOp<tile::BroadcastOp>(op, op.getType(), converted);
+    return success();
+  }
+};
+
+/// `convert(f(convert(x), y))` -> `f(convert(x), convert(y))` for a pure
+/// elementwise `f` used once, each of whose block operands is a conversion
+/// or cheap to recreate in the target layout: the conversions fold, one
+/// fewer moves through shared memory (a loaded block converted to one
+/// layout, cast, and converted to the next).
+struct ConvertBeforeElementwise : OpRewritePattern<ConvertLayoutOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ConvertLayoutOp op,
+                                PatternRewriter &rewriter) const override {
+    Operation *def = op.getSrc().getDefiningOp();
+    Attribute layout = op.getType().getEncoding();
+    if (!def || !def->hasOneUse() || !isPureElementwise(def) ||
+        !canComputeIn(def, layout))
+      return rewriter.notifyMatchFailure(op, "not a lone elementwise op");
+    bool foldsOne = false;
+    for (Value operand : def->getOperands()) {
+      if (!isa<RankedTensorType>(operand.getType()))
+        continue;
+      if (operand.getDefiningOp<ConvertLayoutOp>())
+        foldsOne = true;
+      else if (!isCheapToRecreate(operand, layout, op))
+        return rewriter.notifyMatchFailure(op, "an operand would move");
+    }
+    if (!foldsOne)
+      return rewriter.notifyMatchFailure(op, "no conversion to fold");
+    IRMapping mapping;
+    for (Value operand : def->getOperands())
+      if (auto type = dyn_cast<RankedTensorType>(operand.getType()))
+        mapping.map(operand,
+                    ConvertLayoutOp::create(rewriter, op.getLoc(),
+                                            withLayout(type, layout), operand));
+    Operation *clone = rewriter.clone(*def, mapping);
+    clone->getResult(0).setType(op.getType());
+    rewriter.replaceOp(op, clone->getResult(0));
     return success();
   }
 };
@@ -157,7 +213,8 @@ struct RemoveLayoutConversionsPass
     RewritePatternSet patterns(context);
     ConvertLayoutOp::getCanonicalizationPatterns(patterns, context);
     LocalAllocOp::getCanonicalizationPatterns(patterns, context);
-    patterns.add<ConvertBeforeExpandDims, ConvertBeforeBroadcast>(context);
+    patterns.add<ConvertBeforeExpandDims, ConvertBeforeBroadcast,
+                 ConvertBeforeElementwise>(context);
     FrozenRewritePatternSet frozen(std::move(patterns));
 
     // Rematerialization runs after propagation, not between its steps: it

@@ -40,6 +40,19 @@ LinearLayout getPermutedView(const LinearLayout &result,
 LinearLayout getReshapedView(const LinearLayout &result,
                              ArrayRef<int64_t> srcShape);
 
+/// A blocked layout whose map is `layout` (a register layout onto
+/// `dim0..`), up to the order of its registers (a register permutation
+/// moves no data), or null when no blocked layout is.
+BlockedEncodingAttr findBlockedLayout(MLIRContext *context,
+                                      const LinearLayout &layout);
+
+/// The layout a `reshape` of a block of `srcType` to `dstShape` takes so
+/// that no element moves between threads: the source's map with its
+/// outputs split as the new shape (row-major positions kept), when a
+/// blocked layout says it; else null.
+BlockedEncodingAttr getReshapedLayout(RankedTensorType srcType,
+                                      ArrayRef<int64_t> dstShape);
+
 /// The offset -> index layout of a tile of an nvmma_shared encoding.
 LinearLayout toLinearLayout(const NVMMASharedLayout &layout);
 

@@ -116,8 +116,11 @@ def TileGPURemoveLayoutConversions
     of it in its source layout (forward from the anchor), and else its
     source in its result layout (a loop-carried block carried in the layout
     its users want). The new layout flows through elementwise ops, `where`,
-    casts, reductions (to the slice of the layout along the reduced axis),
-    expand_dims (slice to parent), broadcast, `scf.for` iter_args and
+    casts, reductions and one-block `combine_reduce`s (to the slice of the
+    layout along the reduced axis), reshapes (to the layout that keeps each
+    element in its thread, when a blocked layout does; a reshape that still
+    moves data is tried as a conversion is), expand_dims (slice to parent),
+    broadcast, `scf.for` iter_args and
     results, `scf.if` results and `scf.while` arguments; pointers and
     reductions, expand_dims and broadcast stay in blocked and slice layouts
     (the lowering's). A change is kept when the conversions it leaves and
@@ -126,7 +129,8 @@ def TileGPURemoveLayoutConversions
     over all threads, weighted by 8 per enclosing loop; splats, constants
     and ranges are free (recreated in the target layout). Then conversions
     of cheap expressions are rematerialized, chains folded, a conversion of
-    an expand_dims or broadcast converts its operand instead, conversions
+    an expand_dims or broadcast converts its operand instead, so does one of
+    an elementwise op whose operands are conversions (they fold), conversions
     of loop-invariant blocks are hoisted before the loop, and conversions
     used in one branch of an `scf.if` moved into it.
 
