@@ -100,6 +100,15 @@ class Kernel:
         """Variants loaded so far (over all devices)."""
         return len(self._variants)
 
+    @property
+    def variants(self) -> Dict[str, Program]:
+        """The specializations compiled so far (by launches or
+        :meth:`variant`), by key ("AAD-": one character per runtime
+        parameter): the programs that actually ran, where :attr:`ptx` is the
+        generic one."""
+        with self._lock:
+            return dict(self._programs)
+
     def variant(self, key: str) -> Program:
         """The program of one specialization ("AAD": one character per
         runtime parameter, as tilec_request_set_option's "specialize");

@@ -146,7 +146,13 @@ def dump_kernels(dump, case, theirs, ours):
             if key in getattr(theirs, "asm", {}):
                 texts["triton." + key] = theirs.asm[key]
     if ours is not None:
-        texts["tilec.ptx"] = ours.ptx
+        # The specializations the launches compiled (what ran), else the
+        # generic program.
+        variants = getattr(ours, "variants", {})
+        for key, program in variants.items():
+            texts["tilec.%s.ptx" % key.replace("-", "_")] = program.ptx
+        if not variants:
+            texts["tilec.ptx"] = ours.ptx
     for suffix, text in texts.items():
         with open(os.path.join(dump, "%s.%s" % (case.name, suffix)), "w") as f:
             f.write(text)

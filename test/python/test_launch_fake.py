@@ -171,6 +171,9 @@ class FakeLaunchTest(unittest.TestCase):
         k[(1,)](0x10000, 0x20000, 1.0, 1, False, 3)  # n == 1
         k[(1,)](0x10000, 0x20000, 1.0, 1000, False, 16)  # big % 16 == 0
         self.assertEqual(k.num_variants, 4)
+        # The programs that ran, by key: n a multiple of 16 (D), unaligned
+        # `out` (-), n == 1 (U), the last parameter a multiple of 16.
+        self.assertEqual(sorted(k.variants), ["-A-D--", "AA---D", "AA-D--", "AA-U--"])
         # The variant for n == 1 has n replaced by 1 (it is still passed).
         params = {p["name"]: p for p in k.variant("AA-U-D").metadata["params"]}
         self.assertTrue(params["n"].get("equal_to_1"))
