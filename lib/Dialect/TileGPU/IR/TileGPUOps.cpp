@@ -80,8 +80,10 @@ bool hasNoWritesBetween(tile::LoadOp load, Operation *site) {
 /// defined outside the loop are leaves too: they are converted once, where
 /// they are defined, instead of every iteration. A small load (fewer
 /// elements than threads: isSmallLoad) of such addresses is loaded again in
-/// the target layout where no write may come between (an index block
-/// whose rows and columns both need it: a page table's entries).
+/// the target layout (an index block whose rows and columns both need it: a
+/// page table's entries; a row vector loaded in a 1-D layout and broadcast
+/// along a tile's columns), at the conversion where no write may come
+/// between, else right after the first load.
 struct Rematerializer {
   Operation *loop; // the innermost loop around the conversion, or null
   Operation *site; // the conversion
@@ -118,8 +120,7 @@ struct Rematerializer {
         def->getNumResults() == 1 && def->getNumRegions() == 0 &&
         isMemoryEffectFree(def);
     auto load = dyn_cast<tile::LoadOp>(def);
-    bool smallLoad =
-        load && isSmallLoad(load) && hasNoWritesBetween(load, site);
+    bool smallLoad = load && isSmallLoad(load);
     Attribute operandLayout = layout;
     if (auto expand = dyn_cast<tile::ExpandDimsOp>(def))
       operandLayout =
@@ -181,6 +182,12 @@ struct Rematerializer {
           rewriter, loc, newType,
           recreate(rewriter, reshape.getSrc(), srcLayout));
     }
+    // A load is loaded again where it was when a write may come between
+    // it and the conversion (its addresses are recreated there too).
+    OpBuilder::InsertionGuard guard(rewriter);
+    if (auto load = dyn_cast<tile::LoadOp>(def);
+        load && !hasNoWritesBetween(load, site))
+      rewriter.setInsertionPointAfter(load);
     IRMapping mapping;
     for (Value operand : def->getOperands())
       if (isa<RankedTensorType>(operand.getType()))
