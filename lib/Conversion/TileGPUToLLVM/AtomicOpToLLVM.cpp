@@ -96,10 +96,12 @@ Value emitFloatMinMax(OpBuilder &builder, Location loc, bool isMax,
 /// Where the op's old values are used by threads that do not own them (it
 /// has scratch, getScratchBytes), each owner stores its old value to the
 /// element's slot and the others to a spare slot; after a barrier every
-/// thread reads its elements' slots.
+/// thread reads its elements' slots. A barrier first keeps the stores from
+/// overwriting slots an earlier use of the scratch still reads, unless
+/// `afterBarrier` says one was just issued (no shared access since).
 SmallVector<Value> shareOldValues(OpBuilder &builder, Location loc,
                                   Operation *op, ArrayRef<Value> old,
-                                  ArrayRef<Value> owners) {
+                                  ArrayRef<Value> owners, bool afterBarrier) {
   Type type = op->getResult(0).getType();
   Type element = old.front().getType();
   Value base = getScratchBase(builder, loc, op);
@@ -115,7 +117,8 @@ SmallVector<Value> shareOldValues(OpBuilder &builder, Location loc,
     slots.push_back(createI32(builder, loc, 0));
     spare = createI32(builder, loc, 1);
   }
-  createBarrier(builder, loc);
+  if (!afterBarrier)
+    createBarrier(builder, loc);
   for (auto [i, value] : llvm::enumerate(old)) {
     Value slot = slots[i];
     if (owners.size() == old.size() && owners[i])
@@ -152,8 +155,11 @@ LogicalResult lowerAtomic(Operation *op, tile::MemSemantic sem,
     Value owner = owners.size() == masks.size() ? owners[i] : Value();
     results.push_back(emitLane(i, andMasks(rewriter, loc, masks[i], owner)));
   }
+  // A release barrier before the atomics also separates the scratch's
+  // earlier reads from these stores (the atomics touch only global memory).
   if (op->hasAttr(kScratchOffsetAttrName))
-    results = shareOldValues(rewriter, loc, op, results, owners);
+    results = shareOldValues(rewriter, loc, op, results, owners,
+                             /*afterBarrier=*/isScalar && releases);
   else if (isScalar && acquires)
     createBarrier(rewriter, loc);
   rewriter.replaceOp(

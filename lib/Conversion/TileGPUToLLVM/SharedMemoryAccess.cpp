@@ -15,6 +15,7 @@
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -62,6 +63,24 @@ SmallVector<Value> mlir::tilegpu::getScratchSectionBases(OpBuilder &builder,
 
 void mlir::tilegpu::createBarrier(OpBuilder &builder, Location loc) {
   NVVM::Barrier0Op::create(builder, loc);
+}
+
+void mlir::tilegpu::removeBackToBackBarriers(Operation *root) {
+  SmallVector<Operation *> redundant;
+  root->walk([&](Block *block) {
+    bool afterBarrier = false;
+    for (Operation &op : *block) {
+      if (isa<NVVM::Barrier0Op>(op)) {
+        if (afterBarrier)
+          redundant.push_back(&op);
+        afterBarrier = true;
+      } else if (!isMemoryEffectFree(&op) || op.getNumRegions() != 0) {
+        afterBarrier = false;
+      }
+    }
+  });
+  for (Operation *op : redundant)
+    op->erase();
 }
 
 void mlir::tilegpu::createAsyncProxyFence(OpBuilder &builder, Location loc) {

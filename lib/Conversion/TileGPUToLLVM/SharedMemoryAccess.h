@@ -32,6 +32,11 @@ SmallVector<Value> getScratchSectionBases(OpBuilder &builder, Location loc,
 /// A block-wide barrier (`bar.sync 0`).
 void createBarrier(OpBuilder &builder, Location loc);
 
+/// Erases each barrier that follows another with nothing between them that
+/// touches memory (a `debug_barrier` before an atomic's release barrier):
+/// the second orders nothing the first did not.
+void removeBackToBackBarriers(Operation *root);
+
 /// The PTX that makes this thread's shared-memory writes visible to the
 /// async proxy (tensor cores, TMA); createAsyncProxyFence emits it.
 constexpr llvm::StringLiteral kAsyncProxyFencePtx =

@@ -12,6 +12,7 @@
 #include "GlobalMemoryAccess.h"
 #include "Patterns.h"
 #include "RegisterPacking.h"
+#include "SharedMemoryAccess.h"
 
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
@@ -215,6 +216,7 @@ struct ConvertTileGPUToLLVMPass
     module.walk([&](UnrealizedConversionCastOp op) { casts.push_back(op); });
     reconcileUnrealizedCasts(casts);
     forwardPackedRegisters(module);
+    removeBackToBackBarriers(module);
   }
 };
 } // namespace

@@ -38,8 +38,9 @@ module attributes {tilegpu.num_warps = 1 : i32} {
 // -----
 
 // A scalar compare-and-swap whose old value every thread uses: a barrier
-// before it (release), thread 0 runs it, stores the old value to slot 0
-// (the others to slot 1), a barrier, every thread reads slot 0.
+// before it (release; it also orders earlier reads of the slots before the
+// stores), thread 0 runs it, stores the old value to slot 0 (the others to
+// slot 1), a barrier (acquire), every thread reads slot 0.
 module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK-LABEL: llvm.func @scalar_cas
   func.func @scalar_cas(%lock: !tile.ptr<i32>, %out: !tile.ptr<i32>) attributes {tile.kernel} {
@@ -49,7 +50,7 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x
     // CHECK: %[[OWN:.*]] = llvm.icmp "eq" %[[TID]]
     // CHECK: %[[OLD:.*]] = llvm.inline_asm has_side_effects asm_dialect = att "mov.b32 $0, 0;\0A\09@$4 atom.acq_rel.gpu.global.cas.b32 $0, [ $1 + 0 ], $2, $3;", "=r,l,r,r,b" %{{.*}}, %{{.*}}, %{{.*}}, %[[OWN]]
-    // CHECK: nvvm.barrier0
+    // CHECK-NOT: nvvm.barrier0
     // CHECK: %[[SLOT:.*]] = llvm.select %[[OWN]]
     // CHECK: %[[AT:.*]] = llvm.getelementptr %{{.*}}[%[[SLOT]]]
     // CHECK: llvm.store %[[OLD]], %[[AT]]
