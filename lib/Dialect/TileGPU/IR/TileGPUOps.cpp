@@ -83,8 +83,7 @@ bool hasNoWritesBetween(tile::LoadOp load, Operation *site) {
 /// the target layout (an index block whose rows and columns both need it: a
 /// page table's entries; a row vector loaded in a 1-D layout and broadcast
 /// along a tile's columns), at the conversion where no write may come
-/// between, else right after the first load if that holds no more
-/// registers.
+/// between, else right after the first load.
 struct Rematerializer {
   Operation *loop; // the innermost loop around the conversion, or null
   Operation *site; // the conversion
@@ -121,14 +120,7 @@ struct Rematerializer {
         def->getNumResults() == 1 && def->getNumRegions() == 0 &&
         isMemoryEffectFree(def);
     auto load = dyn_cast<tile::LoadOp>(def);
-    // Loaded again at the conversion, or where a write may come between,
-    // right after itself when each thread then holds no more of its elements
-    // than it does (the copy lives from there on: MoE's 64 token ids spread
-    // over 16 rows a thread would take 16 loads and registers where one did).
-    bool smallLoad =
-        load && isSmallLoad(load) &&
-        (hasNoWritesBetween(load, site) ||
-         getNumRegisters(withLayout(type, layout)) <= getNumRegisters(type));
+    bool smallLoad = load && isSmallLoad(load);
     Attribute operandLayout = layout;
     if (auto expand = dyn_cast<tile::ExpandDimsOp>(def))
       operandLayout =
