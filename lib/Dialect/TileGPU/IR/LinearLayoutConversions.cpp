@@ -481,3 +481,11 @@ mlir::tilegpu::getReshapedLayout(RankedTensorType srcType,
   return findBlockedLayout(srcType.getContext(),
                            getReshapedView(*src, dstShape));
 }
+
+bool mlir::tilegpu::isThreadLocalReshape(RankedTensorType srcType,
+                                         RankedTensorType resultType) {
+  BlockedEncodingAttr layout =
+      getReshapedLayout(srcType, resultType.getShape());
+  return layout &&
+         layoutsAreEquivalent(resultType, withLayout(resultType, layout));
+}

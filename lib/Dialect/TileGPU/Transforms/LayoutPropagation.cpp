@@ -394,12 +394,8 @@ Attribute Candidate::getRequiredLayout(OpOperand &edge) const {
       // The operand's own new layout where it already is the result's map
       // (a slice equal to the blocked layout the reshape asks for).
       Attribute current = getNewLayout(value);
-      auto resultType = withLayout(reshape.getType(), result);
-      if (BlockedEncodingAttr reshaped =
-              getReshapedLayout(withLayout(reshape.getSrc().getType(), current),
-                                resultType.getShape());
-          reshaped &&
-          layoutsAreEquivalent(resultType, withLayout(resultType, reshaped)))
+      if (isThreadLocalReshape(withLayout(reshape.getSrc().getType(), current),
+                               withLayout(reshape.getType(), result)))
         return current;
       return getReshapeSourceLayout(reshape, result);
     }
@@ -438,10 +434,8 @@ int64_t Candidate::getReshapeCost(OpOperand &edge, Attribute srcLayout,
   if (!isPropagatableLayout(srcLayout) || !isPropagatableLayout(resultLayout))
     return 0;
   auto resultType = withLayout(reshape.getType(), resultLayout);
-  if (BlockedEncodingAttr free =
-          getReshapedLayout(withLayout(reshape.getSrc().getType(), srcLayout),
-                            resultType.getShape());
-      free && layoutsAreEquivalent(resultType, withLayout(resultType, free)))
+  if (isThreadLocalReshape(withLayout(reshape.getSrc().getType(), srcLayout),
+                           resultType))
     return 0;
   return getExchangeBytes(resultType) *
          getWeight(getLoopDepth(reshape.getOperation()));

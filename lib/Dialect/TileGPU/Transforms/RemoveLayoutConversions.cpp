@@ -69,11 +69,10 @@ bool propagateOnce(Operation *root) {
     Attribute resultLayout = resultType.getEncoding();
     Attribute srcLayout = srcType.getEncoding();
     if (isa<tile::ReshapeOp>(op)) {
+      if (isThreadLocalReshape(srcType, resultType))
+        continue;
       resultLayout = getReshapedLayout(resultType, srcType.getShape());
       srcLayout = getReshapedLayout(srcType, resultType.getShape());
-      if (srcLayout &&
-          layoutsAreEquivalent(resultType, withLayout(resultType, srcLayout)))
-        continue;
     }
     if (srcLayout && propagateLayout(result, srcLayout))
       return true;

@@ -53,6 +53,11 @@ BlockedEncodingAttr findBlockedLayout(MLIRContext *context,
 BlockedEncodingAttr getReshapedLayout(RankedTensorType srcType,
                                       ArrayRef<int64_t> dstShape);
 
+/// Whether a reshape of a block of `srcType` to `resultType` moves no element
+/// between threads: the result's layout is its source's (getReshapedLayout).
+bool isThreadLocalReshape(RankedTensorType srcType,
+                          RankedTensorType resultType);
+
 /// The offset -> index layout of a tile of an nvmma_shared encoding.
 LinearLayout toLinearLayout(const NVMMASharedLayout &layout);
 
