@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::tilegpu;
@@ -459,10 +460,9 @@ mlir::tilegpu::findBlockedLayout(MLIRContext *context,
     return blocked;
   if (rank > 4)
     return {};
+  // Every order, from the first permutation (0, 1, ...).
   SmallVector<unsigned> order(rank);
-  for (unsigned d = 0; d < rank; ++d)
-    order[d] = rank - 1 - d;
-  llvm::sort(order);
+  std::iota(order.begin(), order.end(), 0u);
   do {
     if (BlockedEncodingAttr blocked = tryOrder(order))
       return blocked;
