@@ -145,10 +145,48 @@ Value IndexPolynomial::materialize(
     return arith::ConstantOp::create(builder, loc,
                                      builder.getI64IntegerAttr(value));
   };
+  // The terms are keyed by the atoms' addresses; they are emitted in
+  // program order instead (the atoms' definitions, as a walk of the
+  // function meets them), so the IR does not depend on where the heap put
+  // them: a process that compiled another kernel before gave other PTX.
+  DenseMap<uintptr_t, unsigned> rank;
+  Operation *scope = builder.getInsertionBlock()->getParentOp();
+  while (Operation *parent = scope->getParentOp())
+    scope = parent;
+  unsigned next = IndexPolynomial::kMaxDims;
+  scope->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          rank[keyOf(arg)] = next++;
+    for (Value result : op->getResults())
+      rank[keyOf(result)] = next++;
+  });
+  auto ranked = [&](const Monomial &monomial) {
+    SmallVector<uint64_t, 2> ranks;
+    for (uintptr_t key : monomial)
+      ranks.push_back(isIndexKey(key) ? key : rank.lookup(key));
+    llvm::sort(ranks);
+    return ranks;
+  };
+  SmallVector<std::pair<SmallVector<uint64_t, 2>, const Monomial *>> ordered;
+  for (const auto &term : terms)
+    ordered.push_back({ranked(term.first), &term.first});
+  llvm::sort(ordered, [](const auto &a, const auto &b) {
+    return std::lexicographical_compare(a.first.begin(), a.first.end(),
+                                        b.first.begin(), b.first.end());
+  });
+
   Value sum;
-  for (const auto &[monomial, coefficient] : terms) {
+  for (const auto &entry : ordered) {
+    const Monomial &monomial = *entry.second;
+    int64_t coefficient = terms.at(monomial);
+    SmallVector<uintptr_t, 2> atoms(monomial);
+    llvm::sort(atoms, [&](uintptr_t a, uintptr_t b) {
+      return rank.lookup(a) < rank.lookup(b);
+    });
     Value product;
-    for (uintptr_t key : monomial) {
+    for (uintptr_t key : atoms) {
       Value atom = valueOf(key);
       atom =
           toI64(builder, loc,

@@ -2,6 +2,8 @@
 errors (test/python/python.test runs it with unittest)."""
 
 import os
+import subprocess
+import sys
 import tempfile
 import unittest
 from pathlib import Path
@@ -11,6 +13,7 @@ import tilec
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
 VECTOR_ADD_PY = ROOT / "test" / "Frontend" / "Inputs" / "python" / "vector_add.py"
+CONFORMANCE = ROOT / "test" / "conformance" / "kernels"
 
 SCALE = """\
 @kernel(num_warps=4)
@@ -41,6 +44,37 @@ class CompileTest(unittest.TestCase):
         self.assertNotIn(".loc", plain.ptx)
         self.assertIn("\t.loc\t1 10 11", lines.ptx)  # num = exp(z)
         self.assertIn(str(EXAMPLES / "softmax.tile"), lines.ptx)
+
+    def test_same_ptx_whatever_was_compiled_before(self):
+        # Tutorial 06's attention (its K/V through bulk tensor copies, whose
+        # offsets were summed in the order of their atoms' addresses) gave
+        # other PTX after tutorial 09's persistent matmul in one process
+        # than in a fresh one.
+        attention = (
+            "tilec.compile(%r, kernel='_attn_fwd', signature='fp32, *fp32:16, i32, i32, "
+            "*fp16:16, *fp16:16, *fp16:16, *fp16:16, i32:16, 64, 128, 64, False, 1, False, "
+            "True', num_warps=4, num_stages=2, arch='sm_90a', cache_dir='').ptx"
+            % str(CONFORMANCE / "triton_tutorial_06_fused_attention.py")
+        )
+        matmul = (
+            "tilec.compile(%r, kernel='matmul_kernel_persistent', signature='*fp16:16, "
+            "*fp16:16, *fp16:16, i32, i32, i32, i32, i32:1, i32:1, i32, i32, i32:1, 128, 128, "
+            "64, 8, 132', num_warps=4, num_stages=3, arch='sm_90a', cache_dir='')"
+            % str(CONFORMANCE / "triton_tutorial_09_persistent_matmul.py")
+        )
+
+        def run(code):
+            return subprocess.run(
+                [sys.executable, "-B", "-c", "import tilec\n" + code],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout
+
+        alone = run("print(%s)" % attention)
+        after = run("%s\nprint(%s)" % (matmul, attention))
+        self.assertIn(".entry _attn_fwd", alone)
+        self.assertEqual(after, alone)
 
     def test_string_path_and_kernel_choice(self):
         path = str(EXAMPLES / "matmul.tile")
