@@ -388,8 +388,10 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   }
 
   // Columns %sk elements apart (a runtime stride): single f16 elements,
-  // under the 4 bytes cp.async copies at the least.
-  // CHECK-LABEL: func.func @strided
+  // under the 4 bytes cp.async copies at the least. The next block is
+  // loaded into registers one iteration ahead: 32 registers of
+  // accumulator, 64 of pointers and twice 32 f16 (one register each).
+  // CHECK-LABEL: func.func @strided_small
   // CHECK-NOT: tilegpu.async
   // CHECK-NOT: !tilegpu.memdesc<3x
   // CHECK: %[[FIRST:.*]] = tile.load
@@ -399,6 +401,45 @@ module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK: tile.load
   // CHECK-NOT: tilegpu.async
   // CHECK: tilegpu.local_alloc %[[CUR]]
+  // CHECK-NOT: tilegpu.async
+  // CHECK: return
+  func.func @strided_small(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %sk: i32, %bs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<64x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {
+    %c0 = arith.constant 0 : i32
+    %c64 = arith.constant 64 : i32
+    %z = arith.constant dense<0.0> : tensor<64x64xf32, #mma>
+    %step_a = arith.constant dense<64> : tensor<64x64xi32, #a>
+    %lda = arith.constant dense<64> : tensor<64x1xi32, #a>
+    %r = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #cols>
+    %col = tile.expand_dims %r {axis = 0 : i32} : tensor<64xi32, #cols> -> tensor<1x64xi32, #a>
+    %sks = tile.splat %sk : tensor<1x64xi32, #a>
+    %cols = arith.muli %col, %sks : tensor<1x64xi32, #a>
+    %ra = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #rows>
+    %ra1 = tile.expand_dims %ra {axis = 1 : i32} : tensor<64xi32, #rows> -> tensor<64x1xi32, #a>
+    %ra2 = arith.muli %ra1, %lda : tensor<64x1xi32, #a>
+    %ra3 = tile.broadcast %ra2 : tensor<64x1xi32, #a> -> tensor<64x64xi32, #a>
+    %ca = tile.broadcast %cols : tensor<1x64xi32, #a> -> tensor<64x64xi32, #a>
+    %oa = arith.addi %ra3, %ca : tensor<64x64xi32, #a>
+    %pas = tile.splat %pa : tensor<64x64x!tile.ptr<f16>, #a>
+    %a0 = tile.addptr %pas, %oa : tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64xi32, #a>
+    %res:2 = scf.for %k = %c0 to %n step %c64 iter_args(%acc = %z, %pa_k = %a0) -> (tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #a>) : i32 {
+      %x = tile.load %pa_k : tensor<64x64x!tile.ptr<f16>, #a>
+      %xs = tilegpu.local_alloc %x : (tensor<64x64xf16, #a>) -> !tilegpu.memdesc<64x64xf16, #s>
+      %d = tilegpu.warpgroup_dot %xs, %bs, %acc : !tilegpu.memdesc<64x64xf16, #s>, !tilegpu.memdesc<64x64xf16, #s> -> tensor<64x64xf32, #mma>
+      %na = tile.addptr %pa_k, %step_a : tensor<64x64x!tile.ptr<f16>, #a>, tensor<64x64xi32, #a>
+      scf.yield %d, %na : tensor<64x64xf32, #mma>, tensor<64x64x!tile.ptr<f16>, #a>
+    }
+    return %res#0 : tensor<64x64xf32, #mma>
+  }
+
+  // The same with 128 rows: 64 registers of accumulator, 128 of pointers
+  // and 64 f16 loaded an element at a time, each in a register of its own
+  // until stored (not 32 packed ones): a second block in flight would pass
+  // the 255 registers a thread has. The load stays where it is.
+  // CHECK-LABEL: func.func @strided(
+  // CHECK-NOT: tile.load
+  // CHECK: scf.for {{.*}} -> (tensor<128x64xf32, #{{.*}}>, tensor<128x64x!tile.ptr<f16>, #{{.*}}>)
+  // CHECK-NEXT: %[[X:.*]] = tile.load
+  // CHECK-NEXT: tilegpu.local_alloc %[[X]]
   // CHECK-NOT: tilegpu.async
   // CHECK: return
   func.func @strided(%pa: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %n: i32 {tile.divisibility = 16 : i32}, %sk: i32, %bs: !tilegpu.memdesc<64x64xf16, #s>) -> tensor<128x64xf32, #mma> attributes {tile.num_stages = 3 : i32} {

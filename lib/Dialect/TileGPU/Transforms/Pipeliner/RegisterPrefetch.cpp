@@ -11,6 +11,7 @@
 
 #include "Pipeliner.h"
 
+#include "tilec/Analysis/AccessWidth.h"
 #include "tilec/Dialect/TileGPU/IR/LayoutUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -75,6 +76,23 @@ int64_t get32BitRegisters(Type type) {
   return llvm::divideCeil(int64_t(getNumRegisters(type)) * bits, 32);
 }
 
+/// 32-bit registers a thread holds the block that `load` reads in: packed
+/// where it reads 32 bits or more at a time, else one per element (ptxas
+/// gives each loaded 8- or 16-bit value a register of its own until it is
+/// used; 128x64 f16 blocks read an element at a time hold 64, not 32).
+int64_t getLoadedRegisters(tile::LoadOp load, const AxisInfoAnalysis &info) {
+  auto block = cast<RankedTensorType>(load.getType());
+  int64_t packed = get32BitRegisters(block);
+  unsigned bits = block.getElementType().getIntOrFloatBitWidth();
+  if (bits >= 32)
+    return packed;
+  std::optional<AccessVectorWidth> access =
+      getAccessVectorWidth(info, load.getPtr());
+  if (access && access->width * bits >= 32)
+    return packed;
+  return getNumRegisters(block);
+}
+
 /// Registers a thread has (sm_80 and sm_90).
 constexpr int64_t kMaxRegistersPerThread = 255;
 
@@ -104,8 +122,9 @@ bool prefetchFitsRegisters(PrefetchPlan &plan) {
         registers += get32BitRegisters(operand.getType());
     }
   });
+  AxisInfoAnalysis info(plan.loop->getParentOfType<func::FuncOp>());
   for (tile::LoadOp load : plan.loads)
-    registers += get32BitRegisters(load.getType());
+    registers += getLoadedRegisters(load, info);
   LLVM_DEBUG(llvm::dbgs() << "register prefetch: " << registers
                           << " registers carried\n");
   return registers <= kMaxRegistersPerThread;
