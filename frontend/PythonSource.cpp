@@ -352,13 +352,16 @@ llvm::StringRef getClauseKeyword(llvm::StringRef head) {
   return "";
 }
 
-/// The name an import gives one of Triton's function modules (libdevice,
-/// tl.math), or "": `import triton.language.extra.libdevice as tldevice`,
-/// `from triton.language.extra.cuda import libdevice as ld`.
-std::string readModuleAlias(llvm::StringRef head) {
-  static const char *const kModules[] = {"triton.language.extra.libdevice",
-                                         "triton.language.extra.cuda.libdevice",
-                                         "triton.language.math"};
+/// The name an import gives `triton.language` or one of Triton's function
+/// modules (libdevice, tl.math), with the module's dotted name; std::nullopt
+/// for other statements: `import triton.language.extra.libdevice as
+/// tldevice`, `from triton.language.extra.cuda import libdevice as ld`,
+/// `import triton.language as language`.
+std::optional<std::pair<std::string, std::string>>
+readModuleAlias(llvm::StringRef head) {
+  static const char *const kModules[] = {
+      "triton.language", "triton.language.extra.libdevice",
+      "triton.language.extra.cuda.libdevice", "triton.language.math"};
   llvm::SmallVector<llvm::StringRef> words;
   llvm::SplitString(head.split('#').first, words);
   std::string module;
@@ -368,8 +371,10 @@ std::string readModuleAlias(llvm::StringRef head) {
            words[4] == "as")
     module = (words[1] + "." + words[3]).str();
   else
-    return "";
-  return llvm::is_contained(kModules, module) ? words.back().str() : "";
+    return std::nullopt;
+  if (!llvm::is_contained(kModules, module))
+    return std::nullopt;
+  return std::make_pair(words.back().str(), module);
 }
 
 /// The walk over a file's statements that decides what to keep.
@@ -545,9 +550,11 @@ void Extractor::processBlock(size_t first, size_t last, size_t indent) {
       i = processIf(statements, i);
       continue;
     }
-    if (std::string alias = readModuleAlias(s.head); !alias.empty()) {
-      if (host)
-        host->moduleAliases.push_back(alias);
+    if (auto alias = readModuleAlias(s.head)) {
+      if (host && alias->second == "triton.language")
+        host->languageAliases.push_back(alias->first);
+      else if (host)
+        host->moduleAliases.push_back(alias->first);
       continue;
     }
     // A host assignment: its value, when tilec can work it out, serves

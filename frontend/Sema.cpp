@@ -477,6 +477,11 @@ std::string Sema::getCheckedName(llvm::StringRef name) {
   return checkedName;
 }
 
+bool Sema::isLanguageModuleName(llvm::StringRef name) const {
+  return name == "tl" || name == "triton" ||
+         llvm::is_contained(module.languageAliases, name);
+}
+
 std::vector<std::string> Sema::visibleNames() const {
   std::vector<std::string> names;
   for (const auto &[name, binding] : frame->env)

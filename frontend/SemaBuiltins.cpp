@@ -383,8 +383,7 @@ Value Sema::elabCall(const ast::CallExpr &e) {
       base = inner->base.get();
     }
     if (auto *bn = llvm::dyn_cast<ast::NameExpr>(base))
-      if ((bn->name == "tl" || bn->name == "triton" ||
-           bn->name == "libdevice" ||
+      if ((isLanguageModuleName(bn->name) || bn->name == "libdevice" ||
            llvm::is_contained(module.moduleAliases, bn->name)) &&
           !frame->env.count(bn->name) && !module.lookupGlobal(bn->name))
         return callBuiltinNamed(a->attr, a->attrLoc);

@@ -646,7 +646,7 @@ Value Sema::elabIsInstance(const ast::CallExpr &e) {
       name = n->name;
     else if (auto *a = llvm::dyn_cast<ast::AttributeExpr>(cls))
       if (auto *base = llvm::dyn_cast<ast::NameExpr>(a->base.get()))
-        if (base->name == "tl" || base->name == "triton")
+        if (isLanguageModuleName(base->name))
           name = a->attr;
     std::optional<bool> is =
         name.empty() ? std::nullopt : isInstanceOf(v, name);

@@ -410,7 +410,7 @@ Value Sema::elabName(const ast::NameExpr &e) {
                    "and float8e5");
     return Value::invalid();
   }
-  if (name == "tl" || name == "triton") {
+  if (isLanguageModuleName(name)) {
     error(loc, "'" + name + "' is a module; use it as " + name + ".NAME");
     return Value::invalid();
   }
@@ -434,8 +434,7 @@ Value Sema::elabName(const ast::NameExpr &e) {
 
 Value Sema::elabAttribute(const ast::AttributeExpr &e) {
   if (auto *base = llvm::dyn_cast<ast::NameExpr>(e.base.get())) {
-    if ((base->name == "tl" || base->name == "triton") &&
-        !frame->env.count(base->name)) {
+    if (isLanguageModuleName(base->name) && !frame->env.count(base->name)) {
       if (std::optional<ScalarType> k = parseDTypeName(e.attr))
         return Value::ofDType(*k);
       if (isUnsupportedFP8Name(e.attr)) {

@@ -255,6 +255,9 @@ public:
   /// The value of a module-level constexpr, used at `loc`.
   Value elabGlobal(const ast::ConstexprGlobal &global, SourceLoc loc);
   std::vector<std::string> visibleNames() const;
+  /// Whether `name` is Triton's language module: `tl`, `triton`, or a name
+  /// an import gave `triton.language` (ast::Module::languageAliases).
+  bool isLanguageModuleName(llvm::StringRef name) const;
   Value callHelper(const ast::Function &fn, CallArgs &args, SourceLoc loc);
   ExprPtr evalConstDefault(const ast::Expr &e);
   /// The `@triton.autotune` / `@triton.heuristics` decorators of a Python

@@ -582,7 +582,7 @@ void Sema::elabFor(const ast::ForStmt &s) {
       callee = n->name;
     else if (auto *a = llvm::dyn_cast<ast::AttributeExpr>(call->callee.get()))
       if (auto *base = llvm::dyn_cast<ast::NameExpr>(a->base.get()))
-        if (base->name == "tl")
+        if (isLanguageModuleName(base->name))
           callee = a->attr;
   }
   if (callee != "range" && callee != "static_range") {

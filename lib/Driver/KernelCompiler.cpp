@@ -58,6 +58,7 @@ TileSource::parse(std::unique_ptr<llvm::MemoryBuffer> buffer,
     source->module->hostNames = std::move(host.names);
     source->module->hostNameNotes = std::move(host.whyUndecided);
     source->module->moduleAliases = std::move(host.moduleAliases);
+    source->module->languageAliases = std::move(host.languageAliases);
   }
   if (!source->module || diags.hasErrors())
     return nullptr;

@@ -406,6 +406,9 @@ public:
   /// Names a Python source's imports give Triton's function modules
   /// (HostCode::moduleAliases).
   std::vector<std::string> moduleAliases;
+  /// Names a Python source's imports give `triton.language` besides `tl`
+  /// (HostCode::languageAliases).
+  std::vector<std::string> languageAliases;
 
   /// "'NAME' is defined by the file's host code, which tilec does not
   /// compile", with the note of hostNameNotes when there is one.

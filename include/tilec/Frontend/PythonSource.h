@@ -38,6 +38,11 @@ struct HostCode {
   /// triton.language.extra import libdevice as ld`): `tldevice.exp(x)` is
   /// then a built-in, as `libdevice.exp(x)` is.
   std::vector<std::string> moduleAliases;
+  /// Names that imports give `triton.language` itself besides `tl`
+  /// (`import triton.language as language`, `from triton import language
+  /// as tlang`): `tlang.load(...)`, `tlang.float32`, `tlang.constexpr` are
+  /// then read as `tl.load(...)`, `tl.float32`, `tl.constexpr`.
+  std::vector<std::string> languageAliases;
 };
 
 /// The text of the Python source \p text with only these top-level
