@@ -180,3 +180,49 @@ module attributes {tilegpu.num_warps = 4 : i32} {
     return %r : tensor<64x64xf32, #a>
   }
 }
+
+// -----
+
+// One operand read by the dots of two loops, each under its own `if` (a
+// causal attention's two passes over K/V, both reading Q): one copy in
+// shared memory, stored right after the operand is made, serves both; Q
+// does not stay live in registers through the first loop.
+#a = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+module attributes {tilegpu.num_warps = 4 : i32} {
+  // CHECK-LABEL: func.func @operand_of_two_loops
+  func.func @operand_of_two_loops(%pq: tensor<64x64x!tile.ptr<f16>, #a>, %p: tensor<64x64x!tile.ptr<f16>, #a>, %z: tensor<64x64xf32, #a>, %n: i32, %c: i1) -> tensor<64x64xf32, #a> {
+    %c0 = arith.constant 0 : i32
+    %c1 = arith.constant 1 : i32
+    // CHECK: %[[QV:.*]] = tile.load
+    // CHECK-NEXT: %[[Q:.*]] = tilegpu.local_alloc %[[QV]] : (tensor<64x64xf16, #{{.*}}>)
+    // CHECK-NOT: tilegpu.local_alloc %[[QV]]
+    // CHECK: scf.if
+    // CHECK: scf.for
+    // CHECK: tilegpu.warpgroup_dot %[[Q]],
+    // CHECK: scf.if
+    // CHECK: scf.for
+    // CHECK: tilegpu.warpgroup_dot %[[Q]],
+    %q = tile.load %pq : tensor<64x64x!tile.ptr<f16>, #a>
+    %r1 = scf.if %c -> (tensor<64x64xf32, #a>) {
+      %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %z) -> (tensor<64x64xf32, #a>) : i32 {
+        %k = tile.load %p : tensor<64x64x!tile.ptr<f16>, #a>
+        %d = tile.dot %q, %k, %acc : tensor<64x64xf16, #a> * tensor<64x64xf16, #a> -> tensor<64x64xf32, #a>
+        scf.yield %d : tensor<64x64xf32, #a>
+      }
+      scf.yield %r : tensor<64x64xf32, #a>
+    } else {
+      scf.yield %z : tensor<64x64xf32, #a>
+    }
+    %r2 = scf.if %c -> (tensor<64x64xf32, #a>) {
+      %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %r1) -> (tensor<64x64xf32, #a>) : i32 {
+        %k = tile.load %p : tensor<64x64x!tile.ptr<f16>, #a>
+        %d = tile.dot %q, %k, %acc : tensor<64x64xf16, #a> * tensor<64x64xf16, #a> -> tensor<64x64xf32, #a>
+        scf.yield %d : tensor<64x64xf32, #a>
+      }
+      scf.yield %r : tensor<64x64xf32, #a>
+    } else {
+      scf.yield %r1 : tensor<64x64xf32, #a>
+    }
+    return %r2 : tensor<64x64xf32, #a>
+  }
+}

@@ -14,6 +14,7 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/Support/Debug.h"
 
@@ -40,6 +41,30 @@ Operation *getStagingPoint(Operation *dot, Value value) {
     point = loop;
   }
   return point;
+}
+
+/// A local_alloc of `value` into `memdesc` already made for another dot
+/// (with the same tf32 rounding), moved to where it also serves `point`;
+/// null if there is none. Dots that read one value (attention's Q in the
+/// two loops of a causal kernel) then share one copy in shared memory,
+/// stored once, instead of each storing it before its loop and the value
+/// staying live in registers from the first store to the last.
+LocalAllocOp findStagedCopy(Value value, MemDescType memdesc, bool tf32,
+                            Operation *point) {
+  for (Operation *user : value.getUsers()) {
+    auto alloc = dyn_cast<LocalAllocOp>(user);
+    if (!alloc || alloc.getType() != memdesc ||
+        alloc->hasAttr(kRoundToTF32AttrName) != tf32)
+      continue;
+    if (DominanceInfo().properlyDominates(alloc.getOperation(), point))
+      return alloc;
+    if (Operation *def = value.getDefiningOp())
+      alloc->moveAfter(def);
+    else
+      alloc->moveBefore(&value.getParentBlock()->front());
+    return alloc;
+  }
+  return nullptr;
 }
 
 /// Splits `numWarps` over an [M, N] accumulator in 16 x 8 tiles, doubling
@@ -181,8 +206,11 @@ bool rewriteToWarpGroupDot(tile::DotOp dot, unsigned numWarps) {
     auto type = cast<RankedTensorType>(value.getType());
     auto memdesc = MemDescType::get(context, type.getShape(),
                                     type.getElementType(), layout);
+    Operation *point = getStagingPoint(dot, value);
+    if (LocalAllocOp copy = findStagedCopy(value, memdesc, tf32, point))
+      return copy;
     OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPoint(getStagingPoint(dot, value));
+    builder.setInsertionPoint(point);
     auto alloc =
         LocalAllocOp::create(builder, loc, memdesc, value, IntegerAttr());
     // The tensor cores would truncate f32 to tf32; round to nearest as the
