@@ -136,14 +136,20 @@ module attributes {tilegpu.num_warps = 4 : i32} {
 // A dot operand of unaligned rows (a run-time row stride, nothing known
 // of it): each element is its own access, yet each thread takes runs of 8
 // f16 along the rows, so that a run shares one address (fewer pointer
-// registers in the loops that carry them).
+// registers in the loops that carry them). The f32 result stored through
+// the same unaligned offsets keeps a layout of its own, a lane per
+// element: in the loads' layout its lanes would write 8 elements apart.
 #b = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [4, 1], order = [1, 0]}>
 #s0 = #tilegpu.slice<{dim = 0, parent = #b}>
 #s1 = #tilegpu.slice<{dim = 1, parent = #b}>
 module attributes {tilegpu.num_warps = 4 : i32} {
   // CHECK-DAG: #[[$ROW8:.*]] = #tilegpu.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>
+  // CHECK-DAG: #[[$ROW1:.*]] = #tilegpu.blocked<{sizePerThread = [1, 1], threadsPerWarp = [1, 32], warpsPerCTA = [2, 2], order = [1, 0]}>
   // CHECK-LABEL: func.func @dot_operand_runs
   // CHECK: tile.load %{{.*}} : tensor<64x64x!tile.ptr<f16>, #[[$ROW8]]>
+  // CHECK: %[[D:.*]] = tile.dot
+  // CHECK: %[[DC:.*]] = tilegpu.convert_layout %[[D]] : tensor<64x64xf32, #[[$ROW8]]> -> tensor<64x64xf32, #[[$ROW1]]>
+  // CHECK: tile.store %{{.*}}, %[[DC]] : tensor<64x64x!tile.ptr<f32>, #[[$ROW1]]>
   func.func @dot_operand_runs(%p: !tile.ptr<f16> {tile.divisibility = 16 : i32}, %out: !tile.ptr<f32> {tile.divisibility = 16 : i32}, %lda: i32) {
     %zero = arith.constant dense<0.0> : tensor<64x64xf32, #b>
     %r0 = tile.make_range {end = 64 : i32, start = 0 : i32} : tensor<64xi32, #s1>

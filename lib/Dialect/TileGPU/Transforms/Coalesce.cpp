@@ -13,6 +13,7 @@
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Debug.h"
@@ -66,6 +67,46 @@ bool feedsDotOperand(Value value) {
               arith::SIToFPOp, arith::UIToFPOp, arith::BitcastOp>(user))
         work.push_back(user->getResult(0));
     }
+  }
+  return false;
+}
+
+/// Whether `value` is computed from a dot's result by elementwise ops (a
+/// matmul's `acc.to(f16)`, `acc + bias`), also through the loop that
+/// carries the accumulator: the tensor cores' layout is not
+/// a blocked one, so it is converted before any store whatever the
+/// store's layout is.
+bool isComputedFromDot(Value value) {
+  SmallVector<Value> work{value};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second || seen.size() > 64)
+      continue;
+    Operation *def = v.getDefiningOp();
+    if (!def)
+      continue;
+    if (isa<tile::DotOp>(def))
+      return true;
+    // A loop's or branch's result: the values its regions yield for it.
+    if (isa<scf::ForOp, scf::IfOp, scf::WhileOp>(def)) {
+      unsigned index = cast<OpResult>(v).getResultNumber();
+      for (Region &region : def->getRegions())
+        for (Block &block : region)
+          if (auto yield = dyn_cast<scf::YieldOp>(block.getTerminator()))
+            if (index < yield.getNumOperands())
+              work.push_back(yield.getOperand(index));
+      continue;
+    }
+    if (def->getNumResults() != 1 || !isPure(def) ||
+        !isa<arith::ArithDialect>(def->getDialect()))
+      continue;
+    for (Value operand : def->getOperands())
+      if (operand.getType() == v.getType() ||
+          (isa<RankedTensorType>(operand.getType()) &&
+           cast<RankedTensorType>(operand.getType()).getShape() ==
+               cast<RankedTensorType>(v.getType()).getShape()))
+        work.push_back(operand);
   }
   return false;
 }
@@ -140,6 +181,16 @@ unsigned getWidthIn(BlockedEncodingAttr layout, Value ptr,
       layout.getSizePerThread()[fast]);
 }
 
+/// Whether an access through `ptr` in `layout` splits each thread's run of
+/// elements over several instructions: neighbouring lanes then touch
+/// addresses a run apart, not consecutive ones (stores of one element at a
+/// time in a layout chosen for 16-byte loads: 8 lanes' 2-byte stores each
+/// in its own 16 bytes, or in another row).
+bool splitsRuns(BlockedEncodingAttr layout, Value ptr, const AxisInfo &info) {
+  unsigned fast = layout.getOrder().front();
+  return layout.getSizePerThread()[fast] > getWidthIn(layout, ptr, info);
+}
+
 struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
   void runOnOperation() override {
     if (failed(verifyBlocksHaveLayouts(getOperation(), getArgument())))
@@ -177,8 +228,12 @@ struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
     });
     // An access that would get narrower vectors in the layout chosen for
     // the blocks it shares a layout with (a tile contiguous along the other
-    // dimension) keeps its own layout, through conversions that the
-    // canonicalizer resolves by recomputing cheap pointers and masks.
+    // dimension), or a store of a dot's result whose runs that layout would
+    // split where its own does not (a matmul's unaligned C stored in the
+    // layout of its A loads: lanes 16 bytes or a row apart; the result is
+    // converted from the tensor cores' layout anyway), keeps its own
+    // layout, through conversions that the canonicalizer resolves by
+    // recomputing cheap pointers and masks.
     SmallVector<std::pair<Operation *, BlockedEncodingAttr>> ownLayouts;
     for (auto [op, layout] : accesses) {
       Value ptr = getBlockPointer(op);
@@ -187,7 +242,10 @@ struct CoalescePass : mlir::tilegpu::impl::TileGPUCoalesceBase<CoalescePass> {
       auto chosen = cast<BlockedEncodingAttr>(remap.lookup(old));
       const AxisInfo &info = analysis.getAxisInfo(ptr);
       if (chosen != layout &&
-          getWidthIn(layout, ptr, info) > getWidthIn(chosen, ptr, info))
+          (getWidthIn(layout, ptr, info) > getWidthIn(chosen, ptr, info) ||
+           (splitsRuns(chosen, ptr, info) && !splitsRuns(layout, ptr, info) &&
+            isa<tile::StoreOp>(op) &&
+            isComputedFromDot(cast<tile::StoreOp>(op).getValue()))))
         ownLayouts.push_back({op, layout});
     }
     // Identity entries change nothing.
