@@ -227,8 +227,9 @@ static bool isAtomicElementType(llvm::StringRef fnName, ScalarType elem,
     return !isFP8Type(elem) && (bytes == 2 || bytes == 4 || bytes == 8);
   }
   if (fnName == "atomic_add") {
-    allowed = "f16, f32, f64, i32, u32, i64 or u64";
-    return isWideInt || isWideFloat || elem == ScalarType::F16;
+    allowed = "f16, bf16, f32, f64, i32, u32, i64 or u64";
+    return isWideInt || isWideFloat || elem == ScalarType::F16 ||
+           elem == ScalarType::BF16;
   }
   if (fnName == "atomic_max" || fnName == "atomic_min" ||
       fnName == "atomic_xchg") {
@@ -262,12 +263,8 @@ static bool checkAtomicElement(Sema &sema, llvm::StringRef fnName,
   std::string allowed;
   if (isAtomicElementType(fnName, elem, allowed))
     return true;
-  std::string why = elem == ScalarType::BF16 && fnName == "atomic_add"
-                        ? " (Triton's bf16 atomic_add is not lowered yet)"
-                        : "";
   sema.error(loc, fnName + " is not supported on " +
-                      llvm::Twine(scalarTypeName(elem)) + why + "; use " +
-                      allowed);
+                      llvm::Twine(scalarTypeName(elem)) + "; use " + allowed);
   return false;
 }
 

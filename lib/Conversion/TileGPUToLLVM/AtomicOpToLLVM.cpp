@@ -9,7 +9,8 @@
 // unsigned min (max) for values < 0. A scalar atomic runs in thread 0; with
 // release ordering a barrier before it puts the program's earlier accesses
 // before its release, with acquire ordering a barrier after it puts the
-// acquire before the program's later accesses.
+// acquire before the program's later accesses. A bf16 add before sm_90
+// (no atom.add.bf16) is a compare-and-swap loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -175,7 +176,10 @@ SmallVector<Value> unpackOrNulls(OpBuilder &builder, Location loc, Value value,
 }
 
 struct AtomicRMWOpConversion : OpConversionPattern<tile::AtomicRMWOp> {
-  using OpConversionPattern::OpConversionPattern;
+  AtomicRMWOpConversion(const TypeConverter &converter, MLIRContext *context,
+                        unsigned computeCapability)
+      : OpConversionPattern(converter, context),
+        computeCapability(computeCapability) {}
   LogicalResult
   matchAndRewrite(tile::AtomicRMWOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
@@ -197,11 +201,19 @@ struct AtomicRMWOpConversion : OpConversionPattern<tile::AtomicRMWOp> {
             return emitFloatMinMax(rewriter, loc,
                                    kind == tile::AtomicRMWKind::Max, semScope,
                                    ptrs[i], values[i], mask);
+          // atom.add.noftz.bf16 is sm_90's; before, a swap loop.
+          if (kind == tile::AtomicRMWKind::Add &&
+              values[i].getType().isBF16() && computeCapability != 0 &&
+              computeCapability < 90)
+            return emitGlobalBF16AddByCAS(rewriter, loc, semScope, ptrs[i],
+                                          values[i], mask);
           return emitGlobalAtomic(rewriter, loc,
                                   getRMWInstruction(kind, values[i].getType()),
                                   semScope, ptrs[i], values[i], Value(), mask);
         });
   }
+
+  unsigned computeCapability;
 };
 
 struct AtomicCASOpConversion : OpConversionPattern<tile::AtomicCASOp> {
@@ -230,7 +242,9 @@ struct AtomicCASOpConversion : OpConversionPattern<tile::AtomicCASOp> {
 } // namespace
 
 void mlir::tilegpu::populateAtomicOpToLLVMPatterns(
-    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns) {
-  patterns.add<AtomicRMWOpConversion, AtomicCASOpConversion>(
-      converter, patterns.getContext());
+    const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns,
+    unsigned computeCapability) {
+  patterns.add<AtomicRMWOpConversion>(converter, patterns.getContext(),
+                                      computeCapability);
+  patterns.add<AtomicCASOpConversion>(converter, patterns.getContext());
 }

@@ -155,6 +155,41 @@ Value mlir::tilegpu::emitGlobalAtomic(OpBuilder &builder, Location loc,
   return fromAsmRegister(builder, loc, asmOp.getResult(0), type);
 }
 
+Value mlir::tilegpu::emitGlobalBF16AddByCAS(OpBuilder &builder, Location loc,
+                                            StringRef semScope, Value ptr,
+                                            Value value, Value mask) {
+  AsmType asmType = getAsmType(builder, value.getType());
+  SmallVector<Value> operands{ptr, toAsmRegister(builder, loc, value, asmType)};
+  std::string constraints = "=h,l,h";
+  std::string skip;
+  if (mask) {
+    operands.push_back(mask);
+    constraints += ",b";
+    skip = "@!$3 bra $$L_bf16_add_done_${:uid};\n\t";
+  }
+  // old + value rounded once (fma by 1.0, 0x3F80), swapped in while the
+  // location still holds old; else again with what it holds.
+  std::string asmString =
+      "{\n\t.reg .pred changed;\n\t.reg .b16 one, old, sum, seen;\n\t"
+      "mov.b16 $0, 0;\n\t" +
+      skip +
+      "mov.b16 one, 0x3F80;\n\t"
+      "ld.global.b16 old, [ $1 + 0 ];\n"
+      "$$L_bf16_add_again_${:uid}:\n\t"
+      "fma.rn.bf16 sum, old, one, $2;\n\t"
+      "atom" +
+      semScope.str() +
+      ".global.cas.b16 seen, [ $1 + 0 ], old, sum;\n\t"
+      "setp.ne.b16 changed, seen, old;\n\t"
+      "mov.b16 old, seen;\n\t"
+      "@changed bra $$L_bf16_add_again_${:uid};\n\t"
+      "mov.b16 $0, seen;\n"
+      "$$L_bf16_add_done_${:uid}:\n\t}";
+  auto asmOp = createInlineAsm(builder, loc, asmType.intType, operands,
+                               asmString, constraints);
+  return fromAsmRegister(builder, loc, asmOp.getResult(0), value.getType());
+}
+
 namespace {
 /// The number of 32-bit words of a vector access of `width` elements of
 /// `type`, or 0 when it does not split into whole words.

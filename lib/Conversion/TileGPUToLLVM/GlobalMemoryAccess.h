@@ -52,6 +52,14 @@ void emitGlobalStore(OpBuilder &builder, Location loc, Value ptr, Value value,
 Value emitGlobalAtomic(OpBuilder &builder, Location loc, StringRef op,
                        StringRef semScope, Value ptr, Value value, Value cmp,
                        Value mask);
+/// One lane's bf16 atomic add where the target has no `atom.add.bf16`
+/// (before sm_90): a compare-and-swap loop on the 16 bits, the sum rounded
+/// once (`fma.rn.bf16 old, 1.0, value`), with the ordering `semScope` on
+/// each swap. Runs where `mask` (may be null) is true; returns the old
+/// value (zero in masked-off lanes).
+Value emitGlobalBF16AddByCAS(OpBuilder &builder, Location loc,
+                             StringRef semScope, Value ptr, Value value,
+                             Value mask);
 
 } // namespace mlir::tilegpu
 

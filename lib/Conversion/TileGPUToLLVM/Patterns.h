@@ -38,8 +38,11 @@ void populateElementwiseOpToLLVMPatterns(
     const TileGPUToLLVMTypeConverter &converter, RewritePatternSet &patterns);
 void populateMemoryOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                     RewritePatternSet &patterns);
+/// Atomics; `computeCapability` (0: unknown, taken as the newest) decides
+/// whether bf16 adds have an instruction (sm_90) or a swap loop.
 void populateAtomicOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
-                                    RewritePatternSet &patterns);
+                                    RewritePatternSet &patterns,
+                                    unsigned computeCapability);
 void populateShapeOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,
                                    RewritePatternSet &patterns);
 void populateReduceOpToLLVMPatterns(const TileGPUToLLVMTypeConverter &converter,

@@ -159,7 +159,7 @@ struct ConvertTileGPUToLLVMPass
     populateElementwiseOpToLLVMPatterns(converter, patterns);
     populateFP8ConversionToLLVMPatterns(converter, patterns, computeCapability);
     populateMemoryOpToLLVMPatterns(converter, patterns);
-    populateAtomicOpToLLVMPatterns(converter, patterns);
+    populateAtomicOpToLLVMPatterns(converter, patterns, computeCapability);
     populateShapeOpToLLVMPatterns(converter, patterns);
     populateReduceOpToLLVMPatterns(converter, patterns);
     populateScanOpToLLVMPatterns(converter, patterns);

@@ -2,7 +2,7 @@
 contention, scalar and replicated old values, a spin lock (test/gpu/atomics.tile)."""
 from functools import reduce
 
-from checks.harness import cdiv, np, test
+from checks.harness import bf16_to_f64, cdiv, np, test
 
 NB = 7
 
@@ -118,10 +118,11 @@ def t_float_ops(t, sfx):
         i, b, act = bins_of(n)
         x = t.randn(n) * 8
         x[x == 0] = 1.0
-        add, add64, addh = (
+        add, add64, addh, addb = (
             t.inp(np.zeros(NB, np.float32)),
             t.inp(np.zeros(NB)),
             t.inp(np.zeros(NB, np.float16)),
+            t.inp(np.zeros(NB, np.uint16)),  # bf16 bits
         )
         mx, mn = t.inp(np.full(NB, -np.inf, np.float32)), t.inp(np.full(NB, np.inf, np.float32))
         mx64, mn64 = t.inp(np.full(NB, -np.inf)), t.inp(np.full(NB, np.inf))
@@ -136,6 +137,7 @@ def t_float_ops(t, sfx):
             mx64=mx64,
             mn64=mn64,
             addh=addh,
+            addb=addb,
             xc=xc,
             maxolds=maxolds,
             x=t.inp(x),
@@ -156,28 +158,33 @@ def t_float_ops(t, sfx):
         t.exact(
             w + "f64 min", mn64, [min([np.inf] + xd[act & (b == j)].tolist()) for j in range(NB)]
         )
-        # f16 holds every integer up to 2048: while no partial sum can pass
-        # it (the bin's sum of |q|), any order of the adds is exact; past
-        # it, each add may round by half the f16 spacing at that sum, so a
-        # bin of m adds is off by at most m times that, in whatever order
-        # the atomics ran (a relative tolerance guessed from one order
-        # failed in another: 2.2e-2 against 2e-2).
+        # f16 holds every integer up to 2048, bf16 up to 256: while no
+        # partial sum can pass that (the bin's sum of |q|), any order of the
+        # adds is exact; past it, each add may round by half the spacing at
+        # that sum, so a bin of m adds is off by at most m times that, in
+        # whatever order the atomics ran (a relative tolerance guessed from
+        # one order failed in another: 2.2e-2 against 2e-2).
         q = np.floor(x * np.float32(0.25)).astype(np.float64)
         qsums = [q[act & (b == j)].sum() for j in range(NB)]
         sizes = [np.abs(q[act & (b == j)]).sum() for j in range(NB)]
-        got = t.get(addh).astype(np.float64)
-        if max(sizes) <= 2048:
-            t.exact(w + "f16 add of small integers (exact)", got, qsums)
-        else:
-            counts = [np.count_nonzero(act & (b == j)) for j in range(NB)]
+        counts = [np.count_nonzero(act & (b == j)) for j in range(NB)]
+        for name, buf, exact_to, mantissa, to_f64 in (
+            ("f16", addh, 2048, 10, lambda a: a.astype(np.float64)),
+            ("bf16", addb, 256, 7, bf16_to_f64),
+        ):
+            got = to_f64(t.get(buf))
+            if max(sizes) <= exact_to:
+                t.exact(w + name + " add of small integers (exact)", got, qsums)
+                continue
+            # Spacing at |s|: 2^(floor(log2 |s|) - mantissa bits).
             limits = [
-                m * float(np.spacing(np.float16(min(size, 65504)))) / 2
+                m * 2.0 ** (np.floor(np.log2(max(size, 1.0))) - mantissa) / 2
                 for m, size in zip(counts, sizes)
             ]
             errors = np.abs(got - np.array(qsums))
             worst = int(np.argmax(errors - np.array(limits)))
             t.record(
-                w + "f16 add of small integers (f16 rounding)",
+                w + name + " add of small integers (rounding)",
                 bool(np.all(errors <= limits)),
                 "bin %d: got %r want %r, %d adds, bound %g"
                 % (worst, got[worst], qsums[worst], counts[worst], limits[worst]),
