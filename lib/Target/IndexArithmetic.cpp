@@ -11,7 +11,10 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/PatternMatch.h"
 
@@ -248,6 +251,67 @@ ChainStridedProductsPass::run(Function &function,
     }
   }
   return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+/// The signed 32-bit word that `value` extends (a `sext i32`, a `zext i32`
+/// of a value known non-negative, or a constant that fits), or null.
+static Value *getSignedWord(Value *value, const DataLayout &layout) {
+  Type *i32 = Type::getInt32Ty(value->getContext());
+  if (auto *ext = dyn_cast<SExtInst>(value))
+    return ext->getSrcTy() == i32 ? ext->getOperand(0) : nullptr;
+  if (auto *ext = dyn_cast<ZExtInst>(value))
+    return ext->getSrcTy() == i32 &&
+                   (ext->hasNonNeg() ||
+                    isKnownNonNegative(ext->getOperand(0), layout))
+               ? ext->getOperand(0)
+               : nullptr;
+  if (auto *constant = dyn_cast<ConstantInt>(value))
+    return constant->getValue().isSignedIntN(32)
+               ? ConstantInt::get(i32, constant->getSExtValue())
+               : nullptr;
+  return nullptr;
+}
+
+void widenProductsOfWords(Module &module) {
+  for (Function &function : module) {
+    if (function.isDeclaration())
+      continue;
+    DominatorTree dominators(function);
+    LoopInfo loops(dominators);
+    if (!loops.empty())
+      continue;
+    SmallVector<BinaryOperator *> products;
+    for (Instruction &inst : instructions(function))
+      if (auto *mul = dyn_cast<BinaryOperator>(&inst))
+        if (mul->getOpcode() == Instruction::Mul &&
+            mul->getType()->isIntegerTy(64))
+          products.push_back(mul);
+    const DataLayout &layout = module.getDataLayout();
+    for (BinaryOperator *mul : products) {
+      Value *a = getSignedWord(mul->getOperand(0), layout);
+      Value *b = getSignedWord(mul->getOperand(1), layout);
+      if (!a || !b || (isa<Constant>(a) && isa<Constant>(b)))
+        continue;
+      if (isa<Constant>(a))
+        std::swap(a, b);
+      // A constant factor is an immediate operand.
+      Type *i32 = a->getType();
+      auto *type =
+          FunctionType::get(mul->getType(), {i32, i32}, /*isVarArg=*/false);
+      InlineAsm *wide = InlineAsm::get(type, "mul.wide.s32 $0, $1, $2;",
+                                       isa<Constant>(b) ? "=l,r,n" : "=l,r,r",
+                                       /*hasSideEffects=*/false);
+      IRBuilder<> builder(mul);
+      CallInst *call = builder.CreateCall(wide, {a, b});
+      mul->replaceAllUsesWith(call);
+      SmallVector<Value *, 2> extensions(mul->operands());
+      mul->eraseFromParent();
+      for (Value *extension : extensions)
+        if (auto *inst = dyn_cast<CastInst>(extension))
+          if (inst->use_empty())
+            inst->eraseFromParent();
+    }
+  }
 }
 
 } // namespace tilec::detail

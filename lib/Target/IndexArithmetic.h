@@ -1,17 +1,19 @@
 //===- IndexArithmetic.h - LLVM IR passes over address arithmetic -*- C++
 //-*-===//
 //
-// Two rewrites of the integer arithmetic that tilec's lowering emits for
-// per-register addresses, run in tilec's LLVM optimization pipeline (see
-// buildOptimizationPipeline in PTX.cpp). Both do, for the shapes tilec
+// Rewrites of the integer arithmetic that tilec's lowering emits for
+// per-register addresses. Two run in tilec's LLVM optimization pipeline (see
+// buildOptimizationPipeline in PTX.cpp) and do, for the shapes tilec
 // produces, what straight-line strength reduction would do, which the code
-// generator skips for its compile time (CodeGenPassGate in PTX.cpp).
+// generator skips for its compile time (CodeGenPassGate in PTX.cpp); one
+// (widenProductsOfWords) runs after it, for instruction selection.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_LIB_TARGET_INDEXARITHMETIC_H
 #define TILEC_LIB_TARGET_INDEXARITHMETIC_H
 
+#include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 
 namespace tilec::detail {
@@ -54,6 +56,20 @@ struct ChainStridedProductsPass
   llvm::PreservedAnalyses run(llvm::Function &function,
                               llvm::FunctionAnalysisManager &);
 };
+
+/// Emits the 64-bit products of two signed 32-bit words as `mul.wide.s32`
+/// (inline PTX, one IMAD.WIDE): `mul i64 %a, %b` whose operands are each a
+/// `sext i32`, a `zext i32` of a value known non-negative or a constant that
+/// fits in 32 bits (then an immediate). NVPTX's instruction selection forms
+/// `mul.wide.s32` only when both operands are sign extensions as it sees
+/// them, and it sees neither a program id's extension (its range makes it a
+/// zero extension) nor a kernel parameter's (folded into a sign-extending
+/// `ld.param.s32`): `pid * stride` was a `mul.lo.s64` (three or four SASS
+/// instructions) after a conversion. Only in functions without loops, as
+/// ChainStridedProductsPass (a cheaper prologue can change how ptxas
+/// schedules a matmul's loop; not measured with this rewrite). Runs after
+/// the optimization pipeline, on the module about to be compiled.
+void widenProductsOfWords(llvm::Module &module);
 
 } // namespace tilec::detail
 

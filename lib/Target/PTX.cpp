@@ -565,6 +565,8 @@ translateWithMachine(ModuleOp module, const PTXOptions &opts,
   TimingScope optimizeTimer = timing.nest("optimize LLVM IR");
   optimize(*llvmModule, machine, opts.optLevel);
   detail::hideIntegerMinMaxFromPtxas(*llvmModule);
+  if (opts.optLevel > 0)
+    detail::widenProductsOfWords(*llvmModule);
 #ifndef NDEBUG
   if (failed(verify(module, *llvmModule, "invalid LLVM IR after optimization")))
     return failure();

@@ -13,16 +13,17 @@
 // RUN: %if ptxas %{ tile-translate --mlir-to-ptx --arch=sm_80 %s -o %t.sm80.ptx && %ptxas -arch=sm_80 %t.sm80.ptx -o %t.sm80.cubin %}
 // RUN: %if ptxas %{ tile-translate --mlir-to-ptx --arch=sm_90a %s -o %t.sm90.ptx && %ptxas -arch=sm_90a %t.sm90.ptx -o %t.sm90.cubin %}
 
+// The products are 32-bit words' (the thread's row, the stride), so each is
+// a mul.wide.s32 (widenProductsOfWords, test/Target/wide-products.mlir).
 // CHECK-LABEL: define ptx_kernel void @rows(
-// CHECK: %[[S:.*]] = sext i32 %{{.*}} to i64
-// CHECK: %[[P0:.*]] = mul i64 %{{.*}}, %[[S]]
+// CHECK: %[[P0:.*]] = call i64 asm "mul.wide.s32 $0, $1, $2;", "=l,r,r"(i32 %{{.*}}, i32 %[[S:[0-9]+]])
 // CHECK: %[[A0:.*]] = getelementptr half, ptr addrspace(1) %{{.*}}, i64 %[[P0]]
-// CHECK-DAG: %[[S4:.*]] = mul i64 %[[S]], 4
-// CHECK-DAG: %[[S8:.*]] = mul i64 %[[S]], 8
+// CHECK-DAG: %[[S4:.*]] = call i64 asm "mul.wide.s32 $0, $1, $2;", "=l,r,n"(i32 %[[S]], i32 4)
+// CHECK-DAG: %[[S8:.*]] = call i64 asm "mul.wide.s32 $0, $1, $2;", "=l,r,n"(i32 %[[S]], i32 8)
 // CHECK-DAG: %[[A1:.*]] = getelementptr half, ptr addrspace(1) %[[A0]], i64 %[[S4]]
 // CHECK-DAG: getelementptr half, ptr addrspace(1) %[[A0]], i64 %[[S8]]
 // CHECK-DAG: getelementptr half, ptr addrspace(1) %[[A1]], i64 %[[S8]]
-// CHECK-NOT: mul i64 %{{.*}}, %[[S]]
+// CHECK-NOT: "=l,r,r"(i32 %{{.*}}, i32 %[[S]])
 // CHECK: ret void
 
 // CHECK-LABEL: define ptx_kernel void @rows_in_loop_kernel(
@@ -33,9 +34,13 @@
 // O0-COUNT-4: mul {{.*}}i64 %{{.*}}, %{{.*}}
 // O0: ret void
 
-// One 64-bit product, no more per row.
+// One product of the row and the stride, no more per row (and no 64-bit
+// multiply: the thread's row and the stride are 32-bit words,
+// widenProductsOfWords, test/Target/wide-products.mlir).
 // PTX-LABEL: .visible .entry rows(
-// PTX: mul.lo.s64
+// PTX-NOT: mul.lo.s64
+// PTX: mul.wide.s32 %rd{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}};
+// PTX-NOT: mul.wide.s32 %rd{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}};
 // PTX-NOT: mul.lo.s64
 // PTX: ret;
 
