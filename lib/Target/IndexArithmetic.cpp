@@ -12,7 +12,6 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -272,46 +271,45 @@ static Value *getSignedWord(Value *value, const DataLayout &layout) {
   return nullptr;
 }
 
-void widenProductsOfWords(Module &module) {
-  for (Function &function : module) {
-    if (function.isDeclaration())
+PreservedAnalyses
+WidenProductsOfWordsPass::run(Function &function,
+                              FunctionAnalysisManager &analyses) {
+  if (!analyses.getResult<LoopAnalysis>(function).empty())
+    return PreservedAnalyses::all();
+  SmallVector<BinaryOperator *> products;
+  for (Instruction &inst : instructions(function))
+    if (auto *mul = dyn_cast<BinaryOperator>(&inst))
+      if (mul->getOpcode() == Instruction::Mul &&
+          mul->getType()->isIntegerTy(64))
+        products.push_back(mul);
+  const DataLayout &layout = function.getDataLayout();
+  bool changed = false;
+  for (BinaryOperator *mul : products) {
+    Value *a = getSignedWord(mul->getOperand(0), layout);
+    Value *b = getSignedWord(mul->getOperand(1), layout);
+    if (!a || !b || (isa<Constant>(a) && isa<Constant>(b)))
       continue;
-    DominatorTree dominators(function);
-    LoopInfo loops(dominators);
-    if (!loops.empty())
-      continue;
-    SmallVector<BinaryOperator *> products;
-    for (Instruction &inst : instructions(function))
-      if (auto *mul = dyn_cast<BinaryOperator>(&inst))
-        if (mul->getOpcode() == Instruction::Mul &&
-            mul->getType()->isIntegerTy(64))
-          products.push_back(mul);
-    const DataLayout &layout = module.getDataLayout();
-    for (BinaryOperator *mul : products) {
-      Value *a = getSignedWord(mul->getOperand(0), layout);
-      Value *b = getSignedWord(mul->getOperand(1), layout);
-      if (!a || !b || (isa<Constant>(a) && isa<Constant>(b)))
-        continue;
-      if (isa<Constant>(a))
-        std::swap(a, b);
-      // A constant factor is an immediate operand.
-      Type *i32 = a->getType();
-      auto *type =
-          FunctionType::get(mul->getType(), {i32, i32}, /*isVarArg=*/false);
-      InlineAsm *wide = InlineAsm::get(type, "mul.wide.s32 $0, $1, $2;",
-                                       isa<Constant>(b) ? "=l,r,n" : "=l,r,r",
-                                       /*hasSideEffects=*/false);
-      IRBuilder<> builder(mul);
-      CallInst *call = builder.CreateCall(wide, {a, b});
-      mul->replaceAllUsesWith(call);
-      SmallVector<Value *, 2> extensions(mul->operands());
-      mul->eraseFromParent();
-      for (Value *extension : extensions)
-        if (auto *inst = dyn_cast<CastInst>(extension))
-          if (inst->use_empty())
-            inst->eraseFromParent();
-    }
+    if (isa<Constant>(a))
+      std::swap(a, b);
+    // A constant factor is an immediate operand.
+    Type *i32 = a->getType();
+    auto *type =
+        FunctionType::get(mul->getType(), {i32, i32}, /*isVarArg=*/false);
+    InlineAsm *wide = InlineAsm::get(type, "mul.wide.s32 $0, $1, $2;",
+                                     isa<Constant>(b) ? "=l,r,n" : "=l,r,r",
+                                     /*hasSideEffects=*/false);
+    IRBuilder<> builder(mul);
+    CallInst *call = builder.CreateCall(wide, {a, b});
+    mul->replaceAllUsesWith(call);
+    SmallVector<Value *, 2> extensions(mul->operands());
+    mul->eraseFromParent();
+    for (Value *extension : extensions)
+      if (auto *inst = dyn_cast<CastInst>(extension))
+        if (inst->use_empty())
+          inst->eraseFromParent();
+    changed = true;
   }
+  return changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
 }
 
 } // namespace tilec::detail

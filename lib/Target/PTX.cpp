@@ -258,6 +258,7 @@ buildOptimizationPipeline(llvm::PassBuilder &builder,
   function.addPass(llvm::SimplifyCFGPass());
   function.addPass(detail::ChainStridedProductsPass());
   function.addPass(llvm::InferAlignmentPass());
+  function.addPass(detail::WidenProductsOfWordsPass());
 
   passes.addPass(llvm::createModuleToFunctionPassAdaptor(std::move(function)));
   return passes;
@@ -565,8 +566,6 @@ translateWithMachine(ModuleOp module, const PTXOptions &opts,
   TimingScope optimizeTimer = timing.nest("optimize LLVM IR");
   optimize(*llvmModule, machine, opts.optLevel);
   detail::hideIntegerMinMaxFromPtxas(*llvmModule);
-  if (opts.optLevel > 0)
-    detail::widenProductsOfWords(*llvmModule);
 #ifndef NDEBUG
   if (failed(verify(module, *llvmModule, "invalid LLVM IR after optimization")))
     return failure();

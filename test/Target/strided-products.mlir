@@ -14,7 +14,7 @@
 // RUN: %if ptxas %{ tile-translate --mlir-to-ptx --arch=sm_90a %s -o %t.sm90.ptx && %ptxas -arch=sm_90a %t.sm90.ptx -o %t.sm90.cubin %}
 
 // The products are 32-bit words' (the thread's row, the stride), so each is
-// a mul.wide.s32 (widenProductsOfWords, test/Target/wide-products.mlir).
+// a mul.wide.s32 (WidenProductsOfWordsPass, test/Target/wide-products.mlir).
 // CHECK-LABEL: define ptx_kernel void @rows(
 // CHECK: %[[P0:.*]] = call i64 asm "mul.wide.s32 $0, $1, $2;", "=l,r,r"(i32 %{{.*}}, i32 %[[S:[0-9]+]])
 // CHECK: %[[A0:.*]] = getelementptr half, ptr addrspace(1) %{{.*}}, i64 %[[P0]]
@@ -36,7 +36,7 @@
 
 // One product of the row and the stride, no more per row (and no 64-bit
 // multiply: the thread's row and the stride are 32-bit words,
-// widenProductsOfWords, test/Target/wide-products.mlir).
+// WidenProductsOfWordsPass, test/Target/wide-products.mlir).
 // PTX-LABEL: .visible .entry rows(
 // PTX-NOT: mul.lo.s64
 // PTX: mul.wide.s32 %rd{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}};

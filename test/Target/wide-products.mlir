@@ -3,7 +3,7 @@
 // mul.wide.s32 in a function without loops, a constant factor an immediate:
 // NVPTX's instruction selection sees the program id's extension as a zero
 // extension (its range) and the parameter's folded into ld.param.s32, and
-// made a mul.lo.s64 of two converted operands (widenProductsOfWords,
+// made a mul.lo.s64 of two converted operands (WidenProductsOfWordsPass,
 // lib/Target/IndexArithmetic.h). A zero extension of a value that may be
 // negative as a signed word, and the products of a function with a loop
 // (as ChainStridedProductsPass: how ptxas schedules a matmul's loop

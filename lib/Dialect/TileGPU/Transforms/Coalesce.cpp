@@ -101,12 +101,11 @@ bool isComputedFromDot(Value value) {
     if (def->getNumResults() != 1 || !isPure(def) ||
         !isa<arith::ArithDialect>(def->getDialect()))
       continue;
+    // Operands of the same shape (not a splat scalar or a mask's bound).
     for (Value operand : def->getOperands())
-      if (operand.getType() == v.getType() ||
-          (isa<RankedTensorType>(operand.getType()) &&
-           cast<RankedTensorType>(operand.getType()).getShape() ==
-               cast<RankedTensorType>(v.getType()).getShape()))
-        work.push_back(operand);
+      if (auto type = dyn_cast<RankedTensorType>(operand.getType()))
+        if (type.getShape() == cast<RankedTensorType>(v.getType()).getShape())
+          work.push_back(operand);
   }
   return false;
 }
